@@ -1,0 +1,54 @@
+"""monopoly-lesson: which Monopoly spaces are landed on most? A Monte Carlo lesson.
+
+Everything a notebook needs is importable from here::
+
+    from monopoly_lesson import Player, PresetDice, RandomDice, CardDeck, SpaceTracker
+    from monopoly_lesson import gameboard, chance_deck, community_deck, take_turn, simulate
+"""
+
+from .rules import LESSON_RULES, Rules, card_destination, take_turn
+from .simulation import SimulationResult, results_table, simulate
+from .starter import (
+    GO,
+    GO_TO_JAIL,
+    JAIL,
+    NARRATION,
+    CardDeck,
+    DiceUsedUpError,
+    Player,
+    PresetDice,
+    RandomDice,
+    SpaceTracker,
+    chance_deck,
+    community_deck,
+    gameboard,
+    space_name,
+    standard_chance_deck,
+)
+
+__all__ = [
+    "GO",
+    "GO_TO_JAIL",
+    "JAIL",
+    "LESSON_RULES",
+    "NARRATION",
+    "CardDeck",
+    "DiceUsedUpError",
+    "Player",
+    "PresetDice",
+    "RandomDice",
+    "Rules",
+    "SimulationResult",
+    "SpaceTracker",
+    "card_destination",
+    "chance_deck",
+    "community_deck",
+    "gameboard",
+    "results_table",
+    "simulate",
+    "space_name",
+    "standard_chance_deck",
+    "take_turn",
+]
+
+__version__ = "0.1.0"

@@ -1,0 +1,225 @@
+"""The command line: ``python -m monopoly_lesson simulate|trace ...``.
+
+Bad arguments end with exit status 2 and one line on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+import pandas as pd
+
+from .rules import Rules, take_turn
+from .simulation import results_table, simulate
+from .starter import CardDeck, DiceUsedUpError, Player, PresetDice, SpaceTracker, community_deck
+
+__all__ = ["main"]
+
+PROG = "python -m monopoly_lesson"
+
+
+class UsageError(Exception):
+    """A problem with the command's arguments, reported in one line with exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line on stderr and exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{self.prog}: {message} (see --help)")
+
+
+def _whole(text: str, low: int | None = None, what: str = "value") -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{what} must be a whole number, got {text!r}") from None
+    if low is not None and value < low:
+        raise argparse.ArgumentTypeError(f"{what} must be at least {low}, got {value}")
+    return value
+
+
+def _positive(text: str) -> int:
+    return _whole(text, 1, "this option")
+
+
+def _space(text: str) -> int:
+    value = _whole(text, 1, "the space")
+    if value > 40:
+        raise argparse.ArgumentTypeError(f"the space must be from 1 to 40, got {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    return _whole(text, 0, "the seed")
+
+
+def _numbers(text: str) -> list[int]:
+    items = [item.strip() for item in text.split(",") if item.strip()]
+    if not items:
+        raise argparse.ArgumentTypeError("expected comma-separated whole numbers, e.g. 3,4,1,1")
+    return [_whole(item, what=f"each number in {text!r}") for item in items]
+
+
+def _add_rule_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("rule options (defaults: the lesson's rules)")
+    group.add_argument("--sides", type=_positive, default=6, help="faces per die (default 6)")
+    group.add_argument("--jail", choices=("long", "short"), default="long", help="jail stay")
+    group.add_argument(
+        "--deck", choices=("lesson", "standard"), default="lesson", help="Chance deck"
+    )
+    group.add_argument(
+        "--counting",
+        choices=("landings", "end_of_move"),
+        default="landings",
+        help="tally every landing, or where the token rests after each roll",
+    )
+    group.add_argument("--replacement", action="store_true", help="draw cards with replacement")
+
+
+def _rules(args: argparse.Namespace) -> Rules:
+    return Rules(
+        dice_sides=args.sides,
+        jail=args.jail,
+        chance=args.deck,
+        counting=args.counting,
+        replacement=args.replacement,
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``python -m monopoly_lesson``."""
+    parser = _Parser(
+        prog=PROG,
+        description="Which Monopoly spaces are landed on most? Simulate, or trace a scenario.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands.required = True
+
+    sim = commands.add_parser(
+        "simulate",
+        help="run the lesson's simulation and print the results tables",
+        description="Run games of alternating turns and print the tallies per space, "
+        "sorted by frequency and in board order.",
+    )
+    sim.add_argument("--games", type=_positive, default=1000, help="games (default 1000)")
+    sim.add_argument("--turns", type=_positive, default=150, help="turns per player (150)")
+    sim.add_argument("--players", type=_positive, default=2, help="players per game (2)")
+    sim.add_argument("--seed", type=_seed, default=None, help="random seed (reproducible)")
+    sim.add_argument(
+        "--order",
+        choices=("frequency", "board"),
+        default=None,
+        help="print only this table (default: both)",
+    )
+    sim.add_argument(
+        "--csv", metavar="FILE", help="also write the table (board order unless --order) as CSV"
+    )
+    sim.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    _add_rule_options(sim)
+
+    trace = commands.add_parser(
+        "trace",
+        help="narrate a scenario with preset dice and cards",
+        description="Play turns with preset dice (and optionally preset cards), narrating "
+        "every event, then print the tallies. Example: trace --start 24 --dice 3,4",
+    )
+    trace.add_argument("--start", type=_space, default=1, help="starting space 1..40 (1)")
+    trace.add_argument(
+        "--dice", type=_numbers, required=True, help="die faces, two per roll: 3,4,1,1"
+    )
+    trace.add_argument("--chance-order", type=_numbers, default=[], help="Chance cards first")
+    trace.add_argument(
+        "--chest-order", type=_numbers, default=[], help="Community Chest cards first"
+    )
+    trace.add_argument(
+        "--turns", type=_positive, default=None, help="turns to play (default: until dice run out)"
+    )
+    trace.add_argument("--seed", type=_seed, default=0, help="seed for cards after the preset")
+    _add_rule_options(trace)
+    return parser
+
+
+def _format_table(table: pd.DataFrame) -> str:
+    shown = table.assign(rel=table["rel"].map(lambda r: f"{100 * r:6.2f}%"))
+    return shown.to_string()
+
+
+def run_simulate(args: argparse.Namespace) -> None:
+    """``simulate``: print the tables (and write CSV when asked)."""
+    result = simulate(
+        games=args.games,
+        turns=args.turns,
+        players=args.players,
+        seed=args.seed,
+        rules=_rules(args),
+        progress=False if args.no_progress else None,
+    )
+    print(
+        f"{result.games} games x {result.turns} turns x {result.players} players, "
+        f"seed {result.seed}, {result.rules.describe()}: {result.total} tallies."
+    )
+    for order in [args.order] if args.order else ["frequency", "board"]:
+        print(f"\nSpaces by {'frequency' if order == 'frequency' else 'board order'}:")
+        print(_format_table(result.table(order)))
+    if args.csv:
+        result.table(args.order or "board").to_csv(args.csv, index=False)
+        print(f"\nWrote {args.csv}.")
+
+
+def run_trace(args: argparse.Namespace) -> None:
+    """``trace``: narrate preset turns verbosely, then print the tallies."""
+    rules = _rules(args)
+    player = Player(args.start, verbose=True)
+    tracker = SpaceTracker(verbose=True)
+    try:
+        dice = PresetDice(args.dice, verbose=True, sides=rules.dice_sides)
+    except ValueError as error:
+        raise UsageError(f"{PROG} trace: argument --dice: {error}") from None
+    decks = []
+    for option, table, order, seed in [
+        ("--chance-order", rules.chance_deck, args.chance_order, args.seed),
+        ("--chest-order", community_deck, args.chest_order, args.seed + 1),
+    ]:
+        try:
+            decks.append(
+                CardDeck(table, seed=seed, order=order, verbose=True, replace=rules.replacement)
+            )
+        except ValueError as error:
+            raise UsageError(f"{PROG} trace: argument {option}: {error}") from None
+    chance, community = decks
+    turn = 0
+    while (args.turns is None and dice.rolls_left) or (args.turns and turn < args.turns):
+        turn += 1
+        print(f"--- Turn {turn} ---")
+        try:
+            take_turn(player, tracker, dice=dice, chance=chance, community=community, rules=rules)
+        except DiceUsedUpError as error:
+            raise UsageError(f"{PROG} trace: turn {turn} needs more dice: {error}") from None
+    state = f"in jail after {player.jail_turns} turn(s)" if player.in_jail else "free"
+    print(f"\nAfter {turn} turn(s): on {player.pos}, {state}.")
+    table = results_table(tracker.counts, order="board")
+    print(table.loc[table["tally"] > 0, ["space", "title", "tally"]].to_string(index=False))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status (0 ok, 2 bad arguments)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        (run_simulate if args.command == "simulate" else run_trace)(args)
+    except UsageError as error:
+        print(error, file=sys.stderr)
+        return 2
+    except (ValueError, TypeError) as error:
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # e.g. piped into `head`: stop quietly
+        sys.stdout = None
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

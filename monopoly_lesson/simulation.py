@@ -1,0 +1,186 @@
+"""The lesson's simulation: many games of alternating turns, tallies summed over games."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+
+from .rules import LESSON_RULES, Rules, Turn, play_turn
+from .starter import (
+    NUM_SPACES,
+    CardDeck,
+    Player,
+    RandomDice,
+    SpaceTracker,
+    _check_int,
+    community_deck,
+    gameboard,
+)
+
+__all__ = ["SimulationResult", "results_table", "simulate"]
+
+TakeTurn = Callable[..., None]
+"""A take_turn function: ``fn(player, tracker, *, dice, chance, community)``."""
+
+_PROGRESS_THRESHOLD = 2_000_000  # player-turns; shorter runs finish before a bar helps
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    """What :func:`simulate` returns: the tallies and the parameters that produced them."""
+
+    counts: pd.Series
+    games: int
+    turns: int
+    players: int
+    seed: int
+    rules: Rules = field(default=LESSON_RULES)
+    engine: str = "reference"
+
+    @property
+    def total(self) -> int:
+        """All tallies added together."""
+        return int(self.counts.sum())
+
+    @property
+    def rel(self) -> pd.Series:
+        """Relative frequency of each space (tally / total tallies)."""
+        return self.counts / self.total
+
+    def table(self, order: Literal["frequency", "board"] = "frequency") -> pd.DataFrame:
+        """The results table: ``space``, ``title``, ``tally``, ``rel``, in the order asked."""
+        return results_table(self.counts, order=order)
+
+
+def results_table(
+    counts: pd.Series, order: Literal["frequency", "board"] = "frequency"
+) -> pd.DataFrame:
+    """Tabulate counts (a Series indexed 1..40) by frequency (ties by space) or board order."""
+    if order not in ("frequency", "board"):
+        raise ValueError(f"order must be 'frequency' or 'board', got {order!r}.")
+    if not isinstance(counts, pd.Series) or list(counts.index) != list(range(1, NUM_SPACES + 1)):
+        raise ValueError("counts must be a pandas Series indexed by the spaces 1..40.")
+    total = counts.sum()
+    table = pd.DataFrame(
+        {
+            "space": gameboard["space"].to_numpy(),
+            "title": gameboard["title"].to_numpy(),
+            "tally": counts.to_numpy(dtype="int64"),
+            "rel": counts.to_numpy(dtype="float64") / total if total else 0.0,
+        }
+    )
+    if order == "frequency":
+        table = table.sort_values(["tally", "space"], ascending=[False, True], kind="stable")
+        table.index = pd.RangeIndex(1, NUM_SPACES + 1, name="rank")
+    return table
+
+
+def simulate(
+    games: int = 1000,
+    turns: int = 150,
+    players: int = 2,
+    seed: int | None = None,
+    rules: Rules = LESSON_RULES,
+    progress: bool | None = None,
+    take_turn: TakeTurn | None = None,
+) -> SimulationResult:
+    """Play ``games`` games of ``turns`` turns per player and sum the tallies.
+
+    Players alternate turns; each game starts with every token on Go and freshly
+    shuffled decks, shared by the players of that game. The same ``seed`` gives the
+    same counts in any process; ``seed=None`` picks one and records it in the result.
+    ``take_turn`` plays with a student's own function instead of the reference engine
+    (it is called as ``take_turn(player, tracker, dice=..., chance=..., community=...)``).
+    ``progress`` shows a bar; by default only for long runs.
+    """
+    games = _positive(games, "games")
+    turns = _positive(turns, "turns")
+    players = _positive(players, "players")
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a Rules value, got {type(rules).__name__}.")
+    if take_turn is not None and not callable(take_turn):
+        raise TypeError(f"take_turn must be a function, got {type(take_turn).__name__}.")
+    seed = _resolve_seed(seed)
+    if progress is None:
+        progress = games * turns * players >= _PROGRESS_THRESHOLD
+
+    tracker = SpaceTracker()
+    decks = _deck_templates(rules)
+    game_seeds = np.random.SeedSequence(seed).spawn(games)
+    for game_seed in _progress_bar(game_seeds, progress):
+        play_game(
+            tracker,
+            game_seed,
+            turns=turns,
+            players=players,
+            rules=rules,
+            take_turn=take_turn,
+            decks=decks,
+        )
+    return SimulationResult(tracker.counts, games, turns, players, seed, rules, "reference")
+
+
+def play_game(
+    tracker: SpaceTracker,
+    seed: np.random.SeedSequence | int,
+    *,
+    turns: int = 150,
+    players: int = 2,
+    rules: Rules = LESSON_RULES,
+    take_turn: TakeTurn | None = None,
+    decks: tuple[CardDeck, CardDeck] | None = None,
+) -> list[Player]:
+    """Play one game from Go with freshly shuffled decks; the players take turns in order.
+
+    With ``take_turn=None`` the reference engine plays. ``decks`` (Chance, Community
+    Chest) are templates copied for this game, so many games need not rebuild them.
+    """
+    rng = np.random.default_rng(seed)  # one stream per game, shared by its dice and decks
+    dice = RandomDice(rng, sides=rules.dice_sides)
+    chance, community = (deck.fresh(rng) for deck in decks or _deck_templates(rules))
+    tokens = [Player(name=f"Player {i + 1}") for i in range(players)]
+    if take_turn is None:
+        seats = [Turn(player, tracker, dice, chance, community, rules) for player in tokens]
+        for _ in range(turns):
+            for seat in seats:
+                play_turn(seat)
+    else:
+        for _ in range(turns):
+            for player in tokens:
+                take_turn(player, tracker, dice=dice, chance=chance, community=community)
+    return tokens
+
+
+def _deck_templates(rules: Rules) -> tuple[CardDeck, CardDeck]:
+    return (
+        CardDeck(rules.chance_deck, replace=rules.replacement),
+        CardDeck(community_deck, replace=rules.replacement),
+    )
+
+
+def _positive(value: object, name: str) -> int:
+    value = _check_int(value, name)
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1, got {value}.")
+    return value
+
+
+def _resolve_seed(seed: object) -> int:
+    if seed is None:
+        return int(np.random.SeedSequence().entropy % 2**32)
+    seed = _check_int(seed, "seed")
+    if seed < 0:
+        raise ValueError(f"seed must be 0 or a positive whole number, got {seed}.")
+    return seed
+
+
+def _progress_bar(items: list, show: bool):
+    if not show:
+        return items
+    from tqdm.auto import tqdm
+
+    return tqdm(items, desc="games", unit="game")
