@@ -1,0 +1,40 @@
+# The two commands of the README:
+#   make lesson   create the environment and open the lesson in JupyterLab
+#   make test     create/update the environment and run the whole test suite
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+PORT ?= 8888
+
+.PHONY: lesson test lint format bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# Stamps: re-install when pyproject.toml changes.
+$(VENV)/.lesson-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[lesson]"
+	touch $@
+
+$(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[lesson,dev]"
+	touch $@ $(VENV)/.lesson-installed
+
+lesson: $(VENV)/.lesson-installed
+	$(BIN)/jupyter lab --ip=127.0.0.1 --port=$(PORT) --ServerApp.root_dir=notebooks
+
+test: $(VENV)/.dev-installed
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/python -m pytest
+
+lint: $(VENV)/.dev-installed
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+bench: $(VENV)/.lesson-installed
+	$(BIN)/python benchmarks/bench_simulation.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis *.egg-info
