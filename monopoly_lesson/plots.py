@@ -1,0 +1,194 @@
+"""plotly figures: a bar chart of relative frequencies and a board map.
+
+Both take counts in the one shape every engine returns (a Series indexed 1..40).
+:func:`setup_figures` chooses how notebooks show them: interactive in JupyterLab, plus a
+static PNG for print when a browser for image export is available.
+"""
+
+from __future__ import annotations
+
+import shutil
+import warnings
+from collections.abc import Mapping, Sequence
+
+import pandas as pd
+import plotly.graph_objects as go
+import plotly.io as pio
+from plotly.colors import sample_colorscale
+
+from .starter import NUM_SPACES, gameboard
+
+__all__ = ["COLORSCALE", "bar_chart", "board_map", "board_position", "setup_figures"]
+
+COLORSCALE = "Cividis"
+"""A colour-blind-safe sequential scale (blue to yellow) for frequencies."""
+
+SHORT_TITLES = [
+    "Go", "Mediterr.", "Chest", "Baltic", "Income<br>Tax", "Reading<br>RR", "Oriental",
+    "Chance", "Vermont", "Connect.", "Jail", "St.<br>Charles", "Electric", "States",
+    "Virginia", "Penn.<br>RR", "St.<br>James", "Chest", "Tenn.", "New<br>York",
+    "Free<br>Parking", "Kentucky", "Chance", "Indiana", "Illinois", "B&O<br>RR", "Atlantic",
+    "Ventnor", "Water<br>Works", "Marvin<br>Gardens", "Go to<br>Jail", "Pacific", "N.<br>Carolina",
+    "Chest", "Penn.<br>Ave", "Short<br>Line", "Chance", "Park<br>Place", "Luxury<br>Tax",
+    "Boardwalk",
+]  # fmt: skip
+"""Short names that fit on the board map's squares (full names appear on hover)."""
+
+_TITLES = gameboard["title"].tolist()
+_UNIFORM = 100 / NUM_SPACES  # percent
+
+
+def _percentages(counts: pd.Series, what: str = "counts") -> pd.Series:
+    if not isinstance(counts, pd.Series) or list(counts.index) != list(range(1, NUM_SPACES + 1)):
+        raise ValueError(f"{what} must be a pandas Series indexed by the spaces 1..40.")
+    total = counts.sum()
+    return 100 * counts / total if total else counts * 0.0
+
+
+def bar_chart(
+    counts: pd.Series,
+    compare: pd.Series | None = None,
+    *,
+    labels: Sequence[str] = ("this simulation", "before"),
+    title: str = "How often each space is landed on",
+) -> go.Figure:
+    """Bars of relative frequency (percent) in board order, with the uniform 2.5% line.
+
+    ``compare`` adds a second series (for example the distribution before a new rule);
+    ``labels`` names the two series in the legend.
+    """
+    pct = _percentages(counts)
+    hover = "%{customdata}<br>space %{x}: %{y:.2f}%<extra>%{fullData.name}</extra>"
+    fig = go.Figure()
+    if compare is not None:
+        fig.add_bar(
+            x=pct.index.tolist(), y=_percentages(compare, "compare").round(4).tolist(),
+            name=labels[1], marker_color="#bbbbbb", customdata=_TITLES, hovertemplate=hover,
+        )  # fmt: skip
+    fig.add_bar(
+        x=pct.index.tolist(), y=pct.round(4).tolist(), name=labels[0],
+        marker_color="#1f4e79", customdata=_TITLES, hovertemplate=hover,
+    )  # fmt: skip
+    fig.add_hline(
+        y=_UNIFORM, line_dash="dash", line_color="#c0392b",
+        annotation_text="uniform 2.5%", annotation_position="top right",
+    )  # fmt: skip
+    fig.update_layout(
+        title=title, barmode="group", bargap=0.15, height=420, template="plotly_white",
+        xaxis=dict(title="space (1 = Go, 11 = Jail, 31 = Go to Jail, 40 = Boardwalk)",
+                   tickmode="linear", dtick=1, tickangle=0, tickfont=dict(size=9),
+                   range=[0.4, NUM_SPACES + 0.6]),
+        yaxis=dict(title="relative frequency (%)", ticksuffix="%"),
+        legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="left", x=0),
+        showlegend=compare is not None, margin=dict(l=60, r=20, t=70, b=60),
+    )  # fmt: skip
+    return fig
+
+
+def board_position(space: int) -> tuple[int, int]:
+    """Grid cell ``(column, row)`` of a space on an 11 x 11 board, Go at bottom right.
+
+    Row 0 is the bottom edge; play runs right to left along the bottom, then up the left.
+    """
+    k = space - 1
+    if k <= 10:
+        return 10 - k, 0
+    if k <= 20:
+        return 0, k - 10
+    if k <= 30:
+        return k - 20, 10
+    return 10, 40 - k
+
+
+def board_map(
+    counts: pd.Series,
+    *,
+    tokens: Mapping[str, int] | None = None,
+    title: str = "The board, coloured by how often each space is landed on",
+) -> go.Figure:
+    """The 40 squares around the board, coloured by relative frequency (``COLORSCALE``).
+
+    ``tokens`` maps player names to the spaces their tokens are on, to draw them.
+    """
+    pct = _percentages(counts)
+    low, high, note = _colour_range(pct)
+    scaled = [min(max((p - low) / (high - low), 0.0), 1.0) if high > low else 0.5 for p in pct]
+    colours = sample_colorscale(COLORSCALE, scaled)
+    fig = go.Figure()
+    for space, colour, share in zip(range(1, NUM_SPACES + 1), colours, scaled, strict=True):
+        col, row = board_position(space)
+        fig.add_shape(
+            type="rect", x0=col, x1=col + 1, y0=row, y1=row + 1,
+            fillcolor=colour, line=dict(color="white", width=2), layer="below",
+        )  # fmt: skip
+        text_colour = "black" if share > 0.55 else "white"
+        fig.add_annotation(
+            x=col + 0.5, y=row + 0.5, showarrow=False, font=dict(size=9, color=text_colour),
+            text=f"{SHORT_TITLES[space - 1]}<br>{pct[space]:.1f}%",
+        )  # fmt: skip
+    centres = [board_position(s) for s in range(1, NUM_SPACES + 1)]
+    fig.add_scatter(
+        x=[c + 0.5 for c, _ in centres], y=[r + 0.5 for _, r in centres], mode="markers",
+        marker=dict(size=1, color=pct.round(4).tolist(), colorscale=COLORSCALE, cmin=low,
+                    cmax=high, colorbar=dict(title="landed<br>on (%)", ticksuffix="%")),
+        customdata=list(zip(range(1, NUM_SPACES + 1), _TITLES, strict=True)),
+        hovertemplate="%{customdata[1]} (%{customdata[0]}): %{marker.color:.2f}%<extra></extra>",
+        showlegend=False,
+    )  # fmt: skip
+    for i, (name, space) in enumerate((tokens or {}).items()):
+        col, row = board_position(space)
+        fig.add_scatter(
+            x=[col + 0.25 + 0.5 * (i % 2)], y=[row + 0.8], mode="markers", name=name,
+            marker=dict(size=14, symbol="circle", color=("#d62728", "#ff7f0e")[i % 2],
+                        line=dict(color="black", width=1)),
+            hovertemplate=f"{name} on {_TITLES[space - 1]} ({space})<extra></extra>",
+        )  # fmt: skip
+    fig.add_annotation(
+        x=5.5, y=5.5, showarrow=False, font=dict(size=13),
+        text=f"colours from {low:.1f}% to {high:.1f}%{note}<br>uniform would be 2.5% everywhere",
+    )  # fmt: skip
+    axis = dict(range=[0, 11], visible=False, fixedrange=True)
+    fig.update_layout(
+        title=title, width=700, height=660, template="plotly_white",
+        xaxis=axis, yaxis=dict(axis, scaleanchor="x"), showlegend=bool(tokens),
+        legend=dict(orientation="h", y=-0.02), margin=dict(l=10, r=10, t=60, b=10),
+    )  # fmt: skip
+    return fig
+
+
+def _colour_range(pct: pd.Series) -> tuple[float, float, str]:
+    """Colour limits; a space far above all others (Jail) is shown at the top colour, said."""
+    ordered = pct.sort_values(ascending=False)
+    landed = pct[pct > 0]
+    low = float(landed.min()) if len(landed) else 0.0
+    top, second = float(ordered.iloc[0]), float(ordered.iloc[1])
+    if second > 0 and top > 2 * second:
+        title = _TITLES[int(ordered.index[0]) - 1]
+        return low, second, f"<br>({title}, {top:.1f}%, is above the scale)"
+    return low, top, ""
+
+
+def _chrome_available() -> bool:
+    names = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
+    return any(shutil.which(name) for name in names)
+
+
+def setup_figures(png: bool | None = None) -> str:
+    """Show figures interactively, plus a static PNG for print when Chromium is available.
+
+    ``png=None`` adds the PNG only when a Chromium browser is on PATH, so a laptop
+    without one still gets interactive figures. The image exporter is started once and
+    kept running, rather than starting a browser per figure. Returns the renderer used.
+    """
+    if png is None:
+        png = _chrome_available()
+    renderer = "plotly_mimetype"
+    if png:
+        import kaleido
+
+        kaleido.start_sync_server(silence_warnings=True)
+        # plotly warns that per-call options are unused once a server runs; none are passed.
+        warnings.filterwarnings("ignore", message="The kopts argument is ignored")
+        renderer = "plotly_mimetype+png"
+    pio.renderers.default = renderer
+    return renderer
