@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PORT ?= 8888
 
-.PHONY: lesson test lint format bench clean
+.PHONY: lesson test notebooks lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,7 +27,13 @@ lesson: $(VENV)/.lesson-installed
 test: $(VENV)/.dev-installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --nbval
+
+# For authors: re-execute every notebook top to bottom and store its outputs.
+notebooks: $(VENV)/.dev-installed
+	$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+		--ExecutePreprocessor.kernel_name=python3 --ExecutePreprocessor.record_timing=False \
+		notebooks/*.ipynb
 
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check --fix .

@@ -7,6 +7,7 @@ Everything a notebook needs is importable from here::
 """
 
 from .rules import LESSON_RULES, Rules, card_destination, take_turn
+from .scenarios import SCENARIOS, PresetRun, Scenario, check_scenario, play_preset
 from .simulation import SimulationResult, results_table, simulate
 from .starter import (
     GO,
@@ -32,18 +33,23 @@ __all__ = [
     "JAIL",
     "LESSON_RULES",
     "NARRATION",
+    "SCENARIOS",
     "CardDeck",
     "DiceUsedUpError",
     "Player",
     "PresetDice",
+    "PresetRun",
     "RandomDice",
     "Rules",
+    "Scenario",
     "SimulationResult",
     "SpaceTracker",
     "card_destination",
     "chance_deck",
+    "check_scenario",
     "community_deck",
     "gameboard",
+    "play_preset",
     "results_table",
     "simulate",
     "space_name",

@@ -11,9 +11,17 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from .rules import Rules, take_turn
+from .rules import Rules
+from .scenarios import play_preset
 from .simulation import results_table, simulate
-from .starter import CardDeck, DiceUsedUpError, Player, PresetDice, SpaceTracker, community_deck
+from .starter import (
+    CardDeck,
+    DiceUsedUpError,
+    PresetDice,
+    chance_deck,
+    community_deck,
+    standard_chance_deck,
+)
 
 __all__ = ["main"]
 
@@ -171,36 +179,31 @@ def run_simulate(args: argparse.Namespace) -> None:
 
 def run_trace(args: argparse.Namespace) -> None:
     """``trace``: narrate preset turns verbosely, then print the tallies."""
-    rules = _rules(args)
-    player = Player(args.start, verbose=True)
-    tracker = SpaceTracker(verbose=True)
     try:
-        dice = PresetDice(args.dice, verbose=True, sides=rules.dice_sides)
+        PresetDice(args.dice, sides=args.sides)
     except ValueError as error:
         raise UsageError(f"{PROG} trace: argument --dice: {error}") from None
-    decks = []
-    for option, table, order, seed in [
-        ("--chance-order", rules.chance_deck, args.chance_order, args.seed),
-        ("--chest-order", community_deck, args.chest_order, args.seed + 1),
-    ]:
+    for option, table, order in [
+        ("--chance-order", standard_chance_deck if args.deck == "standard" else chance_deck,
+         args.chance_order),
+        ("--chest-order", community_deck, args.chest_order),
+    ]:  # fmt: skip
         try:
-            decks.append(
-                CardDeck(table, seed=seed, order=order, verbose=True, replace=rules.replacement)
-            )
+            CardDeck(table, order=order)
         except ValueError as error:
             raise UsageError(f"{PROG} trace: argument {option}: {error}") from None
-    chance, community = decks
-    turn = 0
-    while (args.turns is None and dice.rolls_left) or (args.turns and turn < args.turns):
-        turn += 1
-        print(f"--- Turn {turn} ---")
-        try:
-            take_turn(player, tracker, dice=dice, chance=chance, community=community, rules=rules)
-        except DiceUsedUpError as error:
-            raise UsageError(f"{PROG} trace: turn {turn} needs more dice: {error}") from None
+    try:
+        run = play_preset(
+            dice=args.dice, start=args.start, chance_order=args.chance_order,
+            chest_order=args.chest_order, turns=args.turns, verbose=True,
+            rules=_rules(args), seed=args.seed,
+        )  # fmt: skip
+    except DiceUsedUpError as error:
+        raise UsageError(f"{PROG} trace: {error}") from None
+    player = run.player
     state = f"in jail after {player.jail_turns} turn(s)" if player.in_jail else "free"
-    print(f"\nAfter {turn} turn(s): on {player.pos}, {state}.")
-    table = results_table(tracker.counts, order="board")
+    print(f"\nAfter {run.turns_played} turn(s): on {player.pos}, {state}.")
+    table = results_table(run.tracker.counts, order="board")
     print(table.loc[table["tally"] > 0, ["space", "title", "tally"]].to_string(index=False))
 
 
