@@ -1,0 +1,61 @@
+"""The plotly figures: what they show, their labels, and the renderer choice."""
+
+import plotly.io as pio
+import pytest
+
+from monopoly_lesson import simulate
+from monopoly_lesson.plots import COLORSCALE, bar_chart, board_map, board_position, setup_figures
+
+
+@pytest.fixture(scope="module")
+def counts():
+    return simulate(games=50, seed=1, progress=False).counts
+
+
+def test_bar_chart(counts):
+    fig = bar_chart(counts, title="My title")
+    assert fig.layout.title.text == "My title"
+    assert fig.layout.xaxis.title.text and fig.layout.yaxis.title.text
+    (bars,) = fig.data
+    assert list(bars.x) == list(range(1, 41))
+    assert sum(bars.y) == pytest.approx(100, abs=0.01)
+    assert bars.customdata[24] == "Illinois Avenue"  # names on hover
+    assert any(shape.y0 == 2.5 for shape in fig.layout.shapes)  # the uniform line
+
+
+def test_bar_chart_compares_two_series(counts):
+    fig = bar_chart(counts, counts * 2, labels=("after", "before"))
+    assert [trace.name for trace in fig.data] == ["before", "after"]
+    assert fig.layout.showlegend
+
+
+def test_board_positions_go_around_the_square():
+    cells = [board_position(space) for space in range(1, 41)]
+    assert len(set(cells)) == 40
+    assert all(col in (0, 10) or row in (0, 10) for col, row in cells)
+    corners = {1: (10, 0), 11: (0, 0), 21: (0, 10), 31: (10, 10)}
+    assert {space: board_position(space) for space in corners} == corners
+
+
+def test_board_map(counts):
+    fig = board_map(counts, tokens={"Player 1": 11, "Player 2": 25})
+    assert len([s for s in fig.layout.shapes if s.type == "rect"]) == 40
+    assert fig.layout.title.text
+    assert fig.data[0].marker.colorscale is not None and COLORSCALE == "Cividis"
+    assert [trace.name for trace in fig.data[1:]] == ["Player 1", "Player 2"]
+    assert "is above the scale" in fig.layout.annotations[-1].text  # Jail stands out
+
+
+def test_bad_counts_are_refused():
+    with pytest.raises(ValueError, match="counts must be a pandas Series indexed by the spaces"):
+        bar_chart([1, 2, 3])
+
+
+def test_no_browser_still_gives_interactive_figures(monkeypatch):
+    previous = pio.renderers.default
+    monkeypatch.setattr("shutil.which", lambda name: None)
+    try:
+        assert setup_figures() == "plotly_mimetype"
+        assert setup_figures(png=False) == "plotly_mimetype"
+    finally:
+        pio.renderers.default = previous
