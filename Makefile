@@ -33,9 +33,7 @@ test: $(VENV)/.dev-installed
 
 # For authors: re-execute every notebook top to bottom and store its outputs.
 notebooks: $(VENV)/.dev-installed
-	$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
-		--ExecutePreprocessor.kernel_name=python3 --ExecutePreprocessor.record_timing=False \
-		notebooks/*.ipynb
+	$(BIN)/python tools/execute_notebooks.py
 
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check --fix .

@@ -7,6 +7,9 @@ static PNG for print when a browser for image export is available.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import json
 import shutil
 import warnings
 from collections.abc import Mapping, Sequence
@@ -15,10 +18,19 @@ import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
 from plotly.colors import sample_colorscale
+from plotly.io.base_renderers import MimetypeRenderer
+from plotly.offline import get_plotlyjs_version
 
 from .starter import NUM_SPACES, gameboard
 
-__all__ = ["COLORSCALE", "bar_chart", "board_map", "board_position", "setup_figures"]
+__all__ = [
+    "COLORSCALE",
+    "LessonRenderer",
+    "bar_chart",
+    "board_map",
+    "board_position",
+    "setup_figures",
+]
 
 COLORSCALE = "Cividis"
 """A colour-blind-safe sequential scale (blue to yellow) for frequencies."""
@@ -173,22 +185,79 @@ def _chrome_available() -> bool:
     return any(shutil.which(name) for name in names)
 
 
+_FIGURE_HTML = """<div id="{id}" class="plotly-graph-div monopoly-figure" \
+style="height:{height}px; width:100%;"></div>
+<script type="text/javascript">
+(function () {{
+  var id = "{id}", figure = {figure};
+  function draw(Plotly) {{ Plotly.newPlot(id, figure.data, figure.layout, {{responsive: true}}); }}
+  if (window.Plotly) {{ draw(window.Plotly); return; }}
+  var url = window.MONOPOLY_PLOTLY_URL || "{cdn}";
+  if (typeof window.define === "function" && window.define.amd && window.require) {{
+    window.require.config({{paths: {{plotly: url.replace(/\\.js$/, "")}}}});
+    window.require(["plotly"], draw);
+    return;
+  }}
+  var script = document.querySelector("script[data-monopoly-plotly]");
+  if (!script) {{
+    script = document.createElement("script");
+    script.src = url;
+    script.setAttribute("data-monopoly-plotly", "");
+    document.head.appendChild(script);
+  }}
+  script.addEventListener("load", function () {{ draw(window.Plotly); }});
+}})();
+</script>"""
+
+
+class LessonRenderer(MimetypeRenderer):
+    """Each figure as plotly JSON (JupyterLab), HTML (books, web pages) and maybe PNG (print).
+
+    The HTML draws with plotly.js when the page has it, and otherwise loads it (from
+    ``window.MONOPOLY_PLOTLY_URL`` if set, else the CDN). Element ids are derived from the
+    figure, so the stored outputs are the same on every run.
+    """
+
+    def __init__(self, png: bool = False) -> None:
+        self.png = png
+
+    def to_mimebundle(self, fig_dict: dict) -> dict:
+        """The figure's outputs, keyed by MIME type."""
+        figure = json.loads(pio.to_json(fig_dict, validate=False))
+        text = json.dumps(figure, sort_keys=True, separators=(",", ":"))
+        digest = hashlib.sha1(text.encode()).hexdigest()[:12]
+        bundle = {
+            "application/vnd.plotly.v1+json": figure,
+            "text/html": _FIGURE_HTML.format(
+                id=f"monopoly-figure-{digest}",
+                height=figure.get("layout", {}).get("height", 450),
+                figure=text.replace("</", "<\\/"),
+                cdn=f"https://cdn.plot.ly/plotly-{get_plotlyjs_version()}.min.js",
+            ),
+        }
+        if self.png:
+            bundle["image/png"] = base64.b64encode(
+                pio.to_image(fig_dict, format="png", scale=2)
+            ).decode()
+        return bundle
+
+
 def setup_figures(png: bool | None = None) -> str:
-    """Show figures interactively, plus a static PNG for print when Chromium is available.
+    """Show figures interactively, as HTML for books, and as a PNG for print if possible.
 
     ``png=None`` adds the PNG only when a Chromium browser is on PATH, so a laptop
     without one still gets interactive figures. The image exporter is started once and
-    kept running, rather than starting a browser per figure. Returns the renderer used.
+    kept running, rather than starting a browser per figure. Returns the renderer's name.
     """
     if png is None:
         png = _chrome_available()
-    renderer = "plotly_mimetype"
     if png:
         import kaleido
 
         kaleido.start_sync_server(silence_warnings=True)
         # plotly warns that per-call options are unused once a server runs; none are passed.
         warnings.filterwarnings("ignore", message="The kopts argument is ignored")
-        renderer = "plotly_mimetype+png"
-    pio.renderers.default = renderer
-    return renderer
+    name = "monopoly_png" if png else "monopoly"
+    pio.renderers[name] = LessonRenderer(png=png)
+    pio.renderers.default = name
+    return name

@@ -260,6 +260,23 @@ class TurnStepper(widgets.VBox):
             f"<div>{self.chart_view.value}{self.log_view.value}</div></div></div>"
         )
 
+    def snapshot_markdown(self, log_lines: int = 12) -> str:
+        """A static snapshot in Markdown, for print: where the tokens are, tallies, the log."""
+        where = "; ".join(
+            f"{p.name} on {_TITLES[p.pos - 1]} ({p.pos})" + (", in jail" if p.in_jail else "")
+            for p in self.players
+        )
+        counts = self.tracker._counts
+        busiest = sorted(range(1, NUM_SPACES + 1), key=lambda s: (-counts[s], s))[:5]
+        tallies = ", ".join(f"{_TITLES[s - 1]} ({s}) {counts[s]}" for s in busiest if counts[s])
+        log = "\n".join(self.lines[-log_lines:]) or "(no turns yet)"
+        return (
+            f"*{STATIC_NOTE}*\n\n"
+            f"**After {self.turns_played} turn(s):** {where}. "
+            f"**Most tallied so far:** {tallies or 'none yet'}.\n\n"
+            f"The last lines of the log:\n\n```\n{log}\n```\n"
+        )
+
     def summary(self) -> str:
         """One plain-text line describing the state (for consoles and text output)."""
         where = ", ".join(f"{p.name} on {p.pos}" for p in self.players)
@@ -269,4 +286,5 @@ class TurnStepper(widgets.VBox):
         bundle = super()._repr_mimebundle_(**kwargs) or {}
         bundle["text/plain"] = self.summary()
         bundle["text/html"] = self.snapshot_html()
+        bundle["text/markdown"] = self.snapshot_markdown()
         return bundle

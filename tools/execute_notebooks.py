@@ -1,0 +1,56 @@
+"""Re-execute the lesson notebooks top to bottom and store their outputs (``make notebooks``).
+
+Each notebook runs in a fresh kernel of this environment. Live widget views are then
+dropped from the stored outputs, keeping each widget's static snapshot (HTML and
+Markdown): a widget needs a running kernel, so a stored view would show nothing useful in
+a rendered book, a PDF, or a notebook that has not been run yet.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def keep_static_outputs(notebook: nbformat.NotebookNode) -> None:
+    """Drop widget views (and the saved widget state) where a static snapshot exists."""
+    notebook.metadata.pop("widgets", None)
+    for cell in notebook.cells:
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            if WIDGET_VIEW in data and ("text/html" in data or "text/markdown" in data):
+                del data[WIDGET_VIEW]
+
+
+def execute(path: Path) -> float:
+    """Execute one notebook in place; return the seconds it took."""
+    notebook = nbformat.read(path, as_version=4)
+    start = time.perf_counter()
+    NotebookClient(
+        notebook,
+        kernel_name="python3",
+        timeout=600,
+        record_timing=False,
+        resources={"metadata": {"path": str(path.parent)}},
+    ).execute()
+    keep_static_outputs(notebook)
+    nbformat.write(notebook, path)
+    return time.perf_counter() - start
+
+
+def main(paths: list[str]) -> None:
+    """Execute the given notebooks, or every notebook in notebooks/."""
+    notebooks = [Path(p) for p in paths] or sorted((ROOT / "notebooks").glob("*.ipynb"))
+    for path in notebooks:
+        print(f"{path.name}: {execute(path):.1f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
