@@ -1,10 +1,20 @@
 """The plotly figures: what they show, their labels, and the renderer choice."""
 
+import base64
+import shutil
+
 import plotly.io as pio
 import pytest
 
 from monopoly_lesson import simulate
-from monopoly_lesson.plots import COLORSCALE, bar_chart, board_map, board_position, setup_figures
+from monopoly_lesson.plots import (
+    COLORSCALE,
+    LessonRenderer,
+    bar_chart,
+    board_map,
+    board_position,
+    setup_figures,
+)
 
 
 @pytest.fixture(scope="module")
@@ -51,11 +61,28 @@ def test_bad_counts_are_refused():
         bar_chart([1, 2, 3])
 
 
-def test_no_browser_still_gives_interactive_figures(monkeypatch):
+def test_no_browser_still_gives_interactive_figures(monkeypatch, counts):
     previous = pio.renderers.default
     monkeypatch.setattr("shutil.which", lambda name: None)
     try:
-        assert setup_figures() == "plotly_mimetype"
-        assert setup_figures(png=False) == "plotly_mimetype"
+        assert setup_figures() == "monopoly"
+        bundle = pio.renderers["monopoly"].to_mimebundle(bar_chart(counts).to_dict())
     finally:
         pio.renderers.default = previous
+    assert set(bundle) == {"application/vnd.plotly.v1+json", "text/html"}
+
+
+def test_figure_outputs_are_the_same_on_every_run(counts):
+    renderer = LessonRenderer()
+    first = renderer.to_mimebundle(board_map(counts).to_dict())
+    again = renderer.to_mimebundle(board_map(counts).to_dict())
+    assert first == again
+    assert 'id="monopoly-figure-' in first["text/html"] and "Plotly.newPlot" in first["text/html"]
+    other = renderer.to_mimebundle(bar_chart(counts).to_dict())
+    assert other["text/html"].split('"')[1] != first["text/html"].split('"')[1]  # ids differ
+
+
+@pytest.mark.skipif(not shutil.which("chromium"), reason="PNG export needs Chromium")
+def test_png_for_print(counts):
+    bundle = LessonRenderer(png=True).to_mimebundle(bar_chart(counts).to_dict())
+    assert base64.b64decode(bundle["image/png"])[:8] == b"\x89PNG\r\n\x1a\n"
