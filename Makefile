@@ -8,7 +8,7 @@ PORT ?= 8888
 # JupyterLab refuses to run as root unless told; containers and CI machines often are root.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: lesson test notebooks lint bench clean
+.PHONY: lesson test notebooks handouts lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,10 @@ test: $(VENV)/.dev-installed
 notebooks: $(VENV)/.dev-installed
 	$(BIN)/python tools/execute_notebooks.py
 
+# HTML pages and PDF handouts under _handouts/, without Quarto (pandoc + Typst, nbconvert).
+handouts: $(VENV)/.dev-installed
+	$(BIN)/python tools/handouts.py --out _handouts
+
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
@@ -43,4 +47,4 @@ bench: $(VENV)/.lesson-installed
 	$(BIN)/python benchmarks/bench_simulation.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis *.egg-info
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis *.egg-info _handouts _book

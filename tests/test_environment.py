@@ -1,4 +1,6 @@
-"""pyproject.toml (pip) and environment.yml (conda) must list the same dependencies."""
+"""pyproject.toml (pip) and environment.yml (conda) must list the same dependencies.
+
+Packages that conda-forge does not carry are in environment.yml's ``pip:`` list."""
 
 from pathlib import Path
 
@@ -18,7 +20,7 @@ CONDA_NAMES = {"python-kaleido": "kaleido"}  # conda-forge name -> PyPI name
 def pip_requirements() -> dict[str, str]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     lines = list(project["dependencies"])
-    for extra in ("lesson", "dev"):
+    for extra in ("lesson", "handouts", "dev"):
         lines += project["optional-dependencies"][extra]
     return {Requirement(line).name.lower(): str(Requirement(line).specifier) for line in lines}
 
@@ -26,8 +28,13 @@ def pip_requirements() -> dict[str, str]:
 def conda_requirements() -> dict[str, str]:
     env = yaml.safe_load((ROOT / "environment.yml").read_text())
     specs = {}
-    for item in env["dependencies"]:
-        if not isinstance(item, str) or item in ("pip", "python") or item.startswith("python>"):
+    pip_section = [d["pip"] for d in env["dependencies"] if isinstance(d, dict) and "pip" in d]
+    for item in env["dependencies"] + [line for lines in pip_section for line in lines]:
+        if (
+            not isinstance(item, str)
+            or item in ("pip", "python", "-e .")
+            or item.startswith("python>")
+        ):
             continue
         requirement = Requirement(item)
         name = CONDA_NAMES.get(requirement.name.lower(), requirement.name.lower())
