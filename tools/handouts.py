@@ -109,7 +109,6 @@ def build_pdf(path: Path, out: Path) -> Path:
                 "--variable=margin.x:2cm",
                 "--variable=margin.y:2cm",
                 "--variable=fontsize:10pt",
-                f"--metadata=title:{title_of(notebook, path.stem)}",
             ],
         )
         target = out / f"{path.stem}.pdf"
