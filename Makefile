@@ -20,7 +20,7 @@ $(VENV)/.lesson-installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[lesson,dev]"
+	$(BIN)/python -m pip install --quiet -e ".[lesson,handouts,dev]"
 	touch $@ $(VENV)/.lesson-installed
 
 lesson: $(VENV)/.lesson-installed

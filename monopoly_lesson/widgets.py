@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import html
 import io
+import sys
 from collections.abc import Callable, Sequence
 
 import ipywidgets as widgets
@@ -59,7 +60,8 @@ class TurnStepper(widgets.VBox):
     chance=..., community=...)``. Dice are random with ``seed``, or the ``preset`` faces
     (two per roll). Buttons: "One turn", "Ten turns", "Reset"; each is an ipywidgets
     ``Button`` that a test can ``click()``. An error raised by ``take_turn`` is shown in
-    the log and the widget stays usable.
+    the log and the widget stays usable. A ``take_turn`` defined in the notebook is looked
+    up again at every turn, so re-running its cell with a fix takes effect at once.
     """
 
     def __init__(
@@ -159,11 +161,11 @@ class TurnStepper(widgets.VBox):
             player = self.players[self.turns_played % len(self.players)]
             number = self.turns_played // len(self.players) + 1
             self.lines.append(f"--- Turn {number}, {player.name} ---")
-            narration = io.StringIO()
+            narration, play = io.StringIO(), self.current_take_turn()
             try:
                 with contextlib.redirect_stdout(narration):
-                    self.take_turn(player, self.tracker, dice=self.dice, chance=self.chance,
-                                   community=self.community)  # fmt: skip
+                    play(player, self.tracker, dice=self.dice, chance=self.chance,
+                         community=self.community)  # fmt: skip
             except Exception as problem:  # a student's code may raise anything
                 self.lines.extend(narration.getvalue().splitlines())
                 self._fail(
@@ -176,6 +178,16 @@ class TurnStepper(widgets.VBox):
             self.error = None
         self.lines = self.lines[-_LOG_LINES:]
         self._redraw()
+
+    def current_take_turn(self) -> Callable[..., None]:
+        """The function to play with: the notebook's latest definition of the same name."""
+        fn = self.take_turn
+        main = sys.modules.get("__main__")
+        if getattr(fn, "__module__", None) == "__main__" and main is not None:
+            latest = getattr(main, getattr(fn, "__name__", ""), None)
+            if callable(latest):
+                return latest
+        return fn
 
     def _fail(self, message: str) -> None:
         self.error = message

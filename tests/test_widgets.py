@@ -109,3 +109,26 @@ def test_bad_arguments(kwargs, error, message):
     fn = kwargs.pop("take_turn")
     with pytest.raises(error, match=message):
         TurnStepper(fn, **kwargs)
+
+
+def test_a_fixed_take_turn_in_the_notebook_is_picked_up(monkeypatch):
+    """Re-running the cell that defines take_turn changes what the widget plays."""
+    import types
+
+    notebook = types.ModuleType("__main__")
+    monkeypatch.setitem(__import__("sys").modules, "__main__", notebook)
+    exec("def take_turn(player, tracker, **decks):\n    raise ValueError('bug')", vars(notebook))
+    stepper = TurnStepper(notebook.take_turn, seed=1)
+    stepper.one_turn.click()
+    assert "ValueError: bug" in stepper.error
+    vars(notebook)["take_turn"] = take_turn  # the student's fixed definition
+    stepper.one_turn.click()
+    assert stepper.turns_played == 1 and stepper.error is None
+
+
+def test_markdown_snapshot_for_print():
+    stepper = TurnStepper(take_turn, players=2, seed=1)
+    stepper.step(3)
+    text = stepper._repr_mimebundle_()["text/markdown"]
+    assert text.startswith(f"*{STATIC_NOTE}*") and "After 3 turn(s):" in text
+    assert "Player 1 on" in text and "Player 2 on" in text and "```" in text
