@@ -24,7 +24,8 @@ $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.lesson-installed
 
 lesson: $(VENV)/.lesson-installed
-	$(BIN)/jupyter lab --ip=127.0.0.1 --port=$(PORT) --ServerApp.root_dir=notebooks $(ALLOW_ROOT)
+	$(BIN)/jupyter lab --ip=127.0.0.1 --port=$(PORT) --ServerApp.root_dir=notebooks \
+		--LabApp.app_settings_dir=$(CURDIR)/jupyter/settings $(ALLOW_ROOT)
 
 test: $(VENV)/.dev-installed
 	$(BIN)/ruff check .

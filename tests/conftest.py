@@ -62,3 +62,11 @@ def play(start, dice, *, turns=None, chance_order=(), chest_order=(), fn=take_tu
 def empty_counts() -> pd.Series:
     """A Series of 40 zeros indexed 1..40."""
     return SpaceTracker().counts
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    """Keep each phase's report on the test item, so fixtures can see a failure."""
+    report = yield
+    setattr(item, f"rep_{report.when}", report)
+    return report

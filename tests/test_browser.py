@@ -1,0 +1,251 @@
+"""The lesson as a student uses it: a real JupyterLab, a real Chromium, a real kernel.
+
+JupyterLab runs from this environment on 127.0.0.1 (a free port, a token) and serves a
+temporary copy of the notebooks, so the committed ones are never modified. Chromium comes
+from apt and is driven by Playwright. On a failure, a screenshot and the browser console
+log are saved under test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = shutil.which("chromium")
+CLICKS = 25  # clicks of "One turn" timed for the latency figure
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM, reason="needs Chromium (apt install chromium)"),
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """A JupyterLab server on a copy of the notebooks; yields its base URL with the token."""
+    home = tmp_path_factory.mktemp("lab")
+    shutil.copytree(ROOT / "notebooks", home / "notebooks")
+    port, token = free_port(), secrets.token_hex(16)
+    command = [
+        sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={home / 'notebooks'}",
+        f"--LabApp.app_settings_dir={ROOT / 'jupyter' / 'settings'}",
+        f"--LabApp.user_settings_dir={home / 'user-settings'}",
+        f"--LabApp.workspaces_dir={home / 'workspaces'}",
+    ]  # fmt: skip
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        command.append("--allow-root")
+    log = (home / "jupyterlab.log").open("w")
+    server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=1)
+                break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"JupyterLab did not start; see {log.name}") from None
+                time.sleep(0.2)
+        yield base, token
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--no-first-run"],
+        )  # fmt: skip
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, request):
+    """A fresh page; its console is recorded and saved, with a screenshot, on failure."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.console_lines = []
+    page.on("console", lambda m: page.console_lines.append(f"{m.type}: {m.text}"))
+    page.on("pageerror", lambda e: page.console_lines.append(f"pageerror: {e}"))
+    yield page
+    report = getattr(request.node, "rep_call", None)
+    if report is not None and report.failed:
+        ARTIFACTS.mkdir(exist_ok=True)
+        name = request.node.name.replace("/", "_")
+        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+        (ARTIFACTS / f"{name}.console.txt").write_text("\n".join(page.console_lines))
+    context.close()
+
+
+def open_notebook(page, lab, name: str) -> None:
+    """Open one notebook in a fresh workspace (no tabs left from other tests)."""
+    base, token = lab
+    workspace = secrets.token_hex(4)
+    page.goto(f"{base}/lab/workspaces/{workspace}/tree/{name}?token={token}&reset")
+    wait_idle(page)
+
+
+def wait_idle(page, timeout: int = 120_000) -> None:
+    page.wait_for_selector(
+        ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook-ExecutionIndicator[data-status='idle']",
+        timeout=timeout,
+    )
+
+
+ALL_RUN = """() => {
+  const prompts = [...document.querySelectorAll(
+    '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputPrompt')];
+  return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
+}"""
+
+
+def run_all_cells(page) -> None:
+    """Run every cell from the menu, once the kernel is ready, and wait until all have run."""
+    page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=60_000)
+    page.get_by_role("menuitem", name="Run", exact=True).click()
+    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+    page.wait_for_function(ALL_RUN, timeout=120_000)
+    wait_idle(page)
+
+
+def status(page) -> str:
+    return page.locator(".turn-stepper .turn-stepper-status").first.inner_text()
+
+
+def click_and_wait(page, label: str) -> float:
+    """Click a stepper button; return the seconds until its status line changes."""
+    before = status(page)
+    button = page.locator(f".turn-stepper button:has-text('{label}')").first
+    start = time.perf_counter()
+    button.click()
+    page.wait_for_function(
+        "before => document.querySelector('.turn-stepper .turn-stepper-status')"
+        ".innerText !== before",
+        arg=before,
+        polling="raf",
+    )
+    return time.perf_counter() - start
+
+
+def turns_played(page) -> int:
+    return int(status(page).split(" turn")[0])
+
+
+def view(page, cls: str) -> str:
+    return page.locator(f".turn-stepper .{cls}").first.inner_html()
+
+
+def test_stepping_turns_in_chapter_5(page, lab, record_property):
+    open_notebook(page, lab, "05_jail.ipynb")
+    run_all_cells(page)
+    page.locator(".turn-stepper button:has-text('One turn')").first.wait_for()
+    start = turns_played(page)
+    board, chart = view(page, "turn-stepper-board"), view(page, "turn-stepper-chart")
+
+    click_and_wait(page, "One turn")
+    assert turns_played(page) == start + 1
+    assert f"--- Turn {start // 2 + 1}, Player " in view(page, "turn-stepper-log")
+    assert view(page, "turn-stepper-board") != board
+    assert view(page, "turn-stepper-chart") != chart
+
+    latencies = [click_and_wait(page, "One turn") for _ in range(CLICKS)]
+    median_ms = 1000 * statistics.median(latencies)
+    record_property("one_turn_click_median_ms", round(median_ms, 1))
+    print(f"\n'One turn' click to page update: median {median_ms:.0f} ms over {CLICKS} clicks")
+
+    played = turns_played(page)
+    click_and_wait(page, "Ten turns")
+    assert turns_played(page) == played + 10
+    click_and_wait(page, "Reset")
+    assert turns_played(page) == 0
+    assert "(no turns yet)" in view(page, "turn-stepper-log")
+    page.keyboard.press("Escape")  # leave the widget before touching cells
+
+
+def edit_cell(page, starts_with: str, new_source: str) -> None:
+    """Replace the source of the code cell whose text starts as given, and run it."""
+    cell = page.locator(".jp-CodeCell", has=page.locator(".cm-content", has_text=starts_with))
+    editor = cell.first.locator(".cm-content")
+    editor.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.insert_text(new_source)
+    page.keyboard.press("Shift+Enter")
+    page.wait_for_timeout(300)
+    wait_idle(page)
+
+
+def test_an_error_in_take_turn_shows_in_the_widget(page, lab):
+    open_notebook(page, lab, "05_jail.ipynb")
+    run_all_cells(page)
+    page.locator(".turn-stepper button:has-text('One turn')").first.wait_for()
+    take_turn_cell = "def take_turn(player, tracker, *, dice, chance, community):"
+    broken = take_turn_cell + '\n    raise ValueError("a bug in my take_turn")'
+    edit_cell(page, take_turn_cell, broken)
+    played = turns_played(page)
+    click_and_wait(page, "One turn")
+    assert "error: see the log" in status(page)
+    assert "ValueError: a bug in my take_turn" in view(page, "turn-stepper-log")
+    assert turns_played(page) == played
+
+    fixed = (
+        take_turn_cell + "\n    turn = jail_turn if player.in_jail else free_turn"
+        "\n    turn(player, tracker, dice=dice, chance=chance, community=community)"
+    )
+    edit_cell(page, take_turn_cell, fixed)
+    click_and_wait(page, "One turn")
+    assert turns_played(page) == played + 1
+    assert "error" not in status(page)
+
+
+def test_chapter_6_figures_are_drawn_without_errors(page, lab):
+    open_notebook(page, lab, "06_full_simulation.ipynb")
+    run_all_cells(page)  # stored figures of an untrusted notebook show as PNG until run
+    plots = page.locator(".jp-RenderedPlotly")
+    plots.first.wait_for(state="attached", timeout=60_000)
+    figures = plots.count()
+    for i in range(figures):  # plotly draws a figure when it scrolls into view
+        plots.nth(i).scroll_into_view_if_needed()
+        plots.nth(i).locator("svg.main-svg").first.wait_for(timeout=30_000)
+    drawn = page.locator(".jp-RenderedPlotly").evaluate_all(
+        "divs => divs.filter(d => d.querySelector('svg.main-svg')).length"
+    )
+    assert figures >= 1 and drawn == figures
+    errors = [line for line in page.console_lines if line.startswith(("error", "pageerror"))]
+    assert errors == []
+
+
+def test_no_news_or_update_pop_ups(page, lab):
+    open_notebook(page, lab, "00_welcome.ipynb")
+    page.wait_for_timeout(2000)
+    assert page.locator(".jp-toast-container .Toastify__toast").count() == 0
