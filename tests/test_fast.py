@@ -1,0 +1,184 @@
+"""The fast (numpy) engine: the same rules as the exact solver, reproducible, and usable.
+
+Agreement is statistical: each game is an independent replicate, so the standard error of
+the mean per-game tally of a space is the spread between games / sqrt(games). The fast
+engine plays two players sharing shuffled decks; the exact solver is one player drawing
+with replacement, so a game's expected tallies are twice the solver's (real decks differ
+from draws with replacement only at millions of games).
+"""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from monopoly_lesson import (
+    Rules,
+    expected_tallies,
+    fast_game_tallies,
+    fast_tallies,
+    simulate,
+    take_turn,
+)
+from monopoly_lesson.fast import Decks, follow_landing, tables
+
+VARIANTS = {
+    "lesson": Rules(),
+    "with replacement": Rules(replacement=True),
+    "4-sided dice": Rules(dice_sides=4),
+    "short stay": Rules(jail="short"),
+    "standard deck": Rules(chance="standard"),
+    "end of move": Rules(counting="end_of_move"),
+    "all variants": Rules(dice_sides=4, jail="short", chance="standard", counting="end_of_move"),
+}
+GAMES, TURNS = 20_000, 150
+
+
+def z_scores(per_game: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """(mean - expected) / standard error per space, from the between-game spread."""
+    se = per_game.std(axis=0, ddof=1) / math.sqrt(len(per_game))
+    z = np.zeros(per_game.shape[1])
+    np.divide(per_game.mean(axis=0) - expected, se, out=z, where=se > 0)
+    return z
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_fast_agrees_with_the_exact_solver(variant):
+    rules = VARIANTS[variant]
+    per_game = fast_game_tallies(GAMES, TURNS, players=2, seed=2026, rules=rules)
+    expected = 2 * expected_tallies(TURNS, rules).to_numpy()
+    z = z_scores(per_game, expected)
+    assert np.abs(z).max() < 4.5, dict(zip(range(1, 41), z.round(1), strict=True))
+    assert (z**2).sum() < 40 + 5 * math.sqrt(2 * 40)  # chi-square with ~40 degrees of freedom
+    totals = per_game.sum(axis=1)
+    assert abs(totals.mean() - expected.sum()) < 4 * totals.std(ddof=1) / math.sqrt(GAMES)
+    assert per_game[:, 30].sum() == 0, "Go to Jail is never tallied"
+
+
+def test_one_player_agrees_with_the_exact_solver_turn_by_turn():
+    """Short games from Go: the exact answer depends on the number of turns."""
+    for turns in (1, 3):
+        per_game = fast_game_tallies(GAMES, turns, players=1, seed=turns, rules=VARIANTS["lesson"])
+        z = z_scores(per_game, expected_tallies(turns).to_numpy())
+        assert np.abs(z).max() < 4.5
+
+
+def test_per_game_tallies_add_up_to_the_summed_tallies():
+    rules = Rules(dice_sides=5, jail="short")
+    per_game = fast_game_tallies(300, 40, players=3, seed=8, rules=rules)
+    summed = fast_tallies(300, 40, players=3, seed=8, rules=rules)
+    assert per_game.shape == (300, 40)
+    assert per_game.sum(axis=0).tolist() == summed.tolist()
+
+
+def test_same_seed_same_counts_and_different_seeds_differ():
+    a = simulate(games=500, seed=11, engine="fast")
+    b = simulate(games=500, seed=11, engine="fast")
+    c = simulate(games=500, seed=12, engine="fast")
+    assert a.counts.equals(b.counts) and not a.counts.equals(c.counts)
+
+
+def test_same_seed_same_counts_in_another_process():
+    code = (
+        "from monopoly_lesson import simulate;"
+        "print(simulate(games=300, seed=5, engine='fast').counts.tolist())"
+    )
+    there = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert simulate(games=300, seed=5, engine="fast").counts.tolist() == eval(there)
+
+
+def test_simulate_fast_returns_the_usual_result():
+    result = simulate(
+        games=200, turns=30, players=2, seed=3, rules=Rules(jail="short"), engine="fast"
+    )
+    assert (result.games, result.turns, result.players, result.seed, result.engine) == (
+        200, 30, 2, 3, "fast"
+    )  # fmt: skip
+    assert result.rules == Rules(jail="short")
+    assert list(result.counts.index) == list(range(1, 41)) and result.counts.dtype == "int64"
+    assert result.counts[31] == 0 and result.total >= 200 * 30 * 2
+    assert list(result.table("board")["space"]) == list(range(1, 41))
+
+
+def test_the_lesson_run_shows_the_robust_trends():
+    table = simulate(games=1000, seed=1, engine="fast").table("frequency")
+    assert table.iloc[0]["title"] == "Jail" and 0.10 <= table.iloc[0]["rel"] <= 0.13
+    assert set(table.iloc[1:3]["title"]) == {"Illinois Avenue", "Go"}
+
+
+@pytest.mark.parametrize("sides", [2, 16, 17])
+def test_unusual_dice_play(sides):
+    """Up to 16 sides the dice are coded in bytes; beyond, in wider integers."""
+    counts = fast_tallies(50, 20, players=2, seed=1, rules=Rules(dice_sides=sides))
+    assert counts.sum() >= 50 * 20 * 2 and counts[31] == 0
+
+
+# ---------------------------------------------------------------------------
+# Pieces: the decks and the landing tables
+# ---------------------------------------------------------------------------
+
+
+def test_each_game_deals_whole_shuffled_decks():
+    rng = np.random.default_rng(4)
+    decks = Decks(500, tables(Rules()), replace=False, rng=rng)
+    games = np.arange(500)
+    orders = []
+    for _ in range(3):  # three whole Chance decks in a row, each a permutation of 15 cards
+        dealt = []
+        for _ in range(15):
+            dealt.append(decks.upcoming >> 4)
+            decks.turn_over(0, games)
+        orders.append(np.array(dealt).T)
+        assert (np.sort(orders[-1], axis=1) == np.arange(15)).all()
+    assert not (orders[0] == orders[1]).all(axis=1).any(), "a used-up deck is shuffled afresh"
+
+
+def test_games_have_their_own_decks():
+    decks = Decks(2000, tables(Rules()), replace=False, rng=np.random.default_rng(1))
+    first_chest = decks.upcoming & 15
+    assert np.bincount(first_chest, minlength=16).min() > 60  # every card comes first somewhere
+
+
+def test_follow_landing_resolves_chains_of_cards():
+    """Chance 37, Back 3 to Community Chest 34, whose card sends to jail."""
+    landing = follow_landing(37, "Go Back 3 Spaces", "Go to Jail")
+    assert (landing.rest, landing.sent, landing.tallies) == (11, True, (37, 34, 11))
+    assert landing.drew_chance and landing.drew_chest
+    assert follow_landing(31, "Go Back 3 Spaces", "Go to Jail").tallies == (11,)
+    assert follow_landing(8, "Advance to Go", "Go to Jail").tallies == (8, 1)
+
+
+# ---------------------------------------------------------------------------
+# Bad input
+# ---------------------------------------------------------------------------
+
+
+def test_unknown_engine_is_refused_with_the_choices():
+    with pytest.raises(ValueError, match="engine must be 'reference' or 'fast', got 'turbo'"):
+        simulate(games=1, engine="turbo")
+
+
+def test_fast_engine_cannot_play_a_student_take_turn():
+    with pytest.raises(ValueError, match="to play your own take_turn, use engine='reference'"):
+        simulate(games=1, engine="fast", take_turn=take_turn)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        (dict(games=0), ValueError, "games must be at least 1, got 0"),
+        (dict(turns=2.5), TypeError, "turns must be a whole number"),
+        (dict(players=-1), ValueError, "players must be at least 1"),
+        (dict(seed=-2), ValueError, "seed must be 0 or a positive whole number"),
+        (dict(rules="standard"), TypeError, "rules must be a Rules value, got str"),
+    ],
+)
+def test_bad_arguments_are_refused(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        fast_tallies(**kwargs)
