@@ -4,8 +4,19 @@ Everything a notebook needs is importable from here::
 
     from monopoly_lesson import Player, PresetDice, RandomDice, CardDeck, SpaceTracker
     from monopoly_lesson import gameboard, chance_deck, community_deck, take_turn, simulate
+    from monopoly_lesson import expected_tallies, stationary, euler84  # exact answers
 """
 
+from .exact import (
+    euler84,
+    euler84_percentages,
+    expected_frequencies,
+    expected_tallies,
+    stationary,
+    transition_matrix,
+    turn_tallies,
+)
+from .fast import fast_game_tallies, fast_tallies
 from .rules import LESSON_RULES, Rules, card_destination, take_turn
 from .scenarios import SCENARIOS, PresetRun, Scenario, check_scenario, play_preset
 from .simulation import SimulationResult, results_table, simulate
@@ -48,13 +59,22 @@ __all__ = [
     "chance_deck",
     "check_scenario",
     "community_deck",
+    "euler84",
+    "euler84_percentages",
+    "expected_frequencies",
+    "expected_tallies",
+    "fast_game_tallies",
+    "fast_tallies",
     "gameboard",
     "play_preset",
     "results_table",
     "simulate",
     "space_name",
     "standard_chance_deck",
+    "stationary",
     "take_turn",
+    "transition_matrix",
+    "turn_tallies",
 ]
 
 __version__ = "0.1.0"

@@ -1,4 +1,4 @@
-"""The command line: ``python -m monopoly_lesson simulate|trace ...``.
+"""The command line: ``python -m monopoly_lesson simulate|trace|exact|euler84 ...``.
 
 Bad arguments end with exit status 2 and one line on stderr, never a traceback.
 """
@@ -11,15 +11,17 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from .exact import euler84, expected_tallies
 from .rules import Rules
 from .scenarios import play_preset
-from .simulation import results_table, simulate
+from .simulation import ENGINES, results_table, simulate
 from .starter import (
     CardDeck,
     DiceUsedUpError,
     PresetDice,
     chance_deck,
     community_deck,
+    gameboard,
     standard_chance_deck,
 )
 
@@ -58,6 +60,10 @@ def _space(text: str) -> int:
     if value > 40:
         raise argparse.ArgumentTypeError(f"the space must be from 1 to 40, got {value}")
     return value
+
+
+def _sides(text: str) -> int:
+    return _whole(text, 2, "the number of sides")
 
 
 def _seed(text: str) -> int:
@@ -101,7 +107,8 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``python -m monopoly_lesson``."""
     parser = _Parser(
         prog=PROG,
-        description="Which Monopoly spaces are landed on most? Simulate, or trace a scenario.",
+        description="Which Monopoly spaces are landed on most? Simulate, trace a scenario, "
+        "or work out the exact answer.",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
@@ -126,6 +133,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--csv", metavar="FILE", help="also write the table (board order unless --order) as CSV"
     )
     sim.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    sim.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="reference",
+        help="the readable reference engine (default) or the vectorised fast one",
+    )
     _add_rule_options(sim)
 
     trace = commands.add_parser(
@@ -147,6 +160,29 @@ def build_parser() -> argparse.ArgumentParser:
     )
     trace.add_argument("--seed", type=_seed, default=0, help="seed for cards after the preset")
     _add_rule_options(trace)
+
+    exact = commands.add_parser(
+        "exact",
+        help="print the exact expected tallies (Markov chain), no simulation",
+        description="Work out the exact expected tallies of one player over a number of "
+        "turns from Go, as a Markov chain (cards drawn with replacement).",
+    )
+    exact.add_argument("--turns", type=_positive, default=150, help="turns (default 150)")
+    exact.add_argument(
+        "--order",
+        choices=("frequency", "board"),
+        default=None,
+        help="print only this table (default: both)",
+    )
+    _add_rule_options(exact)
+
+    euler = commands.add_parser(
+        "euler84",
+        help="print Project Euler 84's modal string, worked out exactly",
+        description="Project Euler 84: the three most popular squares (00-39) as six digits, "
+        "with Project Euler's own model (jail is just a square).",
+    )
+    euler.add_argument("--sides", type=_sides, default=6, help="faces per die (default 6)")
     return parser
 
 
@@ -164,10 +200,12 @@ def run_simulate(args: argparse.Namespace) -> None:
         seed=args.seed,
         rules=_rules(args),
         progress=False if args.no_progress else None,
+        engine=args.engine,
     )
+    engine = "" if result.engine == "reference" else f", {result.engine} engine"
     print(
         f"{result.games} games x {result.turns} turns x {result.players} players, "
-        f"seed {result.seed}, {result.rules.describe()}: {result.total} tallies."
+        f"seed {result.seed}{engine}, {result.rules.describe()}: {result.total} tallies."
     )
     for order in [args.order] if args.order else ["frequency", "board"]:
         print(f"\nSpaces by {'frequency' if order == 'frequency' else 'board order'}:")
@@ -207,12 +245,55 @@ def run_trace(args: argparse.Namespace) -> None:
     print(table.loc[table["tally"] > 0, ["space", "title", "tally"]].to_string(index=False))
 
 
+def exact_table(expected: pd.Series, order: str) -> pd.DataFrame:
+    """The exact table: ``space``, ``title``, ``expected`` tally and ``rel``, in the order asked."""
+    table = pd.DataFrame(
+        {
+            "space": gameboard["space"].to_numpy(),
+            "title": gameboard["title"].to_numpy(),
+            "expected": expected.to_numpy(),
+            "rel": (expected / expected.sum()).to_numpy(),
+        }
+    )
+    if order == "frequency":
+        table = table.sort_values(["expected", "space"], ascending=[False, True], kind="stable")
+        table.index = pd.RangeIndex(1, len(table) + 1, name="rank")
+    return table
+
+
+def run_exact(args: argparse.Namespace) -> None:
+    """``exact``: print the exact expected tallies of one player."""
+    rules = _rules(args)
+    expected = expected_tallies(args.turns, rules)
+    print(
+        f"Exact expected tallies of one player over {args.turns} turns from Go, "
+        f"{rules.describe()} (cards drawn with replacement): {expected.sum():.2f} tallies."
+    )
+    for order in [args.order] if args.order else ["frequency", "board"]:
+        print(f"\nSpaces by {'frequency' if order == 'frequency' else 'board order'}:")
+        table = exact_table(expected, order)
+        print(_format_table(table.assign(expected=table["expected"].map("{:.3f}".format))))
+
+
+def run_euler84(args: argparse.Namespace) -> None:
+    """``euler84``: print Project Euler 84's modal string for n-sided dice."""
+    print(euler84(args.sides))
+
+
+COMMANDS = {
+    "simulate": run_simulate,
+    "trace": run_trace,
+    "exact": run_exact,
+    "euler84": run_euler84,
+}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status (0 ok, 2 bad arguments)."""
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
-        (run_simulate if args.command == "simulate" else run_trace)(args)
+        COMMANDS[args.command](args)
     except UsageError as error:
         print(error, file=sys.stderr)
         return 2
