@@ -46,6 +46,7 @@ lint: $(VENV)/.dev-installed
 
 bench: $(VENV)/.lesson-installed
 	$(BIN)/python benchmarks/bench_simulation.py
+	$(BIN)/python benchmarks/bench_engines.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis *.egg-info _handouts _book

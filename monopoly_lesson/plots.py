@@ -29,6 +29,7 @@ __all__ = [
     "bar_chart",
     "board_map",
     "board_position",
+    "error_chart",
     "setup_figures",
 ]
 
@@ -93,6 +94,35 @@ def bar_chart(
         yaxis=dict(title="relative frequency (%)", ticksuffix="%"),
         legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="left", x=0),
         showlegend=compare is not None, margin=dict(l=60, r=20, t=70, b=60),
+    )  # fmt: skip
+    return fig
+
+
+def error_chart(
+    games: Sequence[int],
+    errors: Sequence[float],
+    *,
+    title: str = "Monte Carlo error shrinks like 1 / sqrt(games)",
+    error_label: str = "error (percentage points)",
+) -> go.Figure:
+    """Error against the number of games on log axes, with a 1/sqrt(games) reference line.
+
+    ``errors`` are in percentage points, e.g. the root-mean-square gap to the exact answer.
+    """
+    if len(games) != len(errors) or len(games) < 2:
+        raise ValueError("games and errors must be two sequences of the same length (2 or more).")
+    first_games, first_error = games[0], errors[0]
+    reference = [first_error * (first_games / g) ** 0.5 for g in games]
+    fig = go.Figure()
+    fig.add_scatter(x=list(games), y=list(errors), mode="lines+markers", name="simulation",
+                    marker=dict(size=9, color="#1f4e79"))  # fmt: skip
+    fig.add_scatter(x=list(games), y=reference, mode="lines", name="1 / sqrt(games)",
+                    line=dict(dash="dash", color="#c0392b"))  # fmt: skip
+    fig.update_layout(
+        title=title, template="plotly_white", height=420,
+        xaxis=dict(title="games simulated", type="log"),
+        yaxis=dict(title=error_label, type="log"),
+        legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="left", x=0),
     )  # fmt: skip
     return fig
 
