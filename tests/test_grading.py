@@ -1,0 +1,161 @@
+"""Grading a student's take_turn: a correct one passes however it is written, and each
+deliberately broken one fails the check of its rule, with a message a student can follow."""
+
+import pytest
+
+from monopoly_lesson import simulate, take_turn
+from monopoly_lesson.grading import RULE_CHECKS, check_results, check_take_turn
+from monopoly_lesson.trends import TRENDS
+
+CHANCE, CHEST = (8, 23, 37), (3, 18, 34)
+ADVANCE = {"Advance to Go": 1, "Advance to Illinois Ave.": 25,
+           "Advance to St. Charles Place": 12, "Take a ride on the Reading Railroad": 6,
+           "Take a walk on the Boardwalk": 40}  # fmt: skip
+NEAREST = {"Advance token to nearest Utility": (13, 29),
+           "Advance token to the nearest Railroad": (6, 16, 26, 36)}  # fmt: skip
+
+
+def student(bug=None):
+    """A take_turn written the way the lesson's chapters write it, with one optional bug."""
+
+    def send_to_jail(player, tracker):
+        player.go_to_jail()
+        tracker.tally(11)
+
+    def land(player, tracker, chance, community):
+        if player.pos == 31:
+            if bug == "tally Go to Jail":
+                tracker.tally(31)
+            send_to_jail(player, tracker)
+            return True
+        tracker.tally(player.pos)
+        if player.pos in CHANCE:
+            return card(player, tracker, chance, chance, community)
+        if player.pos in CHEST and bug != "ignore Community Chest":
+            return card(player, tracker, community, chance, community)
+        return False
+
+    def card(player, tracker, deck, chance, community):
+        text = deck.card(deck.draw())
+        if text == "Go to Jail":
+            send_to_jail(player, tracker)
+            return True
+        if text in ADVANCE:
+            player.move_forward((ADVANCE[text] - player.pos) % 40)
+        elif text in NEAREST:
+            if bug == "nearest backwards":
+                target = max(s for s in NEAREST[text] if s < player.pos)
+            else:
+                target = min(NEAREST[text], key=lambda s: (s - player.pos - 1) % 40)
+            player.move_forward((target - player.pos) % 40)
+        elif text == "Go Back 3 Spaces":
+            player.move_to(player.pos - 3)
+            if bug == "no landing after going back":
+                tracker.tally(player.pos)
+                return False
+        else:
+            return False
+        return land(player, tracker, chance, community)
+
+    def free_turn(player, tracker, dice, chance, community):
+        for roll in (1, 2, 3):
+            d1, d2 = dice.roll()
+            if d1 == d2 and roll == 3 and bug != "no three doubles rule":
+                send_to_jail(player, tracker)
+                return
+            player.move_forward(d1 + d2)
+            jailed = land(player, tracker, chance, community)
+            if bug == "roll again after jail":
+                jailed = False
+            if d1 != d2 or jailed or bug == "no roll again":
+                return
+
+    def jail_turn(player, tracker, dice, chance, community):
+        player.start_jail_turn()
+        d1, d2 = dice.roll()
+        last = 4 if bug == "leave on the fourth turn" else 3
+        if d1 == d2 or player.jail_turns >= last:
+            player.leave_jail()
+            player.move_forward(d1 + d2)
+            land(player, tracker, chance, community)
+            if d1 == d2 and bug == "roll again after leaving jail":
+                free_turn(player, tracker, dice, chance, community)
+        elif bug != "no tally while in jail":
+            tracker.tally(11)
+
+    def take_turn(player, tracker, *, dice, chance, community):
+        turn = jail_turn if player.in_jail else free_turn
+        turn(player, tracker, dice, chance, community)
+
+    return take_turn
+
+
+def test_the_reference_passes():
+    report = check_take_turn(take_turn)
+    assert report.passed and report.failures == []
+    assert len(report.checks) == 5 + len(RULE_CHECKS) + 1
+
+
+def test_a_correct_take_turn_written_differently_passes():
+    report = check_take_turn(student())
+    assert report.passed, str(report)
+
+
+BUGS = {
+    "tally Go to Jail": ("Go to Jail (31) sends the player to jail", "tallied Go to Jail (31)"),
+    "ignore Community Chest": ("a Community Chest card sends the player to jail", "Community"),
+    "nearest backwards": ("nearest railroad is the next one forward, passing Go", "space"),
+    "no landing after going back": ("Go Back 3 from Chance 37 lands on Community Chest", "draw"),
+    "no roll again": ("doubles roll again", "stopped after 1 roll(s)"),
+    "roll again after jail": ("being sent to jail during doubles ends the turn",
+                              "after the player was sent to jail, your take_turn rolled again"),
+    "no three doubles rule": ("three doubles in a row", ""),
+    "no tally while in jail": ("in jail without doubles: stay, and tally Jail", "space 11"),
+    "roll again after leaving jail": ("in jail: doubles leave, move, and no roll again",
+                                      "after leaving jail with doubles, your take_turn rolled "
+                                      "again; the turn should end"),
+    "leave on the fourth turn": ("in jail: the third turn leaves anyway", ""),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("bug", BUGS)
+def test_a_broken_rule_fails_its_check(bug):
+    rule, words = BUGS[bug]
+    report = check_take_turn(student(bug), random_games=3, random_turns=100)
+    assert not report.passed
+    failed = {check.rule: check for check in report.failures}
+    matching = [name for name in failed if name.startswith(rule)]
+    assert matching, f"{bug!r} should fail {rule!r}; failed: {list(failed)}"
+    check = failed[matching[0]]
+    assert check.turn is not None and words in check.message
+    assert "What should happen:" in check.message
+
+
+def test_an_error_in_take_turn_is_reported():
+    def broken(player, tracker, *, dice, chance, community):
+        raise ZeroDivisionError("oops")
+
+    report = check_take_turn(broken, random_games=1, random_turns=5)
+    assert not report.passed
+    assert "raised ZeroDivisionError: oops" in report.failures[0].message
+
+
+def test_not_a_function():
+    with pytest.raises(TypeError, match="expected a take_turn function"):
+        check_take_turn("take_turn")
+
+
+def test_results_report_is_fair():
+    correct = check_results(simulate(seed=2026, progress=False).table())
+    text = str(correct)
+    assert len(correct.rows) == len(TRENDS) and "[correct runs:" in text
+
+    def roll_and_move(player, tracker, *, dice, chance, community):
+        d1, d2 = dice.roll()
+        player.move_forward(d1 + d2)
+        tracker.tally(player.pos)
+
+    wrong = check_results(
+        simulate(games=200, seed=1, progress=False, take_turn=roll_and_move).counts
+    )
+    assert not wrong.passed and "check your code" in str(wrong)
