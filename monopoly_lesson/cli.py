@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from .exact import euler84, expected_tallies
+from .notebook_check import check_notebook
 from .rules import Rules
 from .scenarios import play_preset
 from .simulation import ENGINES, results_table, simulate
@@ -183,6 +184,19 @@ def build_parser() -> argparse.ArgumentParser:
         "with Project Euler's own model (jail is just a square).",
     )
     euler.add_argument("--sides", type=_sides, default=6, help="faces per die (default 6)")
+
+    check = commands.add_parser(
+        "check",
+        help="run a student's notebook and check its take_turn and results",
+        description="Run a student's notebook in its own kernel (a separate process, with a "
+        "time limit), then check its take_turn against every rule and its results table "
+        "against the course's trends. Exit status: 0 all pass, 1 a rule fails, 2 unusable "
+        "notebook.",
+    )
+    check.add_argument("notebook", help="the student's .ipynb file")
+    check.add_argument(
+        "--timeout", type=_positive, default=600, help="seconds allowed in all (default 600)"
+    )
     return parser
 
 
@@ -280,16 +294,31 @@ def run_euler84(args: argparse.Namespace) -> None:
     print(euler84(args.sides))
 
 
+class CheckFailed(Exception):
+    """A checked notebook fails a rule: exit status 1 after the report."""
+
+
+def run_check(args: argparse.Namespace) -> None:
+    """``check``: run and grade a student's notebook, print the report."""
+    outcome = check_notebook(args.notebook, timeout=args.timeout)
+    if outcome.status == 2:
+        raise UsageError(f"{PROG} check: {outcome.report.splitlines()[0]}")
+    print(outcome.report)
+    if outcome.status == 1:
+        raise CheckFailed
+
+
 COMMANDS = {
     "simulate": run_simulate,
     "trace": run_trace,
     "exact": run_exact,
     "euler84": run_euler84,
+    "check": run_check,
 }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status (0 ok, 2 bad arguments)."""
+    """Run the command line; return the exit status (0 ok, 1 a check fails, 2 bad input)."""
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -297,6 +326,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as error:
         print(error, file=sys.stderr)
         return 2
+    except CheckFailed:
+        return 1
     except (ValueError, TypeError) as error:
         print(f"{PROG}: {error}", file=sys.stderr)
         return 2
