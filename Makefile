@@ -8,7 +8,7 @@ PORT ?= 8888
 # JupyterLab refuses to run as root unless told; containers and CI machines often are root.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: lesson test notebooks handouts lint bench clean
+.PHONY: lesson test notebooks handouts student lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,7 +20,11 @@ $(VENV)/.lesson-installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[lesson,handouts,dev]"
+	$(BIN)/python -m pip install --quiet -e ".[lesson,handouts,student,dev]"
+	# nbgrader is here only for its ClearSolutions step: keep its menus out of the lesson.
+	$(BIN)/jupyter labextension disable --level=sys_prefix @jupyter/nbgrader
+	for m in formgrader validate_assignment assignment_list course_list; do \
+		$(BIN)/jupyter server extension disable --sys-prefix nbgrader.server_extensions.$$m; done
 	touch $@ $(VENV)/.lesson-installed
 
 lesson: $(VENV)/.lesson-installed
@@ -40,6 +44,10 @@ notebooks: $(VENV)/.dev-installed
 handouts: $(VENV)/.dev-installed
 	$(BIN)/python tools/handouts.py --out _handouts
 
+# The student edition: solutions replaced by placeholders (nbgrader's ClearSolutions).
+student: $(VENV)/.dev-installed
+	$(BIN)/python tools/student_edition.py --out _student
+
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
@@ -49,4 +57,4 @@ bench: $(VENV)/.lesson-installed
 	$(BIN)/python benchmarks/bench_engines.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis *.egg-info _handouts _book
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis *.egg-info _handouts _book _student

@@ -20,7 +20,7 @@ CONDA_NAMES = {"python-kaleido": "kaleido"}  # conda-forge name -> PyPI name
 def pip_requirements() -> dict[str, str]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     lines = list(project["dependencies"])
-    for extra in ("lesson", "handouts", "dev"):
+    for extra in ("lesson", "handouts", "student", "dev"):
         lines += project["optional-dependencies"][extra]
     return {Requirement(line).name.lower(): str(Requirement(line).specifier) for line in lines}
 

@@ -21,7 +21,8 @@ KNOWN = {
 
 
 def test_only_known_options():
-    assert set(CONFIG) <= {"project", "book", "execute", "format", "quarto-required"}
+    assert set(CONFIG) <= {"project", "book", "execute", "format", "quarto-required",
+                           "ipynb-filters"}  # fmt: skip
     for section in ("project", "book", "execute"):
         assert set(CONFIG[section]) <= KNOWN[section], section
     assert set(CONFIG["format"]) == {"html", "typst"}
@@ -43,3 +44,8 @@ def test_book_renders_stored_outputs_only():
 def test_rendered_output_is_not_committed():
     ignored = (ROOT / ".gitignore").read_text().split()
     assert f"{CONFIG['project']['output-dir']}/" in ignored and "_handouts/" in ignored
+
+
+def test_the_markers_filter_exists_beside_each_chapter():
+    for script in CONFIG["ipynb-filters"]:
+        assert (ROOT / "notebooks" / script).resolve().is_file(), script

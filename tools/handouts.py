@@ -26,6 +26,7 @@ import plotly
 import pypandoc
 import typst
 from nbconvert import HTMLExporter, MarkdownExporter
+from strip_solution_markers import strip_markers
 from traitlets.config import Config
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -52,9 +53,15 @@ def title_of(notebook: nbformat.NotebookNode, fallback: str) -> str:
 # -- HTML ---------------------------------------------------------------------
 
 
+def read_chapter(path: Path) -> nbformat.NotebookNode:
+    """A chapter as readers see it: without the student edition's solution markers."""
+    notebook = nbformat.read(path, as_version=4)
+    return nbformat.from_dict(strip_markers(notebook))
+
+
 def build_html(path: Path, out: Path) -> Path:
     """One chapter as a self-contained HTML page that loads plotly.js from beside it."""
-    notebook = nbformat.read(path, as_version=4)
+    notebook = read_chapter(path)
     body, _ = HTMLExporter(template_name="lab").from_notebook_node(notebook)
     # Load plotly.js first, before any AMD loader, and drop scripts from other hosts
     # (require.js and MathJax: the lesson's pages need neither).
@@ -85,7 +92,7 @@ def build_index(pages: list[tuple[str, Path]], out: Path) -> Path:
 
 def build_pdf(path: Path, out: Path) -> Path:
     """One chapter as a PDF handout: notebook -> Markdown -> Typst -> PDF."""
-    notebook = nbformat.read(path, as_version=4)
+    notebook = read_chapter(path)
     config = Config()
     config.NbConvertBase.display_data_priority = PRINT_PRIORITY
     markdown, resources = MarkdownExporter(config=config).from_notebook_node(

@@ -1,0 +1,97 @@
+"""tools/check_submissions.py: one line per submitted notebook with the check's exit status.
+
+The check itself is replaced by a fake command that exits with the status a notebook's
+text asks for, so these tests are about the tabulation, not the lesson's rules.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+FAKE_CHECK = """
+import subprocess, sys, time
+text = open(sys.argv[1]).read().strip()
+print("checked", sys.argv[1].rsplit("/", 1)[-1])
+if text == "hang":  # a check that hangs, with a child of its own holding the output open
+    subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    time.sleep(60)
+sys.exit({"pass": 0, "fail": 1, "unusable": 2, "crash": 3}[text])
+"""
+
+
+def load_tool():
+    path = ROOT / "tools" / "check_submissions.py"
+    spec = importlib.util.spec_from_file_location("check_submissions", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+tool = load_tool()
+
+
+@pytest.fixture
+def fake(tmp_path) -> list[str]:
+    script = tmp_path / "fake_check.py"
+    script.write_text(FAKE_CHECK)
+    return [sys.executable, str(script)]
+
+
+def submit(folder: Path, **notebooks: str) -> Path:
+    """Write notebooks whose text tells the fake check what to answer."""
+    for name, text in notebooks.items():
+        path = folder / f"{name.replace('__', '/')}.ipynb"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return folder
+
+
+def test_one_line_per_notebook_with_its_exit_status(tmp_path, fake, capsys):
+    folder = submit(tmp_path / "in", alice="pass", bob__ch1="fail", carol="unusable", dave="crash")
+    (folder / ".ipynb_checkpoints").mkdir()
+    (folder / ".ipynb_checkpoints" / "alice-checkpoint.ipynb").write_text("fail")
+    status = tool.main([str(folder)], command=fake)
+    lines = capsys.readouterr().out.splitlines()
+    assert status == 1
+    assert lines == [
+        "  0  pass        alice.ipynb",
+        "  1  rule fails  bob/ch1.ipynb",
+        "  2  unusable    carol.ipynb",
+        "  3  error       dave.ipynb",
+        "4 submission(s): 1 pass, 1 rule fails, 1 unusable, 1 error",
+    ]
+
+
+def test_all_passing_exits_0_and_verbose_shows_the_check_output(tmp_path, fake, capsys):
+    folder = submit(tmp_path / "in", alice="pass", bob="pass")
+    assert tool.main([str(folder), "--verbose"], command=fake) == 0
+    out = capsys.readouterr().out
+    assert "       checked alice.ipynb" in out and "2 submission(s): 2 pass" in out
+
+
+def test_a_hanging_check_is_stopped_with_its_children(tmp_path, fake, capsys):
+    folder = submit(tmp_path / "in", alice="hang", bob="pass")
+    start = time.monotonic()
+    assert tool.main([str(folder), "--timeout", "2"], command=fake) == 1
+    assert time.monotonic() - start < 20
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "  -  timeout     alice.ipynb" and lines[1].endswith("bob.ipynb")
+
+
+def test_an_empty_or_missing_folder_exits_2(tmp_path, fake, capsys):
+    assert tool.main([str(tmp_path)], command=fake) == 2
+    assert tool.main([str(tmp_path / "missing")], command=fake) == 2
+    assert "no notebooks" in capsys.readouterr().err
+
+
+def test_the_real_command_is_the_lesson_check_in_this_python():
+    python, *command = tool.CHECK
+    assert python == sys.executable and command == ["-m", "monopoly_lesson", "check"]

@@ -1,0 +1,212 @@
+"""The student edition (tools/student_edition.py): no solutions, the checks kept, and it runs.
+
+The edition is built with the tool's command line into a temporary folder. Each student
+notebook must be valid, hold no solution marker, no solution line and no output, and keep
+every unmarked cell as the instructor wrote it. Each chapter with solutions is then run
+cell by cell (in notebooks/, as a student would) up to its first error, which must be a
+placeholder's NotImplementedError. Chapters without solutions (the welcome, 07 and 08) are
+the instructor's notebooks less their outputs, which nbval already runs: they are not
+executed again here.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
+
+pytest.importorskip("nbgrader", reason="needs nbgrader (pip install -e '.[student]')")
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+WITH_SOLUTIONS = {f"0{n}" for n in range(1, 7)}  # chapters 1-6: the student's take_turn
+BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
+
+
+def load_tool():
+    path = ROOT / "tools" / "student_edition.py"
+    spec = importlib.util.spec_from_file_location("student_edition", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # as an import would
+    spec.loader.exec_module(module)
+    return module
+
+
+tool = load_tool()
+
+
+def read(path: Path) -> nbformat.NotebookNode:
+    return nbformat.read(path, as_version=4)
+
+
+def regions(source: str) -> list[list[str]]:
+    """The lines of each solution region of a cell, markers excluded."""
+    found, current = [], None
+    for line in source.split("\n"):
+        if BEGIN in line:
+            current = []
+        elif END in line:
+            found.append(current)
+            current = None
+        elif current is not None:
+            current.append(line)
+    return found
+
+
+def solution_lines(source: str) -> set[str]:
+    """Lines found only inside a cell's solution regions (stripped, not blank)."""
+    inside = {line.strip() for region in regions(source) for line in region if line.strip()}
+    outside = {line.strip() for line in source.split("\n")} - inside
+    return inside - outside
+
+
+def has_solutions(path: Path) -> bool:
+    return any(BEGIN in cell.source for cell in read(path).cells)
+
+
+MARKED = [path for path in NOTEBOOKS if has_solutions(path)]
+
+
+@pytest.fixture(scope="module")
+def edition(tmp_path_factory) -> Path:
+    """The student edition of every chapter, written by the tool's command line."""
+    out = tmp_path_factory.mktemp("student")
+    command = [sys.executable, str(ROOT / "tools" / "student_edition.py"), "--out", str(out)]
+    subprocess.run(command, check=True, capture_output=True, text=True)
+    return out
+
+
+# -- the tool on a small notebook ----------------------------------------------
+
+
+def instructor_notebook() -> nbformat.NotebookNode:
+    kernel = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb = nbformat.v4.new_notebook(metadata={"kernelspec": kernel})
+    nb.metadata.widgets = {"application/vnd.jupyter.widget-state+json": {"state": {}}}
+    nb.metadata.celltoolbar = "Create Assignment"
+    define = nbformat.v4.new_code_cell(
+        'def take_turn(player):\n    """Roll and move."""\n    ### BEGIN SOLUTION\n'
+        "    d1, d2 = roll()\n    player.move(d1 + d2)\n    ### END SOLUTION",
+        metadata={"nbgrader": {"solution": True, "grade_id": "t1"}, "tags": ["solution", "x"]},
+    )
+    define.outputs = [nbformat.v4.new_output("stream", text="Rolled 3 and 4 (total 7).\n")]
+    define.execution_count = 3
+    module_level = nbformat.v4.new_code_cell(f"{BEGIN}\nanswer = 42\n{END}\nanswer")
+    check = nbformat.v4.new_code_cell("check_scenario(take_turn, 1)", metadata={"tags": ["check"]})
+    prose = nbformat.v4.new_markdown_cell(f"Why?\n\n{BEGIN}\nBecause.\n{END}")
+    nb.cells = [define, module_level, check, prose]
+    return nb
+
+
+def test_a_region_becomes_a_placeholder_that_names_its_function():
+    cell = tool.student_edition(instructor_notebook()).cells[0]
+    assert cell.source == (
+        'def take_turn(player):\n    """Roll and move."""\n    # YOUR CODE HERE\n'
+        '    raise NotImplementedError("Write this part of take_turn, then run its cell again.")'
+    )
+
+
+def test_a_region_outside_a_function_asks_to_run_this_cell_again():
+    source = tool.student_edition(instructor_notebook()).cells[1].source
+    assert source.splitlines() == [
+        "# YOUR CODE HERE",
+        'raise NotImplementedError("Write this part, then run this cell again.")',
+        "answer",
+    ]
+
+
+def test_a_nested_function_is_named_by_its_innermost_def():
+    source = (
+        "def outer():\n    def inner():\n        ### BEGIN SOLUTION\n        return 1\n"
+        "        ### END SOLUTION\n    return inner"
+    )
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
+    assert "this part of inner," in tool.student_edition(nb).cells[0].source
+
+
+def test_checks_and_prose_are_kept_and_written_answers_cleared():
+    cells = tool.student_edition(instructor_notebook()).cells
+    assert cells[2].source == "check_scenario(take_turn, 1)"
+    assert cells[3].source == "Why?\n\n*Your answer here.*"
+
+
+def test_outputs_and_solution_metadata_are_gone():
+    nb = tool.student_edition(instructor_notebook())
+    assert set(nb.metadata) == {"kernelspec"}
+    assert nb.cells[0].outputs == [] and nb.cells[0].execution_count is None
+    assert nb.cells[0].metadata == {"tags": ["x"]}
+    assert nb.cells[2].metadata == {"tags": ["check"]}
+
+
+def test_an_unclosed_region_is_refused_rather_than_leaked():
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(f"{BEGIN}\nsecret = 1")])
+    with pytest.raises(RuntimeError, match="no end solution"):
+        tool.student_edition(nb)
+
+
+# -- the lesson's student edition -----------------------------------------------
+
+
+def test_chapters_1_to_6_mark_their_solutions():
+    """A chapter that lost its markers would hand out its solutions."""
+    assert {path.name[:2] for path in MARKED} >= WITH_SOLUTIONS
+
+
+@pytest.mark.parametrize("source", NOTEBOOKS, ids=lambda path: path.stem)
+def test_student_notebook_is_valid_and_holds_no_solution(edition, source):
+    teacher, student = read(source), read(edition / source.name)
+    nbformat.validate(student)
+    assert set(student.metadata) <= {"kernelspec", "language_info"}
+    assert [c.cell_type for c in student.cells] == [c.cell_type for c in teacher.cells]
+    for i, (before, after) in enumerate(zip(teacher.cells, student.cells, strict=True)):
+        assert "BEGIN SOLUTION" not in after.source and "END SOLUTION" not in after.source, i
+        assert after.get("outputs", []) == [] and after.get("execution_count") is None, i
+        if BEGIN not in before.source:
+            assert after.source == before.source, i  # prose, checks, simulations, figures
+            continue
+        count = len(regions(before.source))
+        assert after.source.count("# YOUR CODE HERE") == count, f"placeholders in cell {i}"
+        assert after.source.count("raise NotImplementedError(") == count, f"raise in cell {i}"
+        leaked = solution_lines(before.source) & {line.strip() for line in after.source.split("\n")}
+        assert not leaked, f"solution lines left in cell {i}: {sorted(leaked)}"
+
+
+def test_chapter_1_take_turn_is_left_to_the_student(edition):
+    cells = read(edition / "01_moving_around.ipynb").cells
+    assert not any("dice.roll()" in cell.source for cell in cells)
+    assert any(cell.source.startswith("assert run.tallies") for cell in cells)  # its check stays
+
+
+def run_until_first_error(path: Path) -> tuple[int | None, Exception | None]:
+    """Run a notebook cell by cell in notebooks/; the index and error of the first failure."""
+    notebook = read(path)
+    client = NotebookClient(
+        notebook,
+        kernel_name="python3",
+        timeout=300,
+        resources={"metadata": {"path": str(ROOT / "notebooks")}},
+    )
+    with client.setup_kernel():
+        for index, cell in enumerate(notebook.cells):
+            try:
+                client.execute_cell(cell, index)
+            except CellExecutionError as error:
+                return index, error
+    return None, None
+
+
+@pytest.mark.parametrize("source", MARKED, ids=lambda path: path.stem)
+def test_student_notebook_runs_up_to_its_first_placeholder(edition, source):
+    path = edition / source.name
+    first = next(i for i, cell in enumerate(read(path).cells) if "# YOUR CODE HERE" in cell.source)
+    index, error = run_until_first_error(path)
+    assert error is not None, "no cell called the unwritten code: is a check missing?"
+    assert index >= first, f"cell {index} failed before the first placeholder (cell {first})"
+    assert error.ename == "NotImplementedError", error
+    assert error.evalue.startswith("Write this part"), error
