@@ -76,20 +76,6 @@ def lab(tmp_path_factory):
         log.close()
 
 
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--no-first-run"],
-        )  # fmt: skip
-        yield chromium
-        chromium.close()
-
-
 @pytest.fixture
 def page(browser, request):
     """A fresh page; its console is recorded and saved, with a screenshot, on failure."""

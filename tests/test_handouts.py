@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import http.server
 import json
-import shutil
 import subprocess
 import sys
 import threading
@@ -23,7 +22,6 @@ from monopoly_lesson.widgets import STATIC_NOTE
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
-CHROMIUM = shutil.which("chromium")
 PLACEHOLDERS = ["application/vnd", "model_id", "Unable to display", "Error displaying widget"]
 
 pytestmark = pytest.mark.handouts
@@ -90,22 +88,6 @@ def server(handouts):
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
     httpd.shutdown()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM:
-        pytest.skip("needs Chromium (apt install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--no-first-run"],
-        )  # fmt: skip
-        yield chromium
-        chromium.close()
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
