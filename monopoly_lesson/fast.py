@@ -30,7 +30,7 @@ from .rules import (
     Rules,
     card_destination,
 )
-from .starter import GO_TO_JAIL, JAIL, NUM_SPACES, _check_int, community_deck
+from .starter import GO_TO_JAIL, JAIL, NUM_SPACES, _check_int, _check_positive, community_deck
 
 __all__ = ["fast_game_tallies", "fast_tallies"]
 
@@ -317,13 +317,6 @@ class Chunk:
 # ---------------------------------------------------------------------------
 
 
-def _positive(value: object, name: str) -> int:
-    value = _check_int(value, name)
-    if value < 1:
-        raise ValueError(f"{name} must be at least 1, got {value}.")
-    return value
-
-
 def _check_arguments(
     games: object, turns: object, players: object, seed: object, rules: object
 ) -> tuple[int, int, int, int]:
@@ -332,7 +325,12 @@ def _check_arguments(
     seed = _check_int(seed, "seed")
     if seed < 0:
         raise ValueError(f"seed must be 0 or a positive whole number, got {seed}.")
-    return _positive(games, "games"), _positive(turns, "turns"), _positive(players, "players"), seed
+    return (
+        _check_positive(games, "games"),
+        _check_positive(turns, "turns"),
+        _check_positive(players, "players"),
+        seed,
+    )
 
 
 def _play(

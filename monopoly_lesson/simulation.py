@@ -18,6 +18,7 @@ from .starter import (
     RandomDice,
     SpaceTracker,
     _check_int,
+    _check_positive,
     community_deck,
     gameboard,
 )
@@ -103,9 +104,9 @@ def simulate(
     same rules vectorised with numpy (many times faster; same seed, same counts, but not
     the reference engine's counts; it cannot play a student's ``take_turn``).
     """
-    games = _positive(games, "games")
-    turns = _positive(turns, "turns")
-    players = _positive(players, "players")
+    games = _check_positive(games, "games")
+    turns = _check_positive(turns, "turns")
+    players = _check_positive(players, "players")
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules value, got {type(rules).__name__}.")
     if take_turn is not None and not callable(take_turn):
@@ -180,13 +181,6 @@ def _check_engine(engine: object, take_turn: TakeTurn | None) -> None:
             "engine='fast' plays the package's rules only; to play your own take_turn, "
             "use engine='reference'."
         )
-
-
-def _positive(value: object, name: str) -> int:
-    value = _check_int(value, name)
-    if value < 1:
-        raise ValueError(f"{name} must be at least 1, got {value}.")
-    return value
 
 
 def _resolve_seed(seed: object) -> int:

@@ -171,6 +171,13 @@ def _check_int(value: object, what: str) -> int:
     return int(value)
 
 
+def _check_positive(value: object, what: str) -> int:
+    value = _check_int(value, what)
+    if value < 1:
+        raise ValueError(f"{what} must be at least 1, got {value}.")
+    return value
+
+
 def _check_space(value: object, what: str) -> int:
     space = _check_int(value, what)
     if not 1 <= space <= NUM_SPACES:
