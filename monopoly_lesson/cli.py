@@ -138,7 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--engine",
         choices=ENGINES,
         default="reference",
-        help="the readable reference engine (default) or the vectorised fast one",
+        help="the readable reference engine (default) or the compiled fast one",
     )
     _add_rule_options(sim)
 

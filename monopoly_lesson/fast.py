@@ -1,4 +1,4 @@
-"""The same rules, vectorised over many games with numpy: tens of millions of turns a second.
+"""The same rules as lookup tables, played by a compiled loop: ~100 times the reference engine.
 
 The idea: every dice roll becomes a table lookup. Each game keeps its decks' *next*
 cards face up (a Chance card and a Community Chest card), so where a roll leads is
@@ -6,12 +6,13 @@ known from three small numbers: the player's state (free on a space, or in jail 
 k turns), the dice, and those two cards. A roll draws at most one card from each deck
 (checked when the tables are built), so tables indexed by (situation, next cards) give
 the next state, the tallies and which decks were drawn from. The tables are built once
-per ``Rules`` from the rules' own data (:func:`card_destination`, the deck tables).
+per ``Rules`` with numpy from the rules' own data (:func:`card_destination`, the decks).
 
-Arrays hold one value per game of a chunk of games. The players of a game take turns in
-order and share its decks (shuffled per game, reshuffled when used up, or drawn with
-replacement). A game's first roll of a turn is played for every game at once; rolls
-after doubles and card draws only for the games concerned. Spaces are 0-based here.
+:mod:`monopoly_lesson.fast_loop` plays them, compiled with numba: game after game, the
+players taking turns in order and sharing the game's decks (shuffled per game, shuffled
+again when used up, or drawn with replacement). Games are seeded in chunks of
+``CHUNK_GAMES`` from the seed, so a seed always gives the same counts. Spaces are
+0-based here.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ from .starter import GO_TO_JAIL, JAIL, NUM_SPACES, _check_int, _check_positive, 
 
 __all__ = ["fast_game_tallies", "fast_tallies"]
 
-CHUNK_GAMES = 1 << 17  # games played side by side; fixed, so a seed always gives one result
+CHUNK_GAMES = 1 << 17  # games seeded together; fixed, so a seed always gives one result
+MAX_SIDES = 256  # dice codes (sides squared) are drawn from at most 16 random bits
 
 # Start-of-roll states: free on a space (0..39), or in jail after k turns (JAIL_STATE + k).
 JAIL_STATE = NUM_SPACES
@@ -52,7 +54,6 @@ AGAIN = 1 << 24  # flags on a next state: the player rolls again from there,
 DREW_CHANCE = 1 << 25  # the roll drew a Chance card,
 DREW_CHEST = 1 << 26  # the roll drew a Community Chest card
 STATE_BITS = AGAIN - 1
-FLAG_SHIFT = 24
 NO_TALLY = NUM_SPACES  # an unused tally slot (the counts have a 41st, discarded column)
 MAX_TALLIES = 3  # tallies one roll can make: e.g. Chance 37, Back 3 to Chest 34, Jail
 
@@ -101,10 +102,14 @@ def follow_landing(space: int, chance_card: str, chest_card: str) -> Landing:
 
 @dataclass(frozen=True)
 class Tables:
-    """Lookup tables for one ``Rules``; an outcome is ``situation * 256 + next cards``."""
+    """Lookup tables for one ``Rules``; an outcome is ``situation * 256 + next cards``.
+
+    The next cards count only where the roll lands on Chance or Community Chest; see
+    :func:`_card_masked`.
+    """
 
     dice_codes: int  # n * n: a roll is coded (d1 - 1) * n + (d2 - 1)
-    situation: tuple[np.ndarray, np.ndarray]  # [streak 0 | streak 2][state * n*n + code]
+    situation: np.ndarray  # [state * n*n + code] for rolls 1 and 2, then the same for roll 3
     next_state: np.ndarray  # outcome -> next state * n*n, + flags AGAIN, DREW_...
     tallies: np.ndarray  # outcome -> up to 3 tallied spaces (0-based; NO_TALLY if unused)
     chance_cards: int
@@ -128,8 +133,8 @@ def _landings_table(rules: Rules) -> list[list[list[Landing]]]:
 def _outcome_tables(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     """For every outcome: the next state with its flags, and the tallied spaces."""
     codes = rules.dice_sides**2
-    next_state = np.zeros((SITUATIONS, CARD_PAIRS), dtype=np.int64)
-    tallies = np.full((SITUATIONS, CARD_PAIRS, MAX_TALLIES), NO_TALLY, dtype=np.int64)
+    next_state = np.zeros((SITUATIONS, CARD_PAIRS), dtype=np.int32)
+    tallies = np.full((SITUATIONS, CARD_PAIRS, MAX_TALLIES), NO_TALLY, dtype=np.int32)
     landings = _landings_table(rules)
     counting_rest = rules.counting == "end_of_move"
     for space in range(NUM_SPACES):
@@ -154,12 +159,15 @@ def _outcome_tables(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     return next_state.ravel(), tallies.reshape(-1, MAX_TALLIES)
 
 
-def _situation_tables(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
-    """[state * n*n + code] -> situation * 256, for a turn's first roll and its third."""
+def _situation_table(rules: Rules) -> np.ndarray:
+    """[state * n*n + code] -> situation * 256 (card-masked): rolls 1 and 2, then roll 3.
+
+    Roll 3 starts at ``(NUM_SPACES + 3) * n*n``, i.e. at state JAIL_STATE + 3.
+    """
     n = rules.dice_sides
     d1, d2 = np.divmod(np.arange(n * n), n)
     totals, doubles = d1 + d2 + 2, d1 == d2
-    first = np.zeros((NUM_SPACES + 3, n * n), dtype=np.int64)
+    first = np.zeros((NUM_SPACES + 3, n * n), dtype=np.int32)
     third = np.zeros_like(first)  # its jail rows stay unused: only free players roll again
     for space in range(NUM_SPACES):
         landed = (space + totals) % NUM_SPACES
@@ -173,7 +181,19 @@ def _situation_tables(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
             first[JAIL_STATE + served] = np.where(doubles, STOPS + from_jail, STAYS + served)
         else:  # the third turn in jail: leave anyway
             first[JAIL_STATE + served] = STOPS + from_jail
-    return (first.ravel() * CARD_PAIRS, third.ravel() * CARD_PAIRS)
+    return _card_masked(np.concatenate((first, third)).ravel())
+
+
+def _card_masked(situations: np.ndarray) -> np.ndarray:
+    """situation * 256, plus 255 where the roll lands on Chance or Community Chest.
+
+    The loop adds ``entry & cards``: the face-up cards count only where a card is read,
+    so every other situation uses a single outcome (small tables that stay in cache).
+    """
+    landed = situations % NUM_SPACES  # STOPS and ROLLS_AGAIN: the space landed on
+    card_space = np.isin(landed + 1, CHANCE_SPACES + COMMUNITY_CHEST_SPACES)
+    reads = (situations < STAYS) & card_space
+    return situations * CARD_PAIRS + np.where(reads, CARD_PAIRS - 1, 0)
 
 
 @lru_cache(maxsize=64)
@@ -182,10 +202,15 @@ def tables(rules: Rules) -> Tables:
     chance_cards, chest_cards = len(rules.chance_deck), len(community_deck)
     if max(chance_cards, chest_cards) > CARD_SLOTS:
         raise ValueError(f"the fast engine plays decks of at most {CARD_SLOTS} cards.")
+    if rules.dice_sides > MAX_SIDES:
+        raise ValueError(
+            f"the fast engine plays dice of at most {MAX_SIDES} sides, got {rules.dice_sides}; "
+            "use engine='reference' for bigger dice."
+        )
     next_state, tallies = _outcome_tables(rules)
     return Tables(
         rules.dice_sides**2,
-        _situation_tables(rules),
+        _situation_table(rules),
         next_state,
         tallies,
         chance_cards,
@@ -198,118 +223,28 @@ def tables(rules: Rules) -> Tables:
 # ---------------------------------------------------------------------------
 
 
-class Decks:
-    """Each game's two shuffled decks, dealt in order; a deck used up is shuffled again.
+def _play_chunk(
+    games: int, turns: int, players: int, rules: Rules, seed: np.random.SeedSequence, per_game: bool
+) -> np.ndarray:
+    """Play a chunk of games with the compiled loop: tallies per game (games x 40) or summed."""
+    from .fast_loop import play_games  # numba is imported only when the fast engine runs
 
-    ``upcoming`` holds each game's next Chance card * 16 + next Community Chest card: the
-    card a draw will deal is turned over as soon as the previous one is drawn. With
-    replacement every card turned over is an independent random card instead.
-    """
-
-    SCALE = (CARD_SLOTS, 1)  # Chance cards are stored times 16, Chest cards as they are
-    KEEP = (CARD_SLOTS - 1, (CARD_SLOTS - 1) * CARD_SLOTS)  # the other deck's bits
-
-    def __init__(self, games: int, t: Tables, replace: bool, rng: np.random.Generator) -> None:
-        self.rng, self.replace = rng, replace
-        self.cards = (t.chance_cards, t.chest_cards)
-        self.order = [np.zeros(games * n, dtype=np.uint8) for n in self.cards]  # games x cards
-        self.cursor = [np.arange(1, games + 1) * n for n in self.cards]  # used up: shuffle
-        self.upcoming = np.zeros(games, dtype=np.uint8)
-        for deck in (0, 1):
-            self.turn_over(deck, np.arange(games))
-
-    def shuffle(self, deck: int, games: np.ndarray) -> None:
-        """Shuffle ``deck`` afresh in each of ``games``; its next card is the first."""
-        cards = self.cards[deck]
-        unshuffled = np.tile(np.arange(cards, dtype=np.uint8), (len(games), 1))
-        shuffled = self.rng.permuted(unshuffled, axis=1) * np.uint8(self.SCALE[deck])
-        order = self.order[deck].reshape(-1, cards)
-        order[games] = shuffled
-        self.cursor[deck][games] = games * cards
-
-    def deal(self, deck: int, games: np.ndarray) -> np.ndarray:
-        """The next card of ``deck`` in each of ``games`` (distinct), scaled as upcoming."""
-        cards = self.cards[deck]
-        scale = np.uint8(self.SCALE[deck])
-        if self.replace:
-            return self.rng.integers(0, cards, size=len(games), dtype=np.uint8) * scale
-        cursor = self.cursor[deck][games]
-        used_up = cursor == (games + 1) * cards
-        if used_up.any():
-            self.shuffle(deck, games[used_up])
-            cursor = self.cursor[deck][games]
-        self.cursor[deck][games] = cursor + 1
-        return self.order[deck].take(cursor)
-
-    def turn_over(self, deck: int, games: np.ndarray) -> None:
-        """In each of ``games``, a card of ``deck`` was drawn (0 Chance, 1 Chest): show the next."""
-        if games.size:
-            kept = self.upcoming[games] & self.KEEP[deck]
-            self.upcoming[games] = kept | self.deal(deck, games)
-
-
-class Chunk:
-    """A chunk of games played side by side: every player's state, the decks, the tallies."""
-
-    def __init__(
-        self, games: int, players: int, rules: Rules, rng: np.random.Generator, per_game: bool
-    ) -> None:
-        self.games, self.rng, self.per_game = games, rng, per_game
-        self.lookup = tables(rules)
-        self.state = np.zeros((players, games), dtype=np.int64)  # state * n*n, all on Go
-        self.decks = Decks(games, self.lookup, rules.replacement, rng)
-        self.code_type = np.uint8 if self.lookup.dice_codes <= 256 else np.int64
-        self.everyone = np.arange(games)
-        if per_game:  # a 41st column takes the unused tally slots
-            self.counts = np.zeros((games, NUM_SPACES + 1), dtype=np.int64)
-        else:  # how often each outcome happened; tallies are worked out at the end
-            self.outcomes = np.zeros(SITUATIONS * CARD_PAIRS, dtype=np.int64)
-
-    def roll(self, games: np.ndarray | None, state: np.ndarray, third: bool) -> np.ndarray:
-        """Roll for ``state`` (of ``games``, or every game if None): each roll's outcome."""
-        codes = self.rng.integers(0, self.lookup.dice_codes, size=len(state), dtype=self.code_type)
-        outcome = self.lookup.situation[third].take(state + codes)
-        outcome += self.decks.upcoming if games is None else self.decks.upcoming[games]
-        self.tally(games, outcome)
-        return outcome
-
-    def tally(self, games: np.ndarray | None, outcome: np.ndarray) -> None:
-        """Record the tallies of these outcomes (per game, or summed at the end)."""
-        if not self.per_game:
-            self.outcomes += np.bincount(outcome, minlength=len(self.outcomes))
-            return
-        rows = self.everyone if games is None else games
-        for slot in self.lookup.tallies[outcome].T:
-            self.counts[rows, slot] += 1
-
-    def settle(self, games: np.ndarray, flagged: np.ndarray, state: np.ndarray) -> np.ndarray:
-        """Turn over drawn cards, store the plain states; return the games that roll again."""
-        flags = flagged >> FLAG_SHIFT
-        self.decks.turn_over(0, games[(flags & (DREW_CHANCE >> FLAG_SHIFT)) != 0])
-        self.decks.turn_over(1, games[(flags & (DREW_CHEST >> FLAG_SHIFT)) != 0])
-        state[games] = flagged & STATE_BITS
-        return games[(flags & (AGAIN >> FLAG_SHIFT)) != 0]
-
-    def turn(self, player: int) -> None:
-        """Player ``player`` takes one turn in every game of the chunk."""
-        state = self.state[player]
-        outcome = self.roll(None, state, third=False)
-        self.lookup.next_state.take(outcome, out=state)
-        busy = np.flatnonzero(state > STATE_BITS)  # drew a card or rolls again
-        again = self.settle(busy, state[busy], state)
-        for third in (False, True):  # the second and the third roll after doubles
-            if not again.size:
-                return
-            outcome = self.roll(again, state[again], third)
-            again = self.settle(again, self.lookup.next_state.take(outcome), state)
-
-    def tallies(self) -> np.ndarray:
-        """The chunk's tallies: per game (games x 40), or summed (40)."""
-        if self.per_game:
-            return self.counts[:, :NUM_SPACES]
-        slots = self.lookup.tallies.ravel()
-        weights = np.repeat(self.outcomes, MAX_TALLIES)
-        return np.bincount(slots, weights=weights, minlength=NUM_SPACES + 1)[:NUM_SPACES]
+    t = tables(rules)
+    bits = np.random.PCG64DXSM(seed)  # numpy's recommended 64-bit generator for heavy use
+    outcomes = np.zeros(len(t.next_state), dtype=np.int64)
+    counts = np.zeros((games if per_game else 0, NUM_SPACES + 1), dtype=np.int64)
+    play_games(
+        games, turns, players, t.dice_codes, t.situation, t.next_state,
+        np.zeros(t.chance_cards, dtype=np.int64), np.zeros(t.chest_cards, dtype=np.int64),
+        rules.replacement, outcomes, t.tallies, counts,
+        bits.ctypes.next_uint64, bits.ctypes.state_address,
+    )  # fmt: skip
+    if per_game:
+        return counts[:, :NUM_SPACES]
+    summed = np.zeros(NUM_SPACES + 1, dtype=np.int64)
+    for slot in t.tallies.T:  # each outcome's tallied spaces, times how often it happened
+        np.add.at(summed, slot, outcomes)
+    return summed[:NUM_SPACES]
 
 
 # ---------------------------------------------------------------------------
@@ -344,14 +279,7 @@ def _play(
         from tqdm.auto import tqdm
 
         chunks = tqdm(chunks, total=len(sizes), desc="chunks of games", unit="chunk")
-    results = []
-    for size, chunk_seed in chunks:
-        chunk = Chunk(size, players, rules, np.random.default_rng(chunk_seed), per_game)
-        for _ in range(turns):
-            for player in range(players):
-                chunk.turn(player)
-        results.append(chunk.tallies())
-    return results
+    return [_play_chunk(size, turns, players, rules, s, per_game) for size, s in chunks]
 
 
 def fast_tallies(
@@ -369,7 +297,7 @@ def fast_tallies(
     games, turns, players, seed = _check_arguments(games, turns, players, seed, rules)
     counts = sum(_play(games, turns, players, seed, rules, False, progress))
     index = pd.RangeIndex(1, NUM_SPACES + 1, name="space")
-    return pd.Series(np.rint(counts), index=index, name="tally").astype("int64")
+    return pd.Series(counts, index=index, name="tally", dtype="int64")
 
 
 def fast_game_tallies(

@@ -1,4 +1,4 @@
-"""The fast (numpy) engine: the same rules as the exact solver, reproducible, and usable.
+"""The fast (compiled) engine: the same rules as the exact solver, reproducible, and usable.
 
 Agreement is statistical: each game is an independent replicate, so the standard error of
 the mean per-game tally of a space is the spread between games / sqrt(games). The fast
@@ -9,6 +9,7 @@ from draws with replacement only at millions of games).
 
 from __future__ import annotations
 
+import itertools
 import math
 import subprocess
 import sys
@@ -20,11 +21,12 @@ from monopoly_lesson import (
     Rules,
     expected_tallies,
     fast_game_tallies,
+    fast_loop,
     fast_tallies,
     simulate,
     take_turn,
 )
-from monopoly_lesson.fast import Decks, follow_landing, tables
+from monopoly_lesson.fast import follow_landing
 
 VARIANTS = {
     "lesson": Rules(),
@@ -112,11 +114,16 @@ def test_the_lesson_run_shows_the_robust_trends():
     assert set(table.iloc[1:3]["title"]) == {"Illinois Avenue", "Go"}
 
 
-@pytest.mark.parametrize("sides", [2, 16, 17])
+@pytest.mark.parametrize("sides", [2, 16, 17, 256])
 def test_unusual_dice_play(sides):
-    """Up to 16 sides the dice are coded in bytes; beyond, in wider integers."""
+    """Up to 16 sides the dice are drawn from one random byte; beyond, from two."""
     counts = fast_tallies(50, 20, players=2, seed=1, rules=Rules(dice_sides=sides))
     assert counts.sum() >= 50 * 20 * 2 and counts[31] == 0
+
+
+def test_dice_beyond_256_sides_are_refused_with_the_way_out():
+    with pytest.raises(ValueError, match="at most 256 sides, got 257; use engine='reference'"):
+        fast_tallies(10, rules=Rules(dice_sides=257))
 
 
 # ---------------------------------------------------------------------------
@@ -124,25 +131,65 @@ def test_unusual_dice_play(sides):
 # ---------------------------------------------------------------------------
 
 
+def random_pool(seed: int, size: int = 1 << 16) -> np.ndarray:
+    """A ring of random bytes as the compiled loop keeps one (a power-of-two size)."""
+    return np.random.default_rng(seed).integers(0, 256, size, dtype=np.uint8)
+
+
 def test_each_game_deals_whole_shuffled_decks():
-    rng = np.random.default_rng(4)
-    decks = Decks(500, tables(Rules()), replace=False, rng=rng)
-    games = np.arange(500)
-    orders = []
-    for _ in range(3):  # three whole Chance decks in a row, each a permutation of 15 cards
+    pool, used = random_pool(4), 0
+    chance = np.zeros(15, dtype=np.int64)
+    first_cards = []
+    for _ in range(300):  # 300 games, each dealing three whole Chance decks in a row
+        cursor, used = fast_loop.new_deck(chance, 16, False, pool, used)
         dealt = []
-        for _ in range(15):
-            dealt.append(decks.upcoming >> 4)
-            decks.turn_over(0, games)
-        orders.append(np.array(dealt).T)
-        assert (np.sort(orders[-1], axis=1) == np.arange(15)).all()
-    assert not (orders[0] == orders[1]).all(axis=1).any(), "a used-up deck is shuffled afresh"
+        for _ in range(3 * 15):
+            dealt.append(chance[cursor] // 16)
+            cursor, used = fast_loop.deal(chance, cursor, 16, False, pool, used)
+        decks = np.array(dealt).reshape(3, 15)
+        assert (np.sort(decks, axis=1) == np.arange(15)).all(), "each deck is all 15 cards"
+        assert not (decks[0] == decks[1]).all(), "a used-up deck is shuffled afresh"
+        first_cards.append(decks[0, 0])
+    assert np.bincount(first_cards, minlength=15).min() > 5  # every card comes first somewhere
 
 
-def test_games_have_their_own_decks():
-    decks = Decks(2000, tables(Rules()), replace=False, rng=np.random.default_rng(1))
-    first_chest = decks.upcoming & 15
-    assert np.bincount(first_chest, minlength=16).min() > 60  # every card comes first somewhere
+def test_draws_with_replacement_are_independent_random_cards():
+    pool, used = random_pool(5), 0
+    chest = np.zeros(16, dtype=np.int64)
+    cursor, used = fast_loop.new_deck(chest, 1, True, pool, used)
+    dealt = []
+    for _ in range(3200):
+        dealt.append(chest[cursor])
+        cursor, used = fast_loop.deal(chest, cursor, 1, True, pool, used)
+    counts = np.bincount(dealt, minlength=16)
+    assert cursor == 0 and ((counts - 200) ** 2 / 200).sum() < 40  # chi-square, 15 d.f.
+    repeats = sum(a == b for a, b in itertools.pairwise(dealt))
+    assert 150 < repeats < 250, "the same card twice in a row about 1 time in 16"
+
+
+@pytest.mark.parametrize(("limit", "bits"), [(36, 8), (16, 8), (15, 8), (2, 8), (324, 16)])
+def test_below_is_exactly_uniform(limit, bits):
+    """Fed every possible value once, each number comes out equally often."""
+    values = np.arange(1 << bits)
+    pool = values.astype(np.uint8) if bits == 8 else values.astype(">u2").view(np.uint8)
+    threshold, drawn, used = (1 << bits) % limit, [], 0
+    for _ in range((1 << bits) - threshold):  # the values accepted
+        number, used = fast_loop.below(limit, bits, threshold, pool, used)
+        drawn.append(number)
+    assert used == pool.size, "the rejected values were skipped, none was read twice"
+    assert np.bincount(drawn, minlength=limit).tolist() == [(1 << bits) // limit] * limit
+
+
+def test_shuffles_are_uniform_over_orders():
+    pool, used = random_pool(6), 0
+    order = np.zeros(3, dtype=np.int64)
+    seen = []
+    for _ in range(6000):
+        order[:] = [0, 1, 2]
+        used = fast_loop.shuffle(order, pool, used)
+        seen.append(tuple(order))
+    counts = np.array([seen.count(p) for p in itertools.permutations(range(3))])
+    assert ((counts - 1000) ** 2 / 1000).sum() < 20  # chi-square, 5 d.f.
 
 
 def test_follow_landing_resolves_chains_of_cards():
