@@ -39,9 +39,9 @@ def test_a_results_table_works_too(counts):
 
 @pytest.mark.slow
 def test_stored_pass_rates_agree_with_a_new_measurement():
-    """PASS_RATES came from 2000 runs; 150 fresh runs must agree within sampling error."""
-    fresh = pass_rates(150, seed=99)
+    """PASS_RATES came from 10,000 runs; 1000 fresh runs must agree within sampling error."""
+    fresh = pass_rates(1000, seed=99)
     for name, stored in PASS_RATES.items():
-        se = max((stored * (1 - stored) / 150) ** 0.5, 0.01)
+        se = max((stored * (1 - stored) / 1000) ** 0.5, 0.005)
         assert abs(fresh[name] - stored) <= 4 * se, name
-    assert 0.35 < fresh[TRENDS[4].name] < 0.65  # Baltic in the bottom five: a coin flip
+    assert 0.44 < fresh[TRENDS[4].name] < 0.56  # Baltic in the bottom five: a coin flip
