@@ -162,7 +162,7 @@ def _outcome_tables(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
 def _situation_table(rules: Rules) -> np.ndarray:
     """[state * n*n + code] -> situation * 256 (card-masked): rolls 1 and 2, then roll 3.
 
-    Roll 3 starts at ``(NUM_SPACES + 3) * n*n``, i.e. at state JAIL_STATE + 3.
+    Roll 3's rows are the second half, so the loop finds them at ``situation.size // 2``.
     """
     n = rules.dice_sides
     d1, d2 = np.divmod(np.arange(n * n), n)

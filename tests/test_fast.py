@@ -116,7 +116,7 @@ def test_the_lesson_run_shows_the_robust_trends():
 
 @pytest.mark.parametrize("sides", [2, 16, 17, 256])
 def test_unusual_dice_play(sides):
-    """Up to 16 sides the dice are drawn from one random byte; beyond, from two."""
+    """Small dice are drawn from one random byte (2 and 16 sides), bigger ones from two."""
     counts = fast_tallies(50, 20, players=2, seed=1, rules=Rules(dice_sides=sides))
     assert counts.sum() >= 50 * 20 * 2 and counts[31] == 0
 
