@@ -17,8 +17,8 @@ from .exact import (
     turn_tallies,
 )
 from .fast import fast_game_tallies, fast_tallies
-from .rules import LESSON_RULES, Rules, card_destination, take_turn
-from .scenarios import SCENARIOS, PresetRun, Scenario, check_scenario, play_preset
+from .rules import LESSON_RULES, Rules, Seat, card_destination, take_turn
+from .scenarios import SCENARIOS, Scenario, check_scenario, play_preset
 from .simulation import SimulationResult, results_table, simulate
 from .starter import (
     GO,
@@ -49,10 +49,10 @@ __all__ = [
     "DiceUsedUpError",
     "Player",
     "PresetDice",
-    "PresetRun",
     "RandomDice",
     "Rules",
     "Scenario",
+    "Seat",
     "SimulationResult",
     "SpaceTracker",
     "card_destination",

@@ -15,14 +15,13 @@ from .exact import euler84, expected_tallies
 from .notebook_check import check_notebook
 from .rules import Rules
 from .scenarios import play_preset
-from .simulation import ENGINES, results_table, simulate
+from .simulation import ENGINES, results_table, simulate, space_table
 from .starter import (
     CardDeck,
     DiceUsedUpError,
     PresetDice,
     chance_deck,
     community_deck,
-    gameboard,
     standard_chance_deck,
 )
 
@@ -105,7 +104,7 @@ def _rules(args: argparse.Namespace) -> Rules:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of ``python -m monopoly_lesson``."""
+    """The argument parser of ``python -m monopoly_lesson``: one sub-parser per command."""
     parser = _Parser(
         prog=PROG,
         description="Which Monopoly spaces are landed on most? Simulate, trace a scenario, "
@@ -113,7 +112,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
+    for add in (_add_simulate, _add_trace, _add_exact, _add_euler84, _add_check):
+        add(commands)
+    return parser
 
+
+def _add_order(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--order",
+        choices=("frequency", "board"),
+        default=None,
+        help="print only this table (default: both)",
+    )
+
+
+def _add_simulate(commands: argparse._SubParsersAction) -> None:
     sim = commands.add_parser(
         "simulate",
         help="run the lesson's simulation and print the results tables",
@@ -124,12 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--turns", type=_positive, default=150, help="turns per player (150)")
     sim.add_argument("--players", type=_positive, default=2, help="players per game (2)")
     sim.add_argument("--seed", type=_seed, default=None, help="random seed (reproducible)")
-    sim.add_argument(
-        "--order",
-        choices=("frequency", "board"),
-        default=None,
-        help="print only this table (default: both)",
-    )
+    _add_order(sim)
     sim.add_argument(
         "--csv", metavar="FILE", help="also write the table (board order unless --order) as CSV"
     )
@@ -142,6 +150,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_rule_options(sim)
 
+
+def _add_trace(commands: argparse._SubParsersAction) -> None:
     trace = commands.add_parser(
         "trace",
         help="narrate a scenario with preset dice and cards",
@@ -162,6 +172,8 @@ def build_parser() -> argparse.ArgumentParser:
     trace.add_argument("--seed", type=_seed, default=0, help="seed for cards after the preset")
     _add_rule_options(trace)
 
+
+def _add_exact(commands: argparse._SubParsersAction) -> None:
     exact = commands.add_parser(
         "exact",
         help="print the exact expected tallies (Markov chain), no simulation",
@@ -169,14 +181,11 @@ def build_parser() -> argparse.ArgumentParser:
         "turns from Go, as a Markov chain (cards drawn with replacement).",
     )
     exact.add_argument("--turns", type=_positive, default=150, help="turns (default 150)")
-    exact.add_argument(
-        "--order",
-        choices=("frequency", "board"),
-        default=None,
-        help="print only this table (default: both)",
-    )
+    _add_order(exact)
     _add_rule_options(exact)
 
+
+def _add_euler84(commands: argparse._SubParsersAction) -> None:
     euler = commands.add_parser(
         "euler84",
         help="print Project Euler 84's modal string, worked out exactly",
@@ -185,6 +194,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     euler.add_argument("--sides", type=_sides, default=6, help="faces per die (default 6)")
 
+
+def _add_check(commands: argparse._SubParsersAction) -> None:
     check = commands.add_parser(
         "check",
         help="run a student's notebook and check its take_turn and results",
@@ -197,7 +208,6 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--timeout", type=_positive, default=600, help="seconds allowed in all (default 600)"
     )
-    return parser
 
 
 def _format_table(table: pd.DataFrame) -> str:
@@ -259,22 +269,6 @@ def run_trace(args: argparse.Namespace) -> None:
     print(table.loc[table["tally"] > 0, ["space", "title", "tally"]].to_string(index=False))
 
 
-def exact_table(expected: pd.Series, order: str) -> pd.DataFrame:
-    """The exact table: ``space``, ``title``, ``expected`` tally and ``rel``, in the order asked."""
-    table = pd.DataFrame(
-        {
-            "space": gameboard["space"].to_numpy(),
-            "title": gameboard["title"].to_numpy(),
-            "expected": expected.to_numpy(),
-            "rel": (expected / expected.sum()).to_numpy(),
-        }
-    )
-    if order == "frequency":
-        table = table.sort_values(["expected", "space"], ascending=[False, True], kind="stable")
-        table.index = pd.RangeIndex(1, len(table) + 1, name="rank")
-    return table
-
-
 def run_exact(args: argparse.Namespace) -> None:
     """``exact``: print the exact expected tallies of one player."""
     rules = _rules(args)
@@ -285,7 +279,7 @@ def run_exact(args: argparse.Namespace) -> None:
     )
     for order in [args.order] if args.order else ["frequency", "board"]:
         print(f"\nSpaces by {'frequency' if order == 'frequency' else 'board order'}:")
-        table = exact_table(expected, order)
+        table = space_table(expected, "expected", order)
         print(_format_table(table.assign(expected=table["expected"].map("{:.3f}".format))))
 
 

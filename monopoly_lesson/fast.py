@@ -2,11 +2,10 @@
 
 The idea: every dice roll becomes a table lookup. Each game keeps its decks' *next*
 cards face up (a Chance card and a Community Chest card), so where a roll leads is
-known from three small numbers: the player's state (free on a space, or in jail after
-k turns), the dice, and those two cards. A roll draws at most one card from each deck
-(checked when the tables are built), so tables indexed by (situation, next cards) give
-the next state, the tallies and which decks were drawn from. The tables are built once
-per ``Rules`` with numpy from the rules' own data (:func:`card_destination`, the decks).
+known from a few small numbers: the roll's row (the player's state and the doubles
+rolled so far in the turn), the dice, and those two cards. The tables are packed from
+:func:`~monopoly_lesson.roll_table.roll_table`, the reference engine's own rolls
+enumerated, so they hold no rule of their own.
 
 :mod:`monopoly_lesson.fast_loop` plays them, compiled with numba: game after game, the
 players taking turns in order and sharing the game's decks (shuffled per game, shuffled
@@ -23,199 +22,114 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
-from .rules import (
-    CHANCE_SPACES,
-    COMMUNITY_CHEST_SPACES,
-    LESSON_RULES,
-    SENDS_TO_JAIL,
-    Rules,
-    card_destination,
-)
-from .starter import GO_TO_JAIL, JAIL, NUM_SPACES, _check_int, _check_positive, community_deck
+from .roll_table import STATES, Leaf, RollTable, roll_table
+from .rules import DOUBLES_TO_JAIL, LESSON_RULES, Rules
+from .starter import NUM_SPACES, _check_int, _check_positive
 
 __all__ = ["fast_game_tallies", "fast_tallies"]
 
 CHUNK_GAMES = 1 << 17  # games seeded together; fixed, so a seed always gives one result
 MAX_SIDES = 256  # dice codes (sides squared) are drawn from at most 16 random bits
 
-# Start-of-roll states: free on a space (0..39), or in jail after k turns (JAIL_STATE + k).
-JAIL_STATE = NUM_SPACES
-JAIL_SPACE = JAIL - 1
-
-# Situations: what a roll did before any card is read.
-STOPS = 0  # + space: landed there, and the turn ends unless a card says otherwise
-ROLLS_AGAIN = NUM_SPACES  # + space: landed there by doubles, roll again unless sent to jail
-STAYS = 2 * NUM_SPACES  # + k: stayed in jail after k turns (long stay)
-THIRD_DOUBLES = STAYS + 2  # sent to jail by the third doubles
-SITUATIONS = THIRD_DOUBLES + 1
-CARD_SLOTS = 16  # upcoming cards are packed as chance * 16 + chest
-CARD_PAIRS = CARD_SLOTS * CARD_SLOTS
-AGAIN = 1 << 24  # flags on a next state: the player rolls again from there,
-DREW_CHANCE = 1 << 25  # the roll drew a Chance card,
-DREW_CHEST = 1 << 26  # the roll drew a Community Chest card
-STATE_BITS = AGAIN - 1
+# The packed format the loop reads. An outcome is ``situation << CARD_BITS | cards``, with
+# the face-up cards packed as ``chance << CHEST_BITS | chest``; a next state is
+# ``row * dice codes`` with the flags below above it.
+CHEST_BITS = 4
+CARD_BITS = 2 * CHEST_BITS
+CARD_SLOTS = 1 << CHEST_BITS  # cards a deck may have
+CARD_MASK = (1 << CARD_BITS) - 1
+AGAIN = 1 << 24  # the player rolls again from the next state
+DREW_CHANCE = AGAIN << 1  # the roll drew a Chance card
+DREW_CHEST = AGAIN << 2  # the roll drew a Community Chest card
+STATE_MASK = AGAIN - 1
 NO_TALLY = NUM_SPACES  # an unused tally slot (the counts have a 41st, discarded column)
-MAX_TALLIES = 3  # tallies one roll can make: e.g. Chance 37, Back 3 to Chest 34, Jail
+FORMAT = np.array([CHEST_BITS, AGAIN, DREW_CHANCE, DREW_CHEST], dtype=np.int64)
+"""The format constants, handed to the loop so that it hard-codes none of them."""
 
 
 # ---------------------------------------------------------------------------
-# The rules as lookup tables
+# The roll table, packed into lookup tables
 # ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Landing:
-    """Where a landing ends, once a known Chance card and Chest card are followed."""
-
-    rest: int  # 1-based space the token rests on (Jail when sent)
-    sent: bool  # sent to jail
-    tallies: tuple[int, ...]  # 1-based spaces tallied, landing by landing
-    drew_chance: bool
-    drew_chest: bool
-
-
-def follow_landing(space: int, chance_card: str, chest_card: str) -> Landing:
-    """Resolve a landing on ``space`` (1-based) as RULES.md says, with these next cards."""
-    tallies: list[int] = []
-    drew = {"chance": False, "chest": False}
-    while True:
-        if space == GO_TO_JAIL:
-            return Landing(JAIL, True, (*tallies, JAIL), drew["chance"], drew["chest"])
-        tallies.append(space)
-        if space in CHANCE_SPACES:
-            deck, card = "chance", chance_card
-        elif space in COMMUNITY_CHEST_SPACES:
-            deck, card = "chest", chest_card
-        else:
-            break
-        if drew[deck]:
-            raise RuntimeError("a roll drew twice from one deck; the fast engine cannot play it")
-        drew[deck] = True
-        if card in SENDS_TO_JAIL:
-            return Landing(JAIL, True, (*tallies, JAIL), drew["chance"], drew["chest"])
-        destination = card_destination(card, space)
-        if destination is None:
-            break
-        space = destination
-    return Landing(space, False, tuple(tallies), drew["chance"], drew["chest"])
 
 
 @dataclass(frozen=True)
 class Tables:
-    """Lookup tables for one ``Rules``; an outcome is ``situation * 256 + next cards``.
+    """Lookup tables for one ``Rules``; see the packed format above.
 
-    The next cards count only where the roll lands on Chance or Community Chest; see
-    :func:`_card_masked`.
+    ``situation[row * codes + code]`` is ``situation << CARD_BITS``, plus ``CARD_MASK``
+    where the roll draws a card, so the loop adds the face-up cards only there (every
+    other situation has one outcome, and the tables stay small enough for the cache).
     """
 
-    dice_codes: int  # n * n: a roll is coded (d1 - 1) * n + (d2 - 1)
-    situation: np.ndarray  # [state * n*n + code] for rolls 1 and 2, then the same for roll 3
-    next_state: np.ndarray  # outcome -> next state * n*n, + flags AGAIN, DREW_...
-    tallies: np.ndarray  # outcome -> up to 3 tallied spaces (0-based; NO_TALLY if unused)
+    dice_codes: int
+    situation: np.ndarray
+    next_state: np.ndarray  # outcome -> next row * codes, + flags
+    tallies: np.ndarray  # outcome -> tallied spaces (0-based; NO_TALLY if unused)
     chance_cards: int
     chest_cards: int
 
 
-def _landings_table(rules: Rules) -> list[list[list[Landing]]]:
-    """``[space][chance card][chest card]`` -> Landing, for every 0-based space."""
-    chance = list(rules.chance_deck["card"])
-    chest = list(community_deck["card"])
-    table = []
-    for space in range(1, NUM_SPACES + 1):
-        if space not in CHANCE_SPACES + COMMUNITY_CHEST_SPACES + (GO_TO_JAIL,):
-            plain = follow_landing(space, chance[0], chest[0])
-            table.append([[plain] * len(chest)] * len(chance))
-        else:
-            table.append([[follow_landing(space, a, b) for b in chest] for a in chance])
-    return table
+def _packed(leaf: Leaf, codes: int) -> tuple[int, tuple[int, ...]]:
+    """A leaf as the loop reads it: the next state with its flags, and its tallies."""
+    chance, chest = leaf.cards
+    flags = (AGAIN if leaf.doubles else 0) | (DREW_CHANCE if chance is not None else 0)
+    flags |= DREW_CHEST if chest is not None else 0
+    return flags | (leaf.doubles * STATES + leaf.next_state) * codes, leaf.tallies
 
 
-def _outcome_tables(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
-    """For every outcome: the next state with its flags, and the tallied spaces."""
-    codes = rules.dice_sides**2
-    next_state = np.zeros((SITUATIONS, CARD_PAIRS), dtype=np.int32)
-    tallies = np.full((SITUATIONS, CARD_PAIRS, MAX_TALLIES), NO_TALLY, dtype=np.int32)
-    landings = _landings_table(rules)
-    counting_rest = rules.counting == "end_of_move"
-    for space in range(NUM_SPACES):
-        for a, row in enumerate(landings[space]):
-            for b, landing in enumerate(row):
-                pair = a * CARD_SLOTS + b
-                rest = landing.rest - 1
-                stop = JAIL_STATE if landing.sent else rest
-                drawn = DREW_CHANCE * landing.drew_chance + DREW_CHEST * landing.drew_chest
-                again = AGAIN + rest * codes  # doubles roll again, unless sent to jail
-                next_state[STOPS + space, pair] = drawn + stop * codes
-                next_state[ROLLS_AGAIN + space, pair] = drawn + (
-                    stop * codes if landing.sent else again
-                )
-                counted = (rest,) if counting_rest else [s - 1 for s in landing.tallies]
-                tallies[[STOPS + space, ROLLS_AGAIN + space], pair, : len(counted)] = counted
-    for served in range(2):  # a stay in jail: Jail tallied (or counted) once, one more turn
-        next_state[STAYS + served] = (JAIL_STATE + served + 1) * codes
-        tallies[STAYS + served, :, 0] = JAIL_SPACE
-    next_state[THIRD_DOUBLES] = JAIL_STATE * codes
-    tallies[THIRD_DOUBLES, :, 0] = JAIL_SPACE
-    return next_state.ravel(), tallies.reshape(-1, MAX_TALLIES)
+def _by_cards(leaves: tuple[Leaf, ...], codes: int) -> tuple:
+    """A roll's packed outcome for every pair of face-up cards (one, if it draws none)."""
+    if len(leaves) == 1 and leaves[0].cards == (None, None):
+        return (_packed(leaves[0], codes),)
+    pairs = [_packed(leaves[0], codes)] * (1 << CARD_BITS)
+    for leaf in leaves:
+        chance, chest = leaf.cards
+        for a in range(CARD_SLOTS) if chance is None else (chance,):
+            for b in range(CARD_SLOTS) if chest is None else (chest,):
+                pairs[a << CHEST_BITS | b] = _packed(leaf, codes)
+    return tuple(pairs)
 
 
-def _situation_table(rules: Rules) -> np.ndarray:
-    """[state * n*n + code] -> situation * 256 (card-masked): rolls 1 and 2, then roll 3.
-
-    Roll 3's rows are the second half, so the loop finds them at ``situation.size // 2``.
-    """
-    n = rules.dice_sides
-    d1, d2 = np.divmod(np.arange(n * n), n)
-    totals, doubles = d1 + d2 + 2, d1 == d2
-    first = np.zeros((NUM_SPACES + 3, n * n), dtype=np.int32)
-    third = np.zeros_like(first)  # its jail rows stay unused: only free players roll again
-    for space in range(NUM_SPACES):
-        landed = (space + totals) % NUM_SPACES
-        first[space] = np.where(doubles, ROLLS_AGAIN, STOPS) + landed
-        third[space] = np.where(doubles, THIRD_DOUBLES, STOPS + landed)
-    from_jail = (JAIL_SPACE + totals) % NUM_SPACES
-    for served in range(3):
-        if rules.jail == "short":  # pay, leave, and play a normal free turn from Jail
-            first[JAIL_STATE + served] = first[JAIL_SPACE]
-        elif served < 2:  # long stay: doubles leave (no roll again), else stay
-            first[JAIL_STATE + served] = np.where(doubles, STOPS + from_jail, STAYS + served)
-        else:  # the third turn in jail: leave anyway
-            first[JAIL_STATE + served] = STOPS + from_jail
-    return _card_masked(np.concatenate((first, third)).ravel())
-
-
-def _card_masked(situations: np.ndarray) -> np.ndarray:
-    """situation * 256, plus 255 where the roll lands on Chance or Community Chest.
-
-    The loop adds ``entry & cards``: the face-up cards count only where a card is read,
-    so every other situation uses a single outcome (small tables that stay in cache).
-    """
-    landed = situations % NUM_SPACES  # STOPS and ROLLS_AGAIN: the space landed on
-    card_space = np.isin(landed + 1, CHANCE_SPACES + COMMUNITY_CHEST_SPACES)
-    reads = (situations < STAYS) & card_space
-    return situations * CARD_PAIRS + np.where(reads, CARD_PAIRS - 1, 0)
+def _pack(table: RollTable) -> Tables:
+    """Give each distinct way a roll can go one situation number, and tabulate them."""
+    codes = table.rules.dice_sides**2
+    situations: dict[tuple, int] = {}
+    by_class = np.zeros((len(table.leaves), len(table.class_size)), dtype=np.int64)
+    for row, classes in enumerate(table.leaves):
+        for cls, leaves in enumerate(classes or ()):
+            outcomes = _by_cards(leaves, codes)
+            number = situations.setdefault(outcomes, len(situations))
+            by_class[row, cls] = number << CARD_BITS | (CARD_MASK if len(outcomes) > 1 else 0)
+    widest = max(len(tallies) for outcomes in situations for _, tallies in outcomes)
+    next_state = np.zeros((len(situations), 1 << CARD_BITS), dtype=np.int32)
+    tallies = np.full((len(situations), 1 << CARD_BITS, widest), NO_TALLY, dtype=np.int32)
+    for outcomes, number in situations.items():
+        for cards, (state, spaces) in enumerate(outcomes):
+            next_state[number, cards] = state
+            tallies[number, cards, : len(spaces)] = [s - 1 for s in spaces]
+    return Tables(
+        codes,
+        by_class[:, table.dice_class].astype(np.int32).ravel(),
+        next_state.ravel(),
+        tallies.reshape(-1, widest),
+        *table.deck_sizes,
+    )
 
 
 @lru_cache(maxsize=64)
 def tables(rules: Rules) -> Tables:
     """The lookup tables of ``rules`` (cached: ``Rules`` is frozen)."""
-    chance_cards, chest_cards = len(rules.chance_deck), len(community_deck)
-    if max(chance_cards, chest_cards) > CARD_SLOTS:
-        raise ValueError(f"the fast engine plays decks of at most {CARD_SLOTS} cards.")
     if rules.dice_sides > MAX_SIDES:
         raise ValueError(
             f"the fast engine plays dice of at most {MAX_SIDES} sides, got {rules.dice_sides}; "
             "use engine='reference' for bigger dice."
         )
-    next_state, tallies = _outcome_tables(rules)
-    return Tables(
-        rules.dice_sides**2,
-        _situation_table(rules),
-        next_state,
-        tallies,
-        chance_cards,
-        chest_cards,
-    )
+    table = roll_table(rules)
+    if max(table.deck_sizes) > CARD_SLOTS:
+        raise ValueError(f"the fast engine plays decks of at most {CARD_SLOTS} cards.")
+    if DOUBLES_TO_JAIL * STATES * rules.dice_sides**2 > STATE_MASK:
+        raise ValueError("the fast engine's tables cannot number this many rolls.")
+    return _pack(table)
 
 
 # ---------------------------------------------------------------------------
@@ -236,7 +150,7 @@ def _play_chunk(
     play_games(
         games, turns, players, t.dice_codes, t.situation, t.next_state,
         np.zeros(t.chance_cards, dtype=np.int64), np.zeros(t.chest_cards, dtype=np.int64),
-        rules.replacement, outcomes, t.tallies, counts,
+        rules.replacement, outcomes, t.tallies, counts, FORMAT,
         bits.ctypes.next_uint64, bits.ctypes.state_address,
     )  # fmt: skip
     if per_game:

@@ -1,9 +1,10 @@
 """The fast engine's loop, compiled with numba: games played one after another from tables.
 
 :mod:`monopoly_lesson.fast` turns the rules into lookup tables; this module only plays
-them. A roll is one table lookup: (state, dice) gives a situation, plus the face-up cards
-gives an outcome, and the outcome gives the next state with flags (roll again, a Chance
-card drawn, a Community Chest card drawn). Nothing about Monopoly is written here.
+them. A roll is one table lookup: (row, dice) gives a situation, plus the face-up cards
+gives an outcome, and the outcome gives the next row with flags (roll again, a Chance
+card drawn, a Community Chest card drawn). Nothing about Monopoly is written here, and
+the packed format's constants arrive as an argument (``fmt``) from the module that packs.
 
 Random numbers come straight from a numpy bit generator, 64 bits at a time, through its
 ``ctypes`` interface (as numpy's documentation shows for numba), into a pool of bytes.
@@ -16,12 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .fast import AGAIN, CARD_SLOTS, DREW_CHANCE, DREW_CHEST, STATE_BITS
-
 POOL_BYTES = 4096  # a ring of random bytes, a power of two
 RESERVE = 2048  # bytes kept ready before every turn
-
-CHANCE_SCALE = CARD_SLOTS  # a Chance card is stored times 16, a Community Chest card as it is
 
 
 @njit(cache=True, inline="always")
@@ -88,6 +85,15 @@ def new_deck(order, scale, replace, pool, used):
 
 
 @njit(cache=True)
+def new_game(state, chance, chest, chance_scale, replace, pool, used):
+    """Tokens back on Go and fresh decks: both decks' cursors, and ``used``."""
+    state[:] = 0
+    at_chance, used = new_deck(chance, chance_scale, replace, pool, used)
+    at_chest, used = new_deck(chest, 1, replace, pool, used)
+    return at_chance, at_chest, used
+
+
+@njit(cache=True)
 def play_games(
     games,
     turns,
@@ -101,17 +107,18 @@ def play_games(
     outcomes,
     tallies,
     per_game,
+    fmt,
     next_word,
     bit_state,
 ):
     """Play ``games`` games; count each roll's outcome, or each game's tallies.
 
-    ``situation``: (state * dice_codes + dice code) -> situation * 256, + 255 where the
-    face-up cards count; for a turn's first and second roll, then for its third.
-    ``next_state``: outcome -> next state * dice_codes with its flags. ``chance``,
-    ``chest``: one deck each, reused game by game. ``outcomes`` counts outcomes, unless
-    ``per_game`` has a row per game; then the ``tallies`` of each outcome (three slots,
-    40 meaning none) go to the game's row.
+    ``situation``: (row * dice_codes + dice code) -> situation shifted past the card bits,
+    with the card bits set where the face-up cards count. ``next_state``: outcome -> next
+    row * dice_codes with its flags. ``fmt``: the chest card's bits and the three flags
+    (roll again, drew Chance, drew Community Chest). ``chance``, ``chest``: one deck
+    each, reused game by game. ``outcomes`` counts outcomes, unless ``per_game`` has a
+    row per game; then the ``tallies`` of each outcome (40 meaning none) go to its row.
 
     Random bits come from ``next_word(bit_state)``, a numpy bit generator's
     ``ctypes.next_uint64``. Only this function calls it (numba makes that call quick only
@@ -127,7 +134,9 @@ def play_games(
     state = np.zeros(players, np.int64)
     counting_games = per_game.shape[0] > 0
     at_chance = at_chest = 0
-    third_roll = situation.size // 2
+    card_mask = (1 << (2 * fmt[0])) - 1  # a Chance card sits above the Community Chest card
+    again = fmt[1]
+    chance_scale, drew_chance, drew_chest = 1 << fmt[0], fmt[2], fmt[3]
     for game in range(games):
         for turn in range(turns):
             for player in range(players):
@@ -135,33 +144,30 @@ def play_games(
                     while filled - used <= POOL_BYTES - 8:
                         words[(filled >> 3) % words.size] = next_word(bit_state)
                         filled += 8
-                if turn == 0 and player == 0:  # a new game: tokens on Go, fresh decks
-                    state[:] = 0
-                    at_chance, used = new_deck(chance, CHANCE_SCALE, replace, pool, used)
-                    at_chest, used = new_deck(chest, 1, replace, pool, used)
-                at, rolls = state[player], 0
+                if turn == 0 and player == 0:
+                    at_chance, at_chest, used = new_game(
+                        state, chance, chest, chance_scale, replace, pool, used
+                    )
+                at = state[player]
                 while True:
                     dice, used = below(dice_codes, bits, threshold, pool, used)
                     # Indices are made unsigned so that numba skips its negative-index checks.
-                    entry = situation[np.uint64(at + dice)]  # situation * 256, + 255 if cards count
+                    entry = situation[np.uint64(at + dice)]
                     cards = chance[np.uint64(at_chance)] + chest[np.uint64(at_chest)]
-                    outcome = np.uint64((entry & -256) | (entry & cards))
-                    if counting_games:
+                    outcome = np.uint64((entry & ~card_mask) | (entry & cards))
+                    if counting_games:  # (written out here: a helper function is 4x slower)
                         for slot in range(tallies.shape[1]):
                             per_game[game, tallies[outcome, slot]] += 1
                     else:
                         outcomes[outcome] += 1
                     flagged = next_state[outcome]
-                    if flagged & DREW_CHANCE:
-                        at_chance, used = deal(chance, at_chance, CHANCE_SCALE, replace, pool, used)
-                    if flagged & DREW_CHEST:
+                    if flagged & drew_chance:
+                        at_chance, used = deal(chance, at_chance, chance_scale, replace, pool, used)
+                    if flagged & drew_chest:
                         at_chest, used = deal(chest, at_chest, 1, replace, pool, used)
-                    at = flagged & STATE_BITS
-                    if not flagged & AGAIN:
+                    at = flagged & (again - 1)
+                    if not flagged & again:
                         break
-                    rolls += 1
-                    if rolls == 2:  # the third roll's rows follow the others
-                        at += third_roll
                 state[player] = at
                 if used > filled:  # never seen: a turn used more than RESERVE bytes
                     raise RuntimeError("the fast engine ran out of random bytes in a turn")

@@ -15,19 +15,9 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from .rules import take_turn as reference_take_turn
+from .rules import Seat
 from .scenarios import SCENARIOS
-from .starter import (
-    CardDeck,
-    DiceUsedUpError,
-    Player,
-    PresetDice,
-    RandomDice,
-    SpaceTracker,
-    _narrate_roll,
-    community_deck,
-)
-from .starter import chance_deck as lesson_chance_deck
+from .starter import DiceUsedUpError, PresetDice, RandomDice, _narrate_roll
 from .trends import PASS_RATES, check_trends
 
 __all__ = [
@@ -134,39 +124,21 @@ class _CountingDice:
         return d1, d2
 
 
-@dataclass
-class _Seat:
-    """One side of the comparison: a player and everything its turns are played with."""
-
-    player: Player
-    tracker: SpaceTracker
-    dice: _CountingDice
-    chance: CardDeck
-    community: CardDeck
-
-    def state(self) -> tuple:
-        p = self.player
-        return (
-            tuple(self.tracker.counts), p.pos, p.in_jail, p.jail_turns,
-            self.dice.rolls, self.chance.draws, self.community.draws,
-        )  # fmt: skip
-
-    def play(self, fn: TakeTurn) -> None:
-        fn(self.player, self.tracker, dice=self.dice, chance=self.chance,
-           community=self.community)  # fmt: skip
+def _observe(seat: Seat) -> tuple:
+    """What the rules define about a seat: tallies, the token, the dice and cards used."""
+    p = seat.player
+    return (
+        tuple(seat.tracker.counts), p.pos, p.in_jail, p.jail_turns,
+        seat.dice.rolls, seat.chance.draws, seat.community.draws,
+    )  # fmt: skip
 
 
 def _seat(start: int, in_jail: bool, dice, chance_order, chest_order, seed: int, verbose: bool):
-    player = Player(start, verbose=verbose)
-    if in_jail:
-        player.in_jail = True
-    return _Seat(
-        player,
-        SpaceTracker(verbose=verbose),
-        _CountingDice(dice, verbose),
-        CardDeck(lesson_chance_deck, seed=seed, order=chance_order, verbose=verbose),
-        CardDeck(community_deck, seed=seed + 1, order=chest_order, verbose=verbose),
-    )
+    seat = Seat.preset(dice=[], start=start, chance_order=chance_order,
+                       chest_order=chest_order, seed=seed, verbose=verbose)  # fmt: skip
+    seat.player.in_jail = in_jail
+    seat.dice = _CountingDice(dice, verbose)
+    return seat
 
 
 def _compare(
@@ -186,19 +158,18 @@ def _compare(
     expected = _seat(start, in_jail, make_dice(), *args, verbose=True)
     student = _seat(start, in_jail, make_dice(), *args, verbose=False)
     for turn in range(1, turns + 1):
-        before = expected.state()
+        before = _observe(expected)
         narration = io.StringIO()
         with contextlib.redirect_stdout(narration):
-            reference_take_turn(expected.player, expected.tracker, dice=expected.dice,
-                                chance=expected.chance, community=expected.community)  # fmt: skip
+            expected.play()
         try:
             with contextlib.redirect_stdout(io.StringIO()):
                 student.play(fn)
         except Exception as error:  # a student's code may raise anything
-            message = _explain_error(error, before, expected.state(), narration)
+            message = _explain_error(error, before, _observe(expected), narration)
             return CheckResult(rule, False, message, turn)
-        if student.state() != expected.state():
-            message = _explain(before, student.state(), expected.state(), narration.getvalue())
+        if _observe(student) != _observe(expected):
+            message = _explain(before, _observe(student), _observe(expected), narration.getvalue())
             return CheckResult(rule, False, message, turn)
     return CheckResult(rule, True)
 

@@ -7,32 +7,41 @@ landing, whether by dice, by a card or on leaving jail, goes through the one
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
 import pandas as pd
 
 from .starter import (
+    GO,
     GO_TO_JAIL,
     JAIL,
     NUM_SPACES,
     CardDeck,
     Player,
+    PresetDice,
     SpaceTracker,
     chance_deck,
+    community_deck,
     standard_chance_deck,
 )
 
 __all__ = [
     "CHANCE_SPACES",
     "COMMUNITY_CHEST_SPACES",
+    "DOUBLES_TO_JAIL",
     "LESSON_RULES",
     "RAILROADS",
+    "TURNS_IN_JAIL",
     "UTILITIES",
+    "Deck",
     "Dice",
     "Rules",
-    "Turn",
+    "Seat",
+    "Tracker",
     "card_destination",
+    "play_roll",
     "play_turn",
     "take_turn",
 ]
@@ -60,6 +69,10 @@ ADVANCE_TO_NEAREST = {
 }
 GO_BACK = {"Go Back 3 Spaces": 3}
 SENDS_TO_JAIL = {"Go to Jail"}
+
+# The two limits of the rules, named once: every engine follows them.
+DOUBLES_TO_JAIL = 3  # the third doubles in a row in one turn sends the player to jail
+TURNS_IN_JAIL = 3  # long stay: the third turn started in jail leaves anyway
 
 
 # ---------------------------------------------------------------------------
@@ -130,23 +143,107 @@ class Dice(Protocol):
 
 
 # ---------------------------------------------------------------------------
-# One turn
+# A seat at the table: what one player's turns are played with
 # ---------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
-class Turn:
-    """What a player's turns are played with, so each rule below takes one argument.
+class Tracker(Protocol):
+    """Anything with ``tally(space)``: a ``SpaceTracker``, or a recorder."""
 
-    The simulation makes one per player per game and plays every turn with it.
+    def tally(self, space: int) -> None:
+        """Add one landing on ``space``."""
+        ...
+
+
+class Deck(Protocol):
+    """Anything that deals cards like ``CardDeck``: ``draw()`` a number, ``card(n)`` its text."""
+
+    def draw(self) -> int:
+        """Deal the next card's number (1-based)."""
+        ...
+
+    def card(self, number: int) -> str:
+        """The text of card ``number``."""
+        ...
+
+
+@dataclass(slots=True)
+class Seat:
+    """A player's seat in a game: the token, its tracker, the dice and decks, and the rules.
+
+    The simulation gives each player a seat (the players of a game share its dice and
+    decks); scenarios, grading and the tests play preset turns from one.
+
+    >>> seat = Seat.preset(dice=[3, 4], start=24).play()
+    >>> seat.player.pos, seat.player.in_jail, seat.tallies
+    (11, True, {11: 1})
     """
 
     player: Player
-    tracker: SpaceTracker
+    tracker: Tracker
     dice: Dice
-    chance: CardDeck
-    community: CardDeck
-    rules: Rules
+    chance: Deck
+    community: Deck
+    rules: Rules = LESSON_RULES
+    turns_played: int = 0
+
+    @classmethod
+    def preset(
+        cls,
+        *,
+        dice: Sequence[int],
+        start: int = GO,
+        chance_order: Sequence[int] = (),
+        chest_order: Sequence[int] = (),
+        rules: Rules = LESSON_RULES,
+        seed: int = 0,
+        verbose: bool = False,
+        jail_turns: int | None = None,
+    ) -> Seat:
+        """A seat with preset dice faces (two per roll) and the first cards of each deck.
+
+        Cards after the preset ones come from decks shuffled with ``seed`` (Chance) and
+        ``seed + 1`` (Community Chest). With ``jail_turns`` the token starts in jail,
+        after that many turns there.
+        """
+        player = Player(start, verbose=verbose)
+        if jail_turns is not None:
+            player.in_jail, player.pos, player.jail_turns = True, JAIL, jail_turns
+        return cls(
+            player,
+            SpaceTracker(verbose=verbose),
+            PresetDice(dice, verbose=verbose, sides=rules.dice_sides),
+            CardDeck(rules.chance_deck, seed=seed, order=chance_order, verbose=verbose,
+                     replace=rules.replacement),
+            CardDeck(community_deck, seed=seed + 1, order=chest_order, verbose=verbose,
+                     replace=rules.replacement),
+            rules,
+        )  # fmt: skip
+
+    def play(self, take_turn: Callable[..., None] | None = None, turns: int = 1) -> Seat:
+        """Play ``turns`` turns with a student's ``take_turn``, or the reference engine (None).
+
+        Returns the seat itself, so that calls chain: ``Seat.preset(...).play().tallies``.
+        """
+        for _ in range(turns):
+            if take_turn is None:
+                play_turn(self)
+            else:
+                take_turn(self.player, self.tracker, dice=self.dice, chance=self.chance,
+                          community=self.community)  # fmt: skip
+            self.turns_played += 1
+        return self
+
+    @property
+    def tallies(self) -> dict[int, int]:
+        """The spaces tallied at least once, as ``{space: tally}`` (a ``SpaceTracker``'s)."""
+        counts = self.tracker.counts  # type: ignore[attr-defined]
+        return {int(space): int(n) for space, n in counts.items() if n}
+
+
+# ---------------------------------------------------------------------------
+# One turn, roll by roll
+# ---------------------------------------------------------------------------
 
 
 def take_turn(
@@ -158,95 +255,115 @@ def take_turn(
     community: CardDeck,
     rules: Rules = LESSON_RULES,
 ) -> None:
-    """Play one whole turn for ``player`` under ``rules``, tallying into ``tracker``."""
+    """Play one whole turn for ``player`` under ``rules``, tallying into ``tracker``.
+
+    >>> player, tracker = Player(pos=24), SpaceTracker()
+    >>> take_turn(player, tracker, dice=PresetDice([3, 4]),
+    ...           chance=CardDeck(chance_deck), community=CardDeck(community_deck))
+    >>> print(player.pos, player.in_jail, tracker.counts[11])
+    11 True 1
+    """
     sides = getattr(dice, "sides", rules.dice_sides)
     if sides != rules.dice_sides:
         raise ValueError(f"the dice have {sides} sides but the rules say {rules.dice_sides}.")
-    play_turn(Turn(player, tracker, dice, chance, community, rules))
+    play_turn(Seat(player, tracker, dice, chance, community, rules))
 
 
-def play_turn(turn: Turn) -> None:
-    """One whole turn: a turn in jail, or a free turn."""
-    player = turn.player
-    if player.in_jail:
-        player.start_jail_turn()
-        if turn.rules.jail == "long":
-            jail_turn(turn)
-            return
-        player.leave_jail()  # short stay: pay, leave, and play a normal turn from Jail
-    free_turn(turn)
+def play_turn(seat: Seat) -> None:
+    """One whole turn: roll after roll, for as long as doubles earn another."""
+    doubles = play_roll(seat)
+    while doubles:
+        doubles = play_roll(seat, doubles)
 
 
-def free_turn(turn: Turn) -> None:
-    """Roll, move and land; roll again after doubles; the third doubles sends to jail."""
-    doubles_in_a_row = 0
-    while True:
-        d1, d2 = turn.dice.roll()
-        doubles_in_a_row = doubles_in_a_row + 1 if d1 == d2 else 0
-        if doubles_in_a_row == 3:
-            send_to_jail(turn)
-        else:
-            move_and_land(turn, d1 + d2)
-        count_roll_end(turn)
-        if not roll_again(turn, d1, d2):
-            return
+def play_roll(seat: Seat, doubles_so_far: int = 0) -> int:
+    """One roll of the dice and everything it leads to.
+
+    Returns the doubles rolled in a row so far when the player rolls again, else 0 (the
+    turn is over). Every engine is built from this function: the fast and exact engines
+    play it once for every start, dice total and card (:mod:`monopoly_lesson.roll_table`).
+    """
+    if seat.player.in_jail:  # only a turn's first roll can start in jail
+        seat.player.start_jail_turn()
+        if seat.rules.jail == "long":
+            jail_roll(seat)
+            return 0
+        seat.player.leave_jail()  # short stay: pay, leave, and roll as a free player
+    return free_roll(seat, doubles_so_far)
 
 
-def jail_turn(turn: Turn) -> None:
-    """Long stay in jail: leave on doubles or on the third turn, else stay (tally Jail)."""
-    d1, d2 = turn.dice.roll()
-    if d1 == d2 or turn.player.jail_turns >= 3:
-        turn.player.leave_jail()
-        move_and_land(turn, d1 + d2)  # no roll again, even after doubles
+def free_roll(seat: Seat, doubles_so_far: int) -> int:
+    """Roll, move and land; the third doubles in a row sends the player to jail instead."""
+    d1, d2 = seat.dice.roll()
+    doubles = doubles_so_far + 1 if d1 == d2 else 0
+    if doubles == DOUBLES_TO_JAIL:
+        send_to_jail(seat)
     else:
-        count_landing(turn, JAIL)
-    count_roll_end(turn)
+        move_and_land(seat, d1 + d2)
+    count_roll_end(seat)
+    return doubles if roll_again(seat, d1, d2) else 0
 
 
-def roll_again(turn: Turn, d1: int, d2: int) -> bool:
+def jail_roll(seat: Seat) -> None:
+    """Long stay in jail: leave on doubles or on the last turn allowed, else stay (tally Jail)."""
+    d1, d2 = seat.dice.roll()
+    if d1 == d2 or seat.player.jail_turns >= TURNS_IN_JAIL:
+        seat.player.leave_jail()
+        move_and_land(seat, d1 + d2)  # no roll again, even after doubles
+    else:
+        count_landing(seat, JAIL)
+    count_roll_end(seat)
+
+
+def roll_again(seat: Seat, d1: int, d2: int) -> bool:
     """Doubles earn another roll, unless the roll ended with the player sent to jail."""
-    return d1 == d2 and not turn.player.in_jail
+    return d1 == d2 and not seat.player.in_jail
 
 
-def move_and_land(turn: Turn, steps: int) -> None:
+def move_and_land(seat: Seat, steps: int) -> None:
     """Move forward by the dice total and resolve the landing."""
-    turn.player.move_forward(steps)
-    resolve_landing(turn)
+    seat.player.move_forward(steps)
+    resolve_landing(seat)
 
 
-def resolve_landing(turn: Turn) -> None:
+def resolve_landing(seat: Seat) -> None:
     """The one procedure for every landing: Go to Jail, else tally and maybe draw a card."""
-    space = turn.player.pos
+    space = seat.player.pos
     if space == GO_TO_JAIL:
-        send_to_jail(turn)
+        send_to_jail(seat)
         return
-    count_landing(turn, space)
+    count_landing(seat, space)
     if space in CHANCE_SPACES:
-        draw_card(turn, turn.chance)
+        draw_card(seat, seat.chance)
     elif space in COMMUNITY_CHEST_SPACES:
-        draw_card(turn, turn.community)
+        draw_card(seat, seat.community)
 
 
-def draw_card(turn: Turn, deck: CardDeck) -> None:
+def draw_card(seat: Seat, deck: Deck) -> None:
     """Draw a card and follow it: to jail, to a new landing, or nothing at all."""
     card = deck.card(deck.draw())
     if card in SENDS_TO_JAIL:
-        send_to_jail(turn)
+        send_to_jail(seat)
         return
-    destination = card_destination(card, turn.player.pos)
+    destination = card_destination(card, seat.player.pos)
     if destination is None:
         return
     if card in GO_BACK:
-        turn.player.move_to(destination)
+        seat.player.move_to(destination)
     else:
-        turn.player.move_forward((destination - turn.player.pos) % NUM_SPACES)
-    resolve_landing(turn)  # a card's move is a new landing, resolved the same way
+        seat.player.move_forward((destination - seat.player.pos) % NUM_SPACES)
+    resolve_landing(seat)  # a card's move is a new landing, resolved the same way
 
 
 def card_destination(card: str, pos: int) -> int | None:
     """The space a card sends the token to from ``pos``, or None if it does not move it.
 
     "Nearest" is always the next one forward, passing Go if need be.
+
+    >>> card_destination("Advance token to the nearest Railroad", 37)
+    6
+    >>> card_destination("Go Back 3 Spaces", 37)
+    34
     """
     if card in ADVANCE_TO:
         return ADVANCE_TO[card]
@@ -257,19 +374,19 @@ def card_destination(card: str, pos: int) -> int | None:
     return None
 
 
-def send_to_jail(turn: Turn) -> None:
+def send_to_jail(seat: Seat) -> None:
     """Move the token to Jail, tally Jail once; the player is now in jail."""
-    turn.player.go_to_jail()
-    count_landing(turn, JAIL)
+    seat.player.go_to_jail()
+    count_landing(seat, JAIL)
 
 
-def count_landing(turn: Turn, space: int) -> None:
+def count_landing(seat: Seat, space: int) -> None:
     """Tally a landing (the lesson's counting: every landing counts)."""
-    if turn.rules.counting == "landings":
-        turn.tracker.tally(space)
+    if seat.rules.counting == "landings":
+        seat.tracker.tally(space)
 
 
-def count_roll_end(turn: Turn) -> None:
+def count_roll_end(seat: Seat) -> None:
     """Tally where the token rests after a roll (the "end_of_move" counting only)."""
-    if turn.rules.counting == "end_of_move":
-        turn.tracker.tally(turn.player.pos)
+    if seat.rules.counting == "end_of_move":
+        seat.tracker.tally(seat.player.pos)

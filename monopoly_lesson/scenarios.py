@@ -9,11 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from .rules import LESSON_RULES, Rules
-from .rules import take_turn as reference_take_turn
-from .starter import CardDeck, DiceUsedUpError, Player, PresetDice, SpaceTracker, community_deck
+from .rules import LESSON_RULES, Rules, Seat
+from .starter import DiceUsedUpError
 
-__all__ = ["SCENARIOS", "PresetRun", "Scenario", "check_scenario", "play_preset"]
+__all__ = ["SCENARIOS", "Scenario", "check_scenario", "play_preset"]
 
 
 @dataclass(frozen=True)
@@ -50,23 +49,6 @@ SCENARIOS = {
 """RULES.md's five scenarios, by number."""
 
 
-@dataclass
-class PresetRun:
-    """What playing preset turns left behind: the token, the tallies, the dice and decks."""
-
-    player: Player
-    tracker: SpaceTracker
-    dice: PresetDice
-    chance: CardDeck
-    community: CardDeck
-    turns_played: int = 0
-
-    @property
-    def tallies(self) -> dict[int, int]:
-        """The spaces tallied at least once, as ``{space: tally}``."""
-        return {int(s): int(n) for s, n in self.tracker.counts.items() if n}
-
-
 def play_preset(
     take_turn: Callable[..., None] | None = None,
     *,
@@ -78,33 +60,30 @@ def play_preset(
     verbose: bool = False,
     rules: Rules = LESSON_RULES,
     seed: int = 0,
-) -> PresetRun:
+) -> Seat:
     """Play turns with preset dice and cards; ``take_turn=None`` plays the reference engine.
 
     ``turns=None`` plays until the preset dice are used up. Cards after the preset ones
     come from decks shuffled with ``seed``. With ``verbose`` every event is narrated.
+    Returns the :class:`~monopoly_lesson.rules.Seat` played, with its ``tallies``.
+
+    >>> play_preset(dice=[1, 3, 2, 3]).tallies  # Go to Income Tax (5), then Connecticut (10)
+    {5: 1, 10: 1}
     """
-    run = PresetRun(
-        Player(start, verbose=verbose),
-        SpaceTracker(verbose=verbose),
-        PresetDice(dice, verbose=verbose, sides=rules.dice_sides),
-        CardDeck(rules.chance_deck, seed=seed, order=chance_order, verbose=verbose,
-                 replace=rules.replacement),
-        CardDeck(community_deck, seed=seed + 1, order=chest_order, verbose=verbose,
-                 replace=rules.replacement),
+    seat = Seat.preset(
+        dice=dice, start=start, chance_order=chance_order, chest_order=chest_order,
+        rules=rules, seed=seed, verbose=verbose,
     )  # fmt: skip
-    extra = {"rules": rules} if take_turn is None else {}
-    play = reference_take_turn if take_turn is None else take_turn
-    while (turns is None and run.dice.rolls_left) or (turns and run.turns_played < turns):
+    while (turns is None and seat.dice.rolls_left) or (turns and seat.turns_played < turns):
         if verbose:
-            print(f"--- Turn {run.turns_played + 1} ---")
+            print(f"--- Turn {seat.turns_played + 1} ---")
         try:
-            play(run.player, run.tracker, dice=run.dice, chance=run.chance,
-                 community=run.community, **extra)  # fmt: skip
+            seat.play(take_turn)
         except DiceUsedUpError as error:
-            raise DiceUsedUpError(f"turn {run.turns_played + 1} needs more dice: {error}") from None
-        run.turns_played += 1
-    return run
+            raise DiceUsedUpError(
+                f"turn {seat.turns_played + 1} needs more dice: {error}"
+            ) from None
+    return seat
 
 
 def check_scenario(take_turn: Callable[..., None], scenario: Scenario | int) -> bool:

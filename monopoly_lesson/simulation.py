@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .fast import fast_tallies
-from .rules import LESSON_RULES, Rules, Turn, play_turn
+from .rules import LESSON_RULES, Rules, Seat
 from .starter import (
     NUM_SPACES,
     CardDeck,
@@ -63,22 +63,40 @@ class SimulationResult:
 def results_table(
     counts: pd.Series, order: Literal["frequency", "board"] = "frequency"
 ) -> pd.DataFrame:
-    """Tabulate counts (a Series indexed 1..40) by frequency (ties by space) or board order."""
-    if order not in ("frequency", "board"):
-        raise ValueError(f"order must be 'frequency' or 'board', got {order!r}.")
+    """Tabulate counts (a Series indexed 1..40) by frequency (ties by space) or board order.
+
+    Columns ``space``, ``title``, ``tally`` and ``rel``. By frequency the rows are ranked
+    1..40; in board order the rows are indexed by space 1..40, so ``.loc[1]`` is Go.
+
+    >>> table = results_table(SpaceTracker().counts + 1, order="board")
+    >>> print(table.loc[1, "title"], table.loc[40, "rel"])
+    Go 0.025
+    """
     if not isinstance(counts, pd.Series) or list(counts.index) != list(range(1, NUM_SPACES + 1)):
         raise ValueError("counts must be a pandas Series indexed by the spaces 1..40.")
-    total = counts.sum()
+    return space_table(counts.astype("int64"), "tally", order)
+
+
+def space_table(values: pd.Series, column: str, order: str) -> pd.DataFrame:
+    """``space``, ``title``, ``values`` as ``column``, and ``rel`` (each value / their sum).
+
+    ``order="frequency"``: largest first (ties by space), indexed by rank 1..40;
+    ``order="board"``: indexed by space 1..40.
+    """
+    if order not in ("frequency", "board"):
+        raise ValueError(f"order must be 'frequency' or 'board', got {order!r}.")
+    total = values.sum()
     table = pd.DataFrame(
         {
             "space": gameboard["space"].to_numpy(),
             "title": gameboard["title"].to_numpy(),
-            "tally": counts.to_numpy(dtype="int64"),
-            "rel": counts.to_numpy(dtype="float64") / total if total else 0.0,
-        }
+            column: values.to_numpy(),
+            "rel": values.to_numpy(dtype="float64") / total if total else 0.0,
+        },
+        index=pd.RangeIndex(1, NUM_SPACES + 1),
     )
     if order == "frequency":
-        table = table.sort_values(["tally", "space"], ascending=[False, True], kind="stable")
+        table = table.sort_values([column, "space"], ascending=[False, True], kind="stable")
         table.index = pd.RangeIndex(1, NUM_SPACES + 1, name="rank")
     return table
 
@@ -104,6 +122,12 @@ def simulate(
     same rules from lookup tables with a compiled loop (about 100 times faster; same
     seed, same counts, but not the reference engine's counts; it cannot play a student's
     ``take_turn``).
+
+    >>> result = simulate(games=10, turns=50, seed=1)
+    >>> print(result.total >= 10 * 50 * 2, result.counts[31])  # Go to Jail is never tallied
+    True 0
+    >>> simulate(games=10, turns=50, seed=1).counts.equals(result.counts)  # same seed, same counts
+    True
     """
     games = _check_positive(games, "games")
     turns = _check_positive(turns, "turns")
@@ -154,17 +178,14 @@ def play_game(
     rng = np.random.default_rng(seed)  # one stream per game, shared by its dice and decks
     dice = RandomDice(rng, sides=rules.dice_sides)
     chance, community = (deck.fresh(rng) for deck in decks or _deck_templates(rules))
-    tokens = [Player(name=f"Player {i + 1}") for i in range(players)]
-    if take_turn is None:
-        seats = [Turn(player, tracker, dice, chance, community, rules) for player in tokens]
-        for _ in range(turns):
-            for seat in seats:
-                play_turn(seat)
-    else:
-        for _ in range(turns):
-            for player in tokens:
-                take_turn(player, tracker, dice=dice, chance=chance, community=community)
-    return tokens
+    seats = [
+        Seat(Player(name=f"Player {i + 1}"), tracker, dice, chance, community, rules)
+        for i in range(players)
+    ]
+    for _ in range(turns):
+        for seat in seats:
+            seat.play(take_turn)
+    return [seat.player for seat in seats]
 
 
 def _deck_templates(rules: Rules) -> tuple[CardDeck, CardDeck]:

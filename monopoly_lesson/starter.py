@@ -202,6 +202,13 @@ class Player:
 
     ``jail_turns`` counts the turns started in jail since the player was sent there
     (0 when free), so the long-stay rule can release them on the third.
+
+    >>> player = Player(pos=38, verbose=True)
+    >>> player.move_forward(6)
+    Player passes Go.
+    Player moves from Park Place (38) to Baltic Avenue (4).
+    >>> player.pos
+    4
     """
 
     def __init__(self, pos: int = GO, verbose: bool = False, name: str = "Player") -> None:
@@ -277,6 +284,16 @@ class PresetDice:
     """Dice that replay a given list of faces, two per roll, for scenarios and tests.
 
     ``PresetDice([3, 4, 1, 1])`` rolls (3, 4) and then (1, 1); a further roll is an error.
+
+    >>> dice = PresetDice([3, 4, 1, 1], verbose=True)
+    >>> dice.roll()
+    Rolled 3 and 4 (total 7).
+    (3, 4)
+    >>> dice.roll()
+    Rolled 1 and 1 (total 2), doubles.
+    (1, 1)
+    >>> dice.rolls_left
+    0
     """
 
     def __init__(self, rolls: Iterable[int], verbose: bool = False, sides: int = 6) -> None:
@@ -321,6 +338,11 @@ class RandomDice:
 
     ``seed`` may be an int, a ``numpy.random.SeedSequence`` or a ``Generator``; the same
     seed always gives the same rolls.
+
+    >>> RandomDice(seed=1).roll() == RandomDice(seed=1).roll()  # same seed, same rolls
+    True
+    >>> all(1 <= face <= 4 for face in RandomDice(seed=2, sides=4).roll())
+    True
     """
 
     _BLOCK = 1024  # faces drawn from numpy at a time: one call per block, not per roll
@@ -371,6 +393,12 @@ class CardDeck:
     numbers to deal first (for scenarios and tests); after them the deck deals
     shuffled cards. With ``replace=True`` every draw is an independent uniformly
     random card instead (the "draws with replacement" variant).
+
+    >>> deck = CardDeck(chance_deck, seed=1, order=[5])
+    >>> deck.card(deck.draw())
+    'Advance token to the nearest Railroad'
+    >>> sorted(deck.draw() for _ in range(15))  # then a whole shuffled deck
+    [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]
     """
 
     def __init__(
@@ -467,7 +495,14 @@ class CardDeck:
 
 
 class SpaceTracker:
-    """Counts how often each space is landed on; ``counts`` is a Series indexed 1..40."""
+    """Counts how often each space is landed on; ``counts`` is a Series indexed 1..40.
+
+    >>> tracker = SpaceTracker()
+    >>> tracker.tally(11)
+    >>> tracker.tally(11)
+    >>> print(tracker.counts[11], tracker.total)
+    2 2
+    """
 
     def __init__(self, verbose: bool = False) -> None:
         self.verbose = bool(verbose)

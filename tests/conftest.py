@@ -3,60 +3,25 @@
 from __future__ import annotations
 
 import shutil
-from dataclasses import dataclass
 
 import pandas as pd
 import pytest
 
-from monopoly_lesson import (
-    CardDeck,
-    Player,
-    PresetDice,
-    SpaceTracker,
-    chance_deck,
-    community_deck,
-    take_turn,
-)
+from monopoly_lesson import Seat, SpaceTracker
 
 
-@dataclass
-class Played:
-    """What a preset scenario left behind."""
+def play(start, dice, *, turns=None, chance_order=(), chest_order=(), fn=None, **kwargs):
+    """Play ``turns`` turns (default: until the preset dice are used up) from ``start``.
 
-    player: Player
-    tracker: SpaceTracker
-    dice: PresetDice
-    chance: CardDeck
-    community: CardDeck
-
-    @property
-    def tallies(self) -> dict[int, int]:
-        """Non-zero tallies as {space: count}."""
-        counts = self.tracker.counts
-        return {int(space): int(n) for space, n in counts[counts > 0].items()}
-
-
-def play(start, dice, *, turns=None, chance_order=(), chest_order=(), fn=take_turn, **kwargs):
-    """Play ``turns`` turns (default: until the preset dice are used up) from ``start``."""
-    played = Played(
-        Player(start),
-        SpaceTracker(),
-        PresetDice(dice),
-        CardDeck(chance_deck, seed=1, order=list(chance_order)),
-        CardDeck(community_deck, seed=2, order=list(chest_order)),
-    )
-    done = 0
-    while (turns is None and played.dice.rolls_left) or (turns is not None and done < turns):
-        fn(
-            played.player,
-            played.tracker,
-            dice=played.dice,
-            chance=played.chance,
-            community=played.community,
-            **kwargs,
-        )
-        done += 1
-    return played
+    ``fn`` is a student's take_turn (None: the reference engine); ``kwargs`` set up the seat.
+    """
+    seat = Seat.preset(dice=dice, start=start, chance_order=chance_order,
+                       chest_order=chest_order, seed=1, **kwargs)  # fmt: skip
+    while (turns is None and seat.dice.rolls_left) or (
+        turns is not None and seat.turns_played < turns
+    ):
+        seat.play(fn)
+    return seat
 
 
 @pytest.fixture

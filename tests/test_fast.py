@@ -26,7 +26,6 @@ from monopoly_lesson import (
     simulate,
     take_turn,
 )
-from monopoly_lesson.fast import follow_landing
 
 VARIANTS = {
     "lesson": Rules(),
@@ -190,15 +189,6 @@ def test_shuffles_are_uniform_over_orders():
         seen.append(tuple(order))
     counts = np.array([seen.count(p) for p in itertools.permutations(range(3))])
     assert ((counts - 1000) ** 2 / 1000).sum() < 20  # chi-square, 5 d.f.
-
-
-def test_follow_landing_resolves_chains_of_cards():
-    """Chance 37, Back 3 to Community Chest 34, whose card sends to jail."""
-    landing = follow_landing(37, "Go Back 3 Spaces", "Go to Jail")
-    assert (landing.rest, landing.sent, landing.tallies) == (11, True, (37, 34, 11))
-    assert landing.drew_chance and landing.drew_chest
-    assert follow_landing(31, "Go Back 3 Spaces", "Go to Jail").tallies == (11,)
-    assert follow_landing(8, "Advance to Go", "Go to Jail").tallies == (8, 1)
 
 
 # ---------------------------------------------------------------------------

@@ -9,7 +9,6 @@ card numbers are 1-based, as in RULES.md.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import pytest
 
@@ -17,9 +16,7 @@ from monopoly_lesson import (
     NARRATION,
     CardDeck,
     DiceUsedUpError,
-    Player,
-    PresetDice,
-    SpaceTracker,
+    Seat,
     chance_deck,
     community_deck,
     simulate,
@@ -38,31 +35,6 @@ def before(space: int, steps: int = 7) -> int:
     return (space - 1 - steps) % 40 + 1
 
 
-@dataclass
-class Game:
-    """One token with its tracker, preset dice and preset decks."""
-
-    player: Player
-    tracker: SpaceTracker
-    dice: PresetDice
-    chance: CardDeck
-    chest: CardDeck
-
-    def turn(self, times: int = 1) -> Game:
-        """Play ``times`` turns with the reference engine."""
-        for _ in range(times):
-            take_turn(
-                self.player, self.tracker, dice=self.dice, chance=self.chance, community=self.chest
-            )
-        return self
-
-    @property
-    def tallies(self) -> dict[int, int]:
-        """The non-zero tallies as ``{space: count}``."""
-        counts = self.tracker.counts
-        return {int(space): int(n) for space, n in counts.items() if n}
-
-
 def game(
     start: int = 1,
     rolls: Sequence[tuple[int, int]] = (SEVEN,),
@@ -71,23 +43,15 @@ def game(
     chest: Sequence[int] = (),
     jail_turns: int | None = None,
     verbose: bool = False,
-) -> Game:
+) -> Seat:
     """Set up a token on ``start`` (or in jail with ``jail_turns`` turns already served)."""
-    player = Player(start, verbose=verbose)
-    if jail_turns is not None:
-        player.go_to_jail()  # the token only; nothing is tallied outside a turn
-        player.jail_turns = jail_turns
-    return Game(
-        player,
-        SpaceTracker(verbose=verbose),
-        PresetDice([face for roll in rolls for face in roll], verbose=verbose),
-        CardDeck(chance_deck, seed=11, order=list(chance)),
-        CardDeck(community_deck, seed=12, order=list(chest)),
-    )
+    faces = [face for roll in rolls for face in roll]
+    return Seat.preset(dice=faces, start=start, chance_order=chance, chest_order=chest,
+                       seed=11, verbose=verbose, jail_turns=jail_turns)  # fmt: skip
 
 
 def assert_state(
-    g: Game,
+    g: Seat,
     *,
     pos: int,
     tallies: dict[int, int],
@@ -102,7 +66,7 @@ def assert_state(
     assert g.tracker.counts[31] == 0, "Go to Jail is never tallied"
     assert (g.player.pos, g.player.in_jail, g.player.jail_turns) == (pos, in_jail, jail_turns)
     assert g.dice.rolls_left == rolls_left
-    assert (g.chance.draws, g.chest.draws) == (chance_draws, chest_draws)
+    assert (g.chance.draws, g.community.draws) == (chance_draws, chest_draws)
 
 
 # ---------------------------------------------------------------------------
@@ -111,7 +75,7 @@ def assert_state(
 
 
 def test_counts_is_a_series_indexed_by_the_40_spaces():
-    counts = game().turn().tracker.counts
+    counts = game().play().tracker.counts
     assert list(counts.index) == list(range(1, 41))
     assert counts.sum() == 1
 
@@ -124,13 +88,13 @@ def test_counts_is_a_series_indexed_by_the_40_spaces():
 def test_dice_move_forward_and_wrap_past_go(start, roll, pos):
     """Moving by the sum wraps from 40 to 1; only the landing is tallied, not Go passed."""
     chance = [10] if pos in CHANCE_SPACES else []
-    g = game(start, [roll], chance=chance).turn()
+    g = game(start, [roll], chance=chance).play()
     assert_state(g, pos=pos, tallies={pos: 1}, chance_draws=len(chance))
 
 
 @pytest.mark.parametrize("space", [2, 5, 11, 13, 21, 29, 39, 40])
 def test_plain_space_is_tallied_and_draws_no_card(space):
-    g = game(before(space), [SEVEN]).turn()
+    g = game(before(space), [SEVEN]).play()
     assert_state(g, pos=space, tallies={space: 1})
 
 
@@ -161,7 +125,7 @@ CHANCE_MOVE_CASES = [
 def test_moving_chance_card_lands_on_its_destination(card, space, dest):
     """Cards 1-9 move (or jail) the token; the new landing is tallied as well."""
     chest = [16] if dest in CHEST_SPACES else []  # a Chest card that does not move
-    g = game(before(space), [SEVEN], chance=[card], chest=chest).turn()
+    g = game(before(space), [SEVEN], chance=[card], chest=chest).play()
     assert_state(
         g,
         pos=dest,
@@ -180,25 +144,25 @@ def test_nearest_is_the_next_one_forward(space, card):
         "railroad": (5, {8: 16, 23: 26, 37: 6}),
         "utility": (4, {8: 13, 23: 29, 37: 13}),
     }[card]
-    g = game(before(space), [SEVEN], chance=[number]).turn()
+    g = game(before(space), [SEVEN], chance=[number]).play()
     dest = expected[space]
     assert_state(g, pos=dest, tallies={space: 1, dest: 1}, chance_draws=1)
 
 
 @pytest.mark.parametrize(("space", "dest"), [(8, 5), (23, 20)])
 def test_go_back_three(space, dest):
-    g = game(before(space), [SEVEN], chance=[9]).turn()
+    g = game(before(space), [SEVEN], chance=[9]).play()
     assert_state(g, pos=dest, tallies={space: 1, dest: 1}, chance_draws=1)
 
 
 def test_go_back_three_from_37_lands_on_chest_34_and_draws_a_chest_card():
     """Back 3 from 37 is a new landing on Community Chest 34: tally 34, draw, follow it."""
-    g = game(30, [SEVEN], chance=[9], chest=[1]).turn()
+    g = game(30, [SEVEN], chance=[9], chest=[1]).play()
     assert_state(g, pos=1, tallies={37: 1, 34: 1, 1: 1}, chance_draws=1, chest_draws=1)
 
 
 def test_go_back_three_from_37_then_chest_go_to_jail():
-    g = game(30, [SEVEN], chance=[9], chest=[2]).turn()
+    g = game(30, [SEVEN], chance=[9], chest=[2]).play()
     assert_state(
         g, pos=11, tallies={37: 1, 34: 1, 11: 1}, in_jail=True, chance_draws=1, chest_draws=1
     )
@@ -207,7 +171,7 @@ def test_go_back_three_from_37_then_chest_go_to_jail():
 @pytest.mark.parametrize("space", CHANCE_SPACES)
 @pytest.mark.parametrize("card", NOT_MOVING_CHANCE)
 def test_chance_card_that_does_not_move_does_nothing_more(space, card):
-    g = game(before(space), [SEVEN], chance=[card]).turn()
+    g = game(before(space), [SEVEN], chance=[card]).play()
     assert_state(g, pos=space, tallies={space: 1}, chance_draws=1)
 
 
@@ -218,20 +182,20 @@ def test_chance_card_that_does_not_move_does_nothing_more(space, card):
 
 @pytest.mark.parametrize("space", CHEST_SPACES)
 def test_chest_advance_to_go(space):
-    g = game(before(space), [SEVEN], chest=[1]).turn()
+    g = game(before(space), [SEVEN], chest=[1]).play()
     assert_state(g, pos=1, tallies={space: 1, 1: 1}, chest_draws=1)
 
 
 @pytest.mark.parametrize("space", CHEST_SPACES)
 def test_chest_go_to_jail(space):
-    g = game(before(space), [SEVEN], chest=[2]).turn()
+    g = game(before(space), [SEVEN], chest=[2]).play()
     assert_state(g, pos=11, tallies={space: 1, 11: 1}, in_jail=True, chest_draws=1)
 
 
 @pytest.mark.parametrize("space", CHEST_SPACES)
 @pytest.mark.parametrize("card", NOT_MOVING_CHEST)
 def test_chest_card_that_does_not_move_does_nothing_more(space, card):
-    g = game(before(space), [SEVEN], chest=[card]).turn()
+    g = game(before(space), [SEVEN], chest=[card]).play()
     assert_state(g, pos=space, tallies={space: 1}, chest_draws=1)
 
 
@@ -243,27 +207,27 @@ def test_chest_card_that_does_not_move_does_nothing_more(space, card):
 @pytest.mark.parametrize("roll", [(3, 4), (2, 5), (1, 6)])
 def test_dice_onto_go_to_jail_sends_to_jail(roll):
     """31 is never tallied; Jail 11 is tallied once; the turn ends."""
-    g = game(24, [roll, SEVEN]).turn()
+    g = game(24, [roll, SEVEN]).play()
     assert_state(g, pos=11, tallies={11: 1}, in_jail=True, rolls_left=1)
 
 
 def test_doubles_onto_go_to_jail_do_not_roll_again():
-    g = game(25, [(3, 3), SEVEN]).turn()
+    g = game(25, [(3, 3), SEVEN]).play()
     assert_state(g, pos=11, tallies={11: 1}, in_jail=True, rolls_left=1)
 
 
 def test_dice_onto_jail_is_just_visiting():
-    g = game(4, [SEVEN]).turn()
+    g = game(4, [SEVEN]).play()
     assert_state(g, pos=11, tallies={11: 1})
 
 
 def test_doubles_onto_jail_is_just_visiting_and_play_goes_on():
-    g = game(5, [(3, 3), (1, 2)]).turn()
+    g = game(5, [(3, 3), (1, 2)]).play()
     assert_state(g, pos=14, tallies={11: 1, 14: 1})
 
 
 def test_just_visiting_token_plays_a_free_turn_next():
-    g = game(4, [SEVEN, (1, 2)]).turn(2)
+    g = game(4, [SEVEN, (1, 2)]).play(turns=2)
     assert_state(g, pos=14, tallies={11: 1, 14: 1})
 
 
@@ -274,7 +238,7 @@ def test_just_visiting_token_plays_a_free_turn_next():
 )
 def test_card_to_jail_during_doubles_ends_the_turn(start, roll, chance, chest, space):
     """Sent to jail by a card after doubles: no roll again, the next roll stays unused."""
-    g = game(start, [roll, SEVEN], chance=chance, chest=chest).turn()
+    g = game(start, [roll, SEVEN], chance=chance, chest=chest).play()
     assert_state(
         g,
         pos=11,
@@ -292,30 +256,30 @@ def test_card_to_jail_during_doubles_ends_the_turn(start, roll, chance, chest, s
 
 
 def test_doubles_roll_again():
-    g = game(1, [(2, 2), SEVEN]).turn()
+    g = game(1, [(2, 2), SEVEN]).play()
     assert_state(g, pos=12, tallies={5: 1, 12: 1})
 
 
 def test_two_doubles_then_non_doubles_end_the_turn():
-    g = game(1, [(3, 3), (2, 2), (1, 2), SEVEN]).turn()
+    g = game(1, [(3, 3), (2, 2), (1, 2), SEVEN]).play()
     assert_state(g, pos=14, tallies={7: 1, 11: 1, 14: 1}, rolls_left=1)
 
 
 def test_third_doubles_sends_to_jail_without_moving():
     """The third roll is not moved (15 is not tallied); Jail is tallied once."""
-    g = game(1, [(3, 3), (3, 3), (1, 1), SEVEN]).turn()
+    g = game(1, [(3, 3), (3, 3), (1, 1), SEVEN]).play()
     assert_state(g, pos=11, tallies={7: 1, 13: 1, 11: 1}, in_jail=True, rolls_left=1)
 
 
 def test_third_doubles_onto_a_card_space_draws_no_card():
     """9 -> 11 (visiting) -> 19; the third doubles (to Chance 23) is not moved: no card."""
-    g = game(9, [(1, 1), (4, 4), (2, 2), SEVEN]).turn()
+    g = game(9, [(1, 1), (4, 4), (2, 2), SEVEN]).play()
     assert_state(g, pos=11, tallies={11: 2, 19: 1}, in_jail=True, rolls_left=1)
 
 
 def test_doubles_streak_counts_within_one_turn_only():
     """Two doubles in one turn and doubles first in the next do not make three in a row."""
-    g = game(1, [(1, 1), (2, 2), (1, 2), (2, 2), (1, 2)], chest=[16]).turn(2)
+    g = game(1, [(1, 1), (2, 2), (1, 2), (2, 2), (1, 2)], chest=[16]).play(turns=2)
     assert_state(g, pos=17, tallies={3: 1, 7: 1, 10: 1, 14: 1, 17: 1}, chest_draws=1)
 
 
@@ -327,28 +291,28 @@ def test_doubles_streak_counts_within_one_turn_only():
 @pytest.mark.parametrize("served", [0, 1])
 def test_no_doubles_on_first_or_second_jail_turn_stays(served):
     """Turns 1 and 2 in jail without doubles: stay on 11, tally Jail, one roll only."""
-    g = game(jail_turns=served, rolls=[(1, 2), SEVEN]).turn()
+    g = game(jail_turns=served, rolls=[(1, 2), SEVEN]).play()
     assert_state(g, pos=11, tallies={11: 1}, in_jail=True, jail_turns=served + 1, rolls_left=1)
 
 
 def test_stay_twice_then_leave_on_the_third_jail_turn():
     g = game(jail_turns=0, rolls=[(1, 2), (5, 6), (4, 5), SEVEN])
-    g.turn()
+    g.play()
     assert (g.tallies, g.player.in_jail, g.player.jail_turns) == ({11: 1}, True, 1)
-    g.turn()
+    g.play()
     assert (g.tallies, g.player.in_jail, g.player.jail_turns) == ({11: 2}, True, 2)
-    g.turn()
+    g.play()
     assert_state(g, pos=20, tallies={11: 2, 20: 1}, rolls_left=1)
 
 
 def test_leaving_on_the_third_jail_turn_then_chest_go_to_jail():
-    g = game(jail_turns=2, rolls=[(2, 5), SEVEN], chest=[2]).turn()
+    g = game(jail_turns=2, rolls=[(2, 5), SEVEN], chest=[2]).play()
     assert_state(g, pos=11, tallies={18: 1, 11: 1}, in_jail=True, rolls_left=1, chest_draws=1)
 
 
 @pytest.mark.parametrize("served", [0, 1, 2])
 def test_doubles_in_jail_leave_and_do_not_roll_again(served):
-    g = game(jail_turns=served, rolls=[(3, 3), SEVEN]).turn()
+    g = game(jail_turns=served, rolls=[(3, 3), SEVEN]).play()
     assert_state(g, pos=17, tallies={17: 1}, rolls_left=1)
 
 
@@ -365,28 +329,28 @@ def test_doubles_in_jail_leave_and_do_not_roll_again(served):
 )
 def test_doubles_out_of_jail_onto_chance_draws_a_card(card, pos, tallies, in_jail):
     """(6, 6) from Jail lands on Chance 23: draw and follow the card, no roll again."""
-    g = game(jail_turns=0, rolls=[(6, 6), SEVEN], chance=[card]).turn()
+    g = game(jail_turns=0, rolls=[(6, 6), SEVEN], chance=[card]).play()
     assert_state(g, pos=pos, tallies=tallies, in_jail=in_jail, rolls_left=1, chance_draws=1)
 
 
 @pytest.mark.parametrize(("roll", "chest"), [((3, 4), 3), ((2, 5), 16), ((6, 1), 1)])
 def test_third_jail_turn_onto_community_chest_draws_a_card(roll, chest):
     """No doubles can reach a Chest from 11 (7 and 23 are odd); the 3rd-turn exit can."""
-    g = game(jail_turns=2, rolls=[roll, SEVEN], chest=[chest]).turn()
+    g = game(jail_turns=2, rolls=[roll, SEVEN], chest=[chest]).play()
     dest = 1 if chest == 1 else 18
     assert_state(g, pos=dest, tallies={18: 1} | {dest: 1}, rolls_left=1, chest_draws=1)
 
 
 def test_jail_turns_reset_after_being_sent_again():
-    g = game(jail_turns=1, rolls=[(6, 6)], chance=[8]).turn()
+    g = game(jail_turns=1, rolls=[(6, 6)], chance=[8]).play()
     assert (g.player.in_jail, g.player.jail_turns) == (True, 0)
 
 
 def test_dice_are_not_rolled_beyond_one_turn():
     """A turn that should end does not roll: an empty preset would raise if it did."""
-    g = game(1, [SEVEN], chance=[10]).turn()
+    g = game(1, [SEVEN], chance=[10]).play()
     with pytest.raises(DiceUsedUpError):
-        g.turn()
+        g.play()
 
 
 # ---------------------------------------------------------------------------
@@ -453,7 +417,7 @@ def test_narration_templates():
 
 
 def test_verbose_narrates_the_roll_and_being_sent_to_jail(capsys):
-    game(24, [SEVEN], verbose=True).turn()
+    game(24, [SEVEN], verbose=True).play()
     lines = capsys.readouterr().out.splitlines()
     assert "Rolled 3 and 4 (total 7)." in lines
     assert "Player is sent to jail." in lines
@@ -463,12 +427,12 @@ def test_verbose_narrates_the_roll_and_being_sent_to_jail(capsys):
 
 
 def test_verbose_marks_doubles(capsys):
-    game(1, [(2, 2), SEVEN], verbose=True).turn()
+    game(1, [(2, 2), SEVEN], verbose=True).play()
     lines = capsys.readouterr().out.splitlines()
     rolls = [line for line in lines if line.startswith("Rolled")]
     assert rolls == ["Rolled 2 and 2 (total 4), doubles.", "Rolled 3 and 4 (total 7)."]
 
 
 def test_quiet_by_default(capsys):
-    game(24, [SEVEN]).turn()
+    game(24, [SEVEN]).play()
     assert capsys.readouterr().out == ""
