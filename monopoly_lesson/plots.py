@@ -25,6 +25,8 @@ from .starter import NUM_SPACES, gameboard
 
 __all__ = [
     "COLORSCALE",
+    "SHORT_TITLES",
+    "STREET_GROUPS",
     "LessonRenderer",
     "bar_chart",
     "board_map",
@@ -46,6 +48,18 @@ SHORT_TITLES = [
     "Boardwalk",
 ]  # fmt: skip
 """Short names that fit on the board map's squares (full names appear on hover)."""
+
+STREET_GROUPS = {
+    "brown": ("#955436", (2, 4)),
+    "light blue": ("#aae0fa", (7, 9, 10)),
+    "pink": ("#d93a96", (12, 14, 15)),
+    "orange": ("#f7941d", (17, 19, 20)),
+    "red": ("#ed1b24", (22, 24, 25)),
+    "yellow": ("#fef200", (27, 28, 30)),
+    "green": ("#1fb25a", (32, 33, 35)),
+    "dark blue": ("#0072bb", (38, 40)),
+}
+"""The street colour groups: ``group -> (band colour, spaces)``, as printed on the board."""
 
 _TITLES = gameboard["title"].tolist()
 _UNIFORM = 100 / NUM_SPACES  # percent

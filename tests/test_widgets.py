@@ -1,101 +1,141 @@
-"""TurnStepper, driven from Python the way a test or a student's clicks drive it."""
+"""TurnStepper, the view: its buttons and controls drive the state, and it draws the state.
+
+The game itself (turns, errors, the log) is tested in test_stepper.py.
+"""
+
+import re
+from html import unescape
 
 import pytest
 
 from monopoly_lesson import take_turn
+from monopoly_lesson.stepper import StepperState
 from monopoly_lesson.widgets import STATIC_NOTE, TurnStepper
 
 
-def turn_headers(stepper):
-    return [line for line in stepper.lines if line.startswith("--- Turn")]
+def buttons(stepper):
+    return stepper.one_turn, stepper.ten_turns, stepper.reset_button
+
+
+def square(stepper, space):
+    """The HTML of one square of the drawn board."""
+    board = stepper.board_view.value.split('class="monopoly-centre"')[0]
+    return board.split(f'data-space="{space}"')[1].split('class="monopoly-space"')[0]
 
 
 def test_buttons_say_what_they_do():
     stepper = TurnStepper(take_turn)
-    labels = [b.description for b in (stepper.one_turn, stepper.ten_turns, stepper.reset_button)]
-    assert labels == ["One turn", "Ten turns", "Reset"]
-    assert all(b.tooltip for b in (stepper.one_turn, stepper.ten_turns, stepper.reset_button))
-
-
-def test_one_turn_ten_turns_and_reset():
-    stepper = TurnStepper(take_turn, seed=3)
-    stepper.one_turn.click()
-    assert stepper.turns_played == 1 and len(turn_headers(stepper)) == 1
-    assert "Rolled" in stepper.log_view.value
-    board_before = stepper.board_view.value
-    stepper.ten_turns.click()
-    assert stepper.turns_played == 11 and len(turn_headers(stepper)) == 11
-    assert stepper.board_view.value != board_before
-    assert "11 turn(s) played" in stepper.status_view.value
-    stepper.reset_button.click()
-    assert stepper.turns_played == 0 and stepper.lines == [] and stepper.tracker.total == 0
-    assert [p.pos for p in stepper.players] == [1]
-
-
-def test_same_seed_same_turns():
-    a, b = TurnStepper(take_turn, seed=9), TurnStepper(take_turn, seed=9)
-    a.step(10), b.step(10)
-    assert a.lines == b.lines
-
-
-def test_two_players_alternate():
-    stepper = TurnStepper(take_turn, players=2, seed=1)
-    stepper.step(4)
-    assert [h.split(", ")[1] for h in turn_headers(stepper)] == [
-        "Player 1 ---", "Player 2 ---", "Player 1 ---", "Player 2 ---",
+    assert [b.description for b in buttons(stepper)] == ["One turn", "Ten turns", "Reset"]
+    assert all(b.tooltip for b in buttons(stepper))
+    assert [b._dom_classes for b in buttons(stepper)] == [
+        ("turn-stepper-one-turn",), ("turn-stepper-ten-turns",), ("turn-stepper-reset",),
     ]  # fmt: skip
-    stepper.players_choice.value = 1  # changing a control starts again
-    assert stepper.turns_played == 0 and len(stepper.players) == 1
 
 
-def test_preset_dice_move_the_token_and_show_on_the_board():
-    stepper = TurnStepper(take_turn, preset=[2, 3])
+def test_each_button_calls_its_method(monkeypatch):
+    stepper = TurnStepper(take_turn)
+    calls = []
+    monkeypatch.setattr(stepper, "step", lambda turns: calls.append(("step", turns)))
+    monkeypatch.setattr(stepper, "reset", lambda: calls.append(("reset",)))
+    for button in buttons(stepper):
+        button.click()
+    assert calls == [("step", 1), ("step", 10), ("reset",)]
+
+
+def test_the_view_exposes_its_state():
+    stepper = TurnStepper(take_turn, players=2, seed=3, start=5)
+    assert isinstance(stepper.state, StepperState)
+    assert stepper.state.tokens == {"Player 1": 5, "Player 2": 5}
+    stepper.ten_turns.click()
+    assert stepper.turns_played == stepper.state.turns_played == 10
+    assert stepper.lines is stepper.state.lines and stepper.error is None
+
+
+def test_the_drawing_follows_the_state():
+    stepper = TurnStepper(take_turn, preset=[2, 3, 1, 2])
+    assert "(no turns yet)" in stepper.log_view.value
     stepper.one_turn.click()
-    assert stepper.players[0].pos == 6
-    assert 'title="Reading Railroad (6): 1"' in stepper.board_view.value
+    assert "1 turn(s) played, 1 tallies" in stepper.status_view.value
+    assert "monopoly-token" in square(stepper, 6) and "monopoly-token" not in square(stepper, 1)
+    assert "Reading Railroad (6): tally 1" in unescape(stepper.board_view.value)
     assert "Tally: Reading Railroad (6), now 1." in stepper.log_view.value
+    assert "Reading Railroad (6): 1</title>" in stepper.chart_view.value
+    stepper.state.step()  # played on the state directly: drawn at the next redraw
+    stepper.redraw()
+    assert "monopoly-token" in square(stepper, 9) and "monopoly-token" not in square(stepper, 6)
+    assert unescape(stepper.log_view.value).endswith(stepper.lines[-1] + "</pre>")
 
 
-def test_used_up_preset_dice_are_reported_and_the_widget_recovers():
-    stepper = TurnStepper(take_turn, preset=[3, 4])
-    stepper.ten_turns.click()
-    assert stepper.turns_played == 1
-    assert "preset dice are used up" in stepper.error
-    assert "error: see the log" in stepper.status_view.value
-    stepper.preset_box.value = "1,2,1,2"
-    stepper.ten_turns.click()
-    assert stepper.turns_played == 2
+def test_the_centre_says_who_is_in_jail():
+    stepper = TurnStepper(take_turn, start=24, preset=[3, 4])
+    stepper.one_turn.click()
+    centre = stepper.board_view.value.split('class="monopoly-centre"')[1]
+    assert "Player 1 on Jail (11)" in centre and "Player 1 is in jail." in centre
 
 
-def test_a_bad_preset_list_is_explained():
+def test_changing_a_control_starts_again_with_it():
+    stepper = TurnStepper(take_turn, seed=1)
+    stepper.step(3)
+    stepper.players_choice.value = 2
+    assert stepper.turns_played == 0 and stepper.state.setup.players == 2
+    stepper.seed_box.value = 42
+    assert stepper.state.setup.seed == 42
+    stepper.preset_box.value = "2,3"
+    stepper.dice_choice.value = "preset"
+    assert stepper.state.setup.preset == (2, 3)
+    stepper.reset_button.click()
+    assert stepper.state.setup.preset == (2, 3) and stepper.state.setup.players == 2
+
+
+@pytest.mark.parametrize(
+    ("faces", "problem"),
+    [("3,x", "faces must be whole numbers separated by commas, got '3,x'."),
+     ("1,2,3", "rolls must list an even number of faces")],
+)  # fmt: skip
+def test_bad_preset_faces_are_explained_in_the_log(faces, problem):
     stepper = TurnStepper(take_turn, preset=[1, 2])
-    stepper.preset_box.value = "3,x"
-    assert "faces must be whole numbers separated by commas" in stepper.log_view.value
+    stepper.preset_box.value = faces
+    assert stepper.error.startswith("The preset faces were not understood: " + problem)
+    assert "The preset faces were not understood" in stepper.log_view.value
+    assert "error: see the log" in stepper.status_view.value
+    stepper.preset_box.value = "1,2"
+    assert stepper.error is None
 
 
-def test_a_failing_take_turn_is_shown_and_the_widget_stays_usable():
+def test_an_error_shows_in_the_status_and_a_fixed_take_turn_recovers():
     def broken(player, tracker, *, dice, chance, community):
-        dice.roll()
         raise KeyError("oops")
 
     stepper = TurnStepper(broken, seed=2)
     stepper.one_turn.click()
-    assert stepper.turns_played == 0
+    assert "error: see the log" in stepper.status_view.value
     message = "Error in take_turn on turn 1 (Player 1): KeyError: 'oops'"
-    assert stepper.error == message and "ERROR: " + message in stepper.lines
-    assert "KeyError" in stepper.log_view.value
+    assert message in unescape(stepper.log_view.value)
     stepper.take_turn = take_turn  # the student fixes the code
+    assert stepper.state.take_turn is take_turn
     stepper.one_turn.click()
-    assert stepper.turns_played == 1 and stepper.error is None
+    assert stepper.turns_played == 1 and "error" not in stepper.status_view.value
 
 
-def test_static_stand_in_for_print_and_html():
-    stepper = TurnStepper(take_turn, seed=1)
+def test_static_stand_ins_for_html_markdown_and_text():
+    stepper = TurnStepper(take_turn, players=2, seed=1)
     stepper.step(3)
     bundle = stepper._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle
-    assert STATIC_NOTE in bundle["text/html"] and "turn-stepper-board" in bundle["text/html"]
-    assert bundle["text/plain"].startswith("TurnStepper: 3 turn(s) played")
+    page = bundle["text/html"]
+    assert STATIC_NOTE in page and stepper.board_view.value in page
+    assert all(f'class="turn-stepper-{part}' in page for part in ("status", "chart", "log"))
+    assert 'class="monopoly-board turn-stepper-board"' in page
+    assert bundle["text/plain"] == (
+        "TurnStepper: 3 turn(s) played, Player 1 on {}, Player 2 on {}. {}".format(
+            *stepper.state.tokens.values(), STATIC_NOTE
+        )
+    )
+    text = bundle["text/markdown"]
+    assert text.startswith(f"*{STATIC_NOTE}*") and "After 3 turn(s):" in text
+    assert "; ".join(stepper.state.where()) in text
+    assert text.rstrip().endswith(f"{stepper.lines[-1]}\n```")
+    assert re.search(r"\*\*Most tallied so far:\*\* \w", text)
 
 
 @pytest.mark.parametrize(
@@ -109,26 +149,3 @@ def test_bad_arguments(kwargs, error, message):
     fn = kwargs.pop("take_turn")
     with pytest.raises(error, match=message):
         TurnStepper(fn, **kwargs)
-
-
-def test_a_fixed_take_turn_in_the_notebook_is_picked_up(monkeypatch):
-    """Re-running the cell that defines take_turn changes what the widget plays."""
-    import types
-
-    notebook = types.ModuleType("__main__")
-    monkeypatch.setitem(__import__("sys").modules, "__main__", notebook)
-    exec("def take_turn(player, tracker, **decks):\n    raise ValueError('bug')", vars(notebook))
-    stepper = TurnStepper(notebook.take_turn, seed=1)
-    stepper.one_turn.click()
-    assert "ValueError: bug" in stepper.error
-    vars(notebook)["take_turn"] = take_turn  # the student's fixed definition
-    stepper.one_turn.click()
-    assert stepper.turns_played == 1 and stepper.error is None
-
-
-def test_markdown_snapshot_for_print():
-    stepper = TurnStepper(take_turn, players=2, seed=1)
-    stepper.step(3)
-    text = stepper._repr_mimebundle_()["text/markdown"]
-    assert text.startswith(f"*{STATIC_NOTE}*") and "After 3 turn(s):" in text
-    assert "Player 1 on" in text and "Player 2 on" in text and "```" in text

@@ -1,0 +1,145 @@
+"""The HTML board: every square where the board geometry puts it, bands, tokens, extras."""
+
+import re
+from html import unescape
+
+import pytest
+
+from monopoly_lesson import SpaceTracker, gameboard
+from monopoly_lesson.board_view import TOKEN_COLOURS, SpaceExtras, board_html
+from monopoly_lesson.plots import SHORT_TITLES, STREET_GROUPS, board_position
+
+GROUPS = {
+    "brown": [2, 4], "light blue": [7, 9, 10], "pink": [12, 14, 15], "orange": [17, 19, 20],
+    "red": [22, 24, 25], "yellow": [27, 28, 30], "green": [32, 33, 35], "dark blue": [38, 40],
+}  # fmt: skip
+
+
+def squares(page: str) -> dict[int, str]:
+    """The HTML of each square, keyed by its space number."""
+    board = page.split('<div class="monopoly-centre"')[0]
+    parts = board.split('<div class="monopoly-space" ')[1:]
+    found = {int(re.search(r'data-space="(\d+)"', part)[1]): part for part in parts}
+    assert len(found) == len(parts)
+    return found
+
+
+def hover(square: str) -> str:
+    return unescape(re.search(r'title="([^"]*)"', square)[1])
+
+
+@pytest.fixture
+def counts():
+    tracker = SpaceTracker()
+    for space in [11, 11, 11, 25, 6]:
+        tracker.tally(space)
+    return tracker.counts
+
+
+def test_every_space_is_drawn_where_the_board_geometry_puts_it():
+    drawn = squares(board_html())
+    assert sorted(drawn) == list(range(1, 41))
+    for space, square in drawn.items():
+        col, row = board_position(space)
+        assert f"grid-row:{11 - row};grid-column:{col + 1};" in square
+        assert hover(square).startswith(f"{gameboard['title'][space - 1]} ({space})")
+        for part in SHORT_TITLES[space - 1].split("<br>"):
+            assert part.replace("&", "&amp;") in square
+
+
+def test_go_is_bottom_right_and_play_runs_clockwise_from_it():
+    drawn = squares(board_html())
+    assert "grid-row:11;grid-column:11;" in drawn[1]  # Go
+    assert "grid-row:11;grid-column:1;" in drawn[11]  # Jail
+    assert "grid-row:1;grid-column:1;" in drawn[21]  # Free Parking
+    assert "grid-row:1;grid-column:11;" in drawn[31]  # Go to Jail
+
+
+def test_streets_have_their_group_band_and_nothing_else_does():
+    assert {group: list(spaces) for group, (_, spaces) in STREET_GROUPS.items()} == GROUPS
+    drawn = squares(board_html())
+    for space, square in drawn.items():
+        band = re.search(r'data-group="([^"]+)" style="[^"]*background:(#\w+)', square)
+        group = next((g for g, spaces in GROUPS.items() if space in spaces), None)
+        if group is None:
+            assert band is None, space
+        else:
+            assert band.groups() == (group, STREET_GROUPS[group][0])
+            assert f"{group} street" in hover(square)
+
+
+def test_bands_face_the_centre_of_the_board():
+    drawn = squares(board_html())
+    assert "flex-direction:column;" in drawn[2]  # bottom row: band on top
+    assert "flex-direction:row-reverse;" in drawn[12]  # left side: band on the right
+    assert "flex-direction:column-reverse;" in drawn[22]  # top row: band below
+    assert "flex-direction:row;" in drawn[32]  # right side: band on the left
+
+
+def test_tokens_are_on_their_squares_and_named_in_the_centre():
+    page = board_html(tokens={"Player 1": 11, "Player 2": 25})
+    drawn = squares(page)
+    assert [s for s, square in drawn.items() if "monopoly-token" in square] == [11, 25]
+    assert 'title="Player 1"' in drawn[11] and TOKEN_COLOURS[0] in drawn[11]
+    assert 'title="Player 2"' in drawn[25] and TOKEN_COLOURS[1] in drawn[25]
+    centre = page.split('class="monopoly-centre"')[1]
+    assert "Player 1 on Jail (11)" in centre and "Player 2 on Illinois Avenue (25)" in centre
+
+
+def test_two_tokens_on_one_square_both_show():
+    drawn = squares(board_html(tokens={"Ann": 5, "Bob": 5}))
+    assert drawn[5].count("monopoly-token") == 2
+
+
+def test_tallies_shade_the_squares_and_show_on_hover(counts):
+    drawn = squares(board_html(counts))
+    assert hover(drawn[11]).endswith(": tally 3") and hover(drawn[2]).endswith(": tally 0")
+    assert "<b>3</b>" in drawn[11] and "<b>" not in drawn[2]
+    shade = {s: re.search(r"rgba\(31,78,121,([\d.]+)\)", drawn[s]) for s in (2, 6, 11)}
+    assert shade[2] is None and float(shade[6][1]) < float(shade[11][1])
+    assert "color:white" in drawn[11] and "color:white" not in drawn[6]
+
+
+def test_centre_lines_are_escaped_and_the_css_class_is_added():
+    page = board_html(centre=["<b>Ann</b> is in jail."], css_class="turn-stepper-board")
+    assert "&lt;b&gt;Ann&lt;/b&gt; is in jail." in page
+    assert page.startswith('<div class="monopoly-board turn-stepper-board"')
+
+
+def test_extras_draw_owners_mortgages_houses_and_hotels():
+    extras = {
+        2: SpaceExtras(owner="Ann", colour="#123456", houses=3),
+        4: SpaceExtras(owner="Ann", colour="#123456", hotel=True),
+        6: SpaceExtras(owner="Bob", colour="#abcdef", mortgaged=True),
+    }
+    drawn = squares(board_html(extras=extras))
+    assert "border:3px solid #123456" in drawn[2] and drawn[2].count("monopoly-house") == 3
+    assert drawn[4].count("monopoly-hotel") == 1 and "monopoly-house" not in drawn[4]
+    assert "repeating-linear-gradient" in drawn[6]
+    assert hover(drawn[2]).endswith("owned by Ann; 3 house(s)")
+    assert hover(drawn[6]).endswith("owned by Bob; mortgaged")
+    assert "border:1px solid #444" in drawn[3]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        (dict(counts=[1, 2, 3]), ValueError, "counts must be a pandas Series indexed by"),
+        (dict(tokens={"Ann": 41}), ValueError, "'Ann' is on 41"),
+        (dict(extras={0: SpaceExtras()}), ValueError, "keyed by spaces 1 to 40, got 0"),
+        (dict(extras={5: "Ann"}), TypeError, r"extras\[5\] must be a SpaceExtras"),
+    ],
+)
+def test_bad_arguments_are_explained(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        board_html(**kwargs)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [(dict(houses=5), "houses must be a whole number from 0 to 4"),
+     (dict(houses=2, hotel=True), "a hotel or houses, not both")],
+)  # fmt: skip
+def test_bad_extras_are_explained(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        SpaceExtras(**kwargs)
