@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from .rules import LESSON_RULES, Rules
+from .rules import LESSON_RULES, Rules, Seat
 from .starter import (
     GO,
     NUM_SPACES,
@@ -151,12 +151,14 @@ class StepperState:
     def reset(self) -> None:
         """Start again: tokens on the start space, fresh dice, decks and tallies, empty log."""
         setup = self.setup
-        self.players = [
-            Player(setup.start, verbose=True, name=f"Player {i + 1}") for i in range(setup.players)
-        ]
         self.tracker = SpaceTracker(verbose=True)
         self.dice = setup.dice()
         self.chance, self.community = setup.decks()
+        self.seats = [
+            Seat(Player(setup.start, verbose=True, name=f"Player {i + 1}"), self.tracker,
+                 self.dice, self.chance, self.community, setup.rules)
+            for i in range(setup.players)
+        ]  # fmt: skip
         self.turns_played = 0
         self.lines: list[str] = []
         self.error: str | None = None
@@ -171,14 +173,14 @@ class StepperState:
         self.lines = self.lines[-LOG_LINES:]
 
     def _play_one_turn(self) -> bool:
-        player = self.next_player
-        number = self.turns_played // len(self.players) + 1
+        seat = self.seats[self.turns_played % len(self.seats)]
+        player = seat.player
+        number = self.turns_played // len(self.seats) + 1
         self.lines.append(f"--- Turn {number}, {player.name} ---")
         narration, play = io.StringIO(), self.current_take_turn()
         try:
             with contextlib.redirect_stdout(narration):
-                play(player, self.tracker, dice=self.dice, chance=self.chance,
-                     community=self.community)  # fmt: skip
+                seat.play(play)
         except Exception as problem:  # a student's code may raise anything
             self.lines.extend(narration.getvalue().splitlines())
             self.record_error(
@@ -205,6 +207,11 @@ class StepperState:
         """Record a problem: it becomes ``error`` and an ``ERROR:`` line in the log."""
         self.error = message
         self.lines.append("ERROR: " + message)
+
+    @property
+    def players(self) -> list[Player]:
+        """The players, in the order they take turns."""
+        return [seat.player for seat in self.seats]
 
     @property
     def next_player(self) -> Player:
