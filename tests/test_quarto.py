@@ -1,5 +1,6 @@
 """_quarto.yml: a book of every chapter, in reading order, rendered from stored outputs."""
 
+import json
 from pathlib import Path
 
 import yaml
@@ -49,3 +50,27 @@ def test_rendered_output_is_not_committed():
 def test_the_markers_filter_exists_beside_each_chapter():
     for script in CONFIG["ipynb-filters"]:
         assert (ROOT / "notebooks" / script).resolve().is_file(), script
+
+
+# Quarto's cell options that the chapters use (quarto-cli's schema, cell-codeoutput.yml),
+# with the values this project gives them.
+CELL_OPTIONS = {
+    "echo": lambda value: value is False,  # set-up cells: hidden in the book
+    "code-fold": lambda value: value is True,  # code carried over from the previous chapter
+    "code-summary": lambda value: isinstance(value, str) and value.strip() != "",
+}
+
+
+def test_cell_options_are_known_and_at_the_top_of_their_cell():
+    for path in NOTEBOOKS:
+        for cell in json.loads(path.read_text())["cells"]:
+            lines = "".join(cell["source"]).split("\n")
+            options = [line for line in lines if line.startswith("#|")]
+            if cell["cell_type"] != "code":
+                assert not options, f"{path.name}: a cell option outside a code cell"
+                continue
+            assert lines[: len(options)] == options, f"{path.name}: options must come first"
+            for key, value in (yaml.safe_load(o[2:]).popitem() for o in options):
+                assert key in CELL_OPTIONS and CELL_OPTIONS[key](value), (path.name, key, value)
+            if "#| code-summary" in "".join(options):
+                assert "#| code-fold: true" in options, f"{path.name}: a summary without a fold"

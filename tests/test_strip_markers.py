@@ -34,3 +34,26 @@ def test_the_chapters_carry_markers_that_the_filter_removes():
         text=True, check=True,
     )  # fmt: skip
     assert "SOLUTION" not in done.stdout
+
+
+def test_markers_around_a_written_answer_are_removed_and_the_answer_kept():
+    answer = "1. Why?\n\n   ### BEGIN SOLUTION\n   **Answer.** Because.\n   ### END SOLUTION\n"
+    notebook = {"cells": [{"cell_type": "markdown", "source": answer}]}
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT)], input=json.dumps(notebook), capture_output=True,
+        text=True, check=True,
+    )  # fmt: skip
+    assert json.loads(done.stdout)["cells"][0]["source"] == "1. Why?\n\n   **Answer.** Because.\n"
+
+
+def test_quarto_cell_options_are_left_for_quarto():
+    source = '#| code-fold: true\n#| code-summary: "Old code"\ndef f():\n    ### BEGIN SOLUTION\n'
+    notebook = {
+        "cells": [{"cell_type": "code", "source": source + "    return 1\n    ### END SOLUTION"}]
+    }
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT)], input=json.dumps(notebook), capture_output=True,
+        text=True, check=True,
+    )  # fmt: skip
+    kept = json.loads(done.stdout)["cells"][0]["source"]
+    assert kept == '#| code-fold: true\n#| code-summary: "Old code"\ndef f():\n    return 1\n'

@@ -1,11 +1,13 @@
 """The student edition (tools/student_edition.py): no solutions, the checks kept, and it runs.
 
 The edition is built with the tool's command line into a temporary folder. Each student
-notebook must be valid, hold no solution marker, no solution line and no output, and keep
-every unmarked cell as the instructor wrote it. Each chapter with solutions is then run
-cell by cell (in notebooks/, as a student would) up to its first error, which must be a
-placeholder's NotImplementedError. Chapters without solutions (the welcome, 07 and 08) are
-the instructor's notebooks less their outputs, which nbval already runs: they are not
+notebook must be valid, hold no solution marker, no solution line, no written answer and no
+output, and keep every unmarked cell as the instructor wrote it. Code carried over from the
+previous chapter (folded cells) must ask the student to paste their own code from it. Each
+chapter with solution code is then run cell by cell (in notebooks/, as a student would) up
+to its first error, which must be a placeholder's NotImplementedError. Chapters without
+solution code (the welcome, 07 and 08: their only solutions are written answers) are
+the instructor's notebooks less their answers and outputs, which nbval already runs: they are not
 executed again here.
 """
 
@@ -66,11 +68,12 @@ def solution_lines(source: str) -> set[str]:
     return inside - outside
 
 
-def has_solutions(path: Path) -> bool:
-    return any(BEGIN in cell.source for cell in read(path).cells)
+def has_solutions(path: Path, cell_type: str = "code") -> bool:
+    return any(BEGIN in c.source for c in read(path).cells if c.cell_type == cell_type)
 
 
 MARKED = [path for path in NOTEBOOKS if has_solutions(path)]
+ANSWERED = [path for path in NOTEBOOKS if has_solutions(path, "markdown")]
 
 
 @pytest.fixture(scope="module")
@@ -144,6 +147,51 @@ def test_outputs_and_solution_metadata_are_gone():
     assert nb.cells[2].metadata == {"tags": ["check"]}
 
 
+FOLDED = (
+    '#| code-fold: true\n#| code-summary: "Chapter 4\'s code: land"\n'
+    'def land(player):\n    """Resolve a landing."""\n    ### BEGIN SOLUTION\n'
+    "    player.tally()\n    ### END SOLUTION"
+)
+
+
+def test_carried_over_code_asks_to_be_pasted_from_its_chapter():
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(FOLDED)])
+    assert tool.student_edition(nb).cells[0].source.splitlines() == [
+        "#| code-fold: true",
+        '#| code-summary: "Chapter 4\'s code: land"',
+        "def land(player):",
+        '    """Resolve a landing."""',
+        "    # YOUR CODE HERE: paste your chapter-4 code",
+        '    raise NotImplementedError("Paste your chapter-4 code for land here, then run its cell '
+        'again.")',
+    ]
+
+
+def test_a_folded_cell_without_a_chapter_asks_for_the_previous_one():
+    source = FOLDED.replace("Chapter 4's code: land", "Code")
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
+    assert "paste your previous chapter's code" in tool.student_edition(nb).cells[0].source
+
+
+def test_cell_options_stay_and_unfolded_code_asks_to_be_written():
+    source = "#| echo: false\n" + FOLDED.split("\n", 2)[2]
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
+    after = tool.student_edition(nb).cells[0].source
+    assert after.startswith("#| echo: false\ndef land(player):")
+    assert "Write this part of land, then run its cell again." in after
+
+
+def test_each_written_answer_becomes_its_own_placeholder():
+    prose = (
+        "1. Where?\n\n   ### BEGIN SOLUTION\n   On Go.\n   ### END SOLUTION\n\n"
+        "2. Why?\n\n   ### BEGIN SOLUTION\n   Because.\n   ### END SOLUTION"
+    )
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(prose)])
+    assert tool.student_edition(nb).cells[0].source == (
+        "1. Where?\n\n   *Your answer here.*\n\n2. Why?\n\n   *Your answer here.*"
+    )
+
+
 def test_an_unclosed_region_is_refused_rather_than_leaked():
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(f"{BEGIN}\nsecret = 1")])
     with pytest.raises(RuntimeError, match="no end solution"):
@@ -171,10 +219,36 @@ def test_student_notebook_is_valid_and_holds_no_solution(edition, source):
             assert after.source == before.source, i  # prose, checks, simulations, figures
             continue
         count = len(regions(before.source))
-        assert after.source.count("# YOUR CODE HERE") == count, f"placeholders in cell {i}"
-        assert after.source.count("raise NotImplementedError(") == count, f"raise in cell {i}"
+        if before.cell_type == "markdown":  # a written answer
+            assert after.source.count(tool.TEXT_PLACEHOLDER) == count, f"answers in cell {i}"
+        else:
+            assert after.source.count("# YOUR CODE HERE") == count, f"placeholders in cell {i}"
+            assert after.source.count("raise NotImplementedError(") == count, f"raise in cell {i}"
         leaked = solution_lines(before.source) & {line.strip() for line in after.source.split("\n")}
         assert not leaked, f"solution lines left in cell {i}: {sorted(leaked)}"
+
+
+def test_every_chapter_answers_its_exercises_for_the_instructor_only(edition):
+    """Each chapter's exercises have answers, and the student edition has none of them."""
+    assert ANSWERED == NOTEBOOKS
+    for source in ANSWERED:
+        student = read(edition / source.name)
+        exercises = [c.source for c in student.cells if "## Exercises" in c.source]
+        assert exercises and tool.TEXT_PLACEHOLDER in exercises[0], source.name
+        assert "**Answer.**" not in "".join(c.source for c in student.cells), source.name
+
+
+@pytest.mark.parametrize("source", MARKED, ids=lambda path: path.stem)
+def test_carried_over_code_says_paste_your_previous_chapter(edition, source):
+    """A later chapter's copy of earlier code asks for the student's own code from it."""
+    previous = int(source.name[:2]) - 1
+    folded = [c for c in read(edition / source.name).cells if c.source.startswith("#| code-fold")]
+    for cell in folded:
+        if "YOUR CODE HERE" in cell.source:
+            assert f"# YOUR CODE HERE: paste your chapter-{previous} code" in cell.source
+            assert f"Paste your chapter-{previous} code for " in cell.source
+    if previous >= 1:
+        assert any("paste your chapter" in c.source for c in folded), "nothing to paste?"
 
 
 def test_chapter_1_take_turn_is_left_to_the_student(edition):
@@ -209,4 +283,4 @@ def test_student_notebook_runs_up_to_its_first_placeholder(edition, source):
     assert error is not None, "no cell called the unwritten code: is a check missing?"
     assert index >= first, f"cell {index} failed before the first placeholder (cell {first})"
     assert error.ename == "NotImplementedError", error
-    assert error.evalue.startswith("Write this part"), error
+    assert error.evalue.startswith(("Write this part", "Paste your chapter-")), error

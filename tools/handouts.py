@@ -5,6 +5,17 @@ executed): nbconvert for the HTML pages, and pandoc with Typst for the PDFs. Eac
 is chosen the way Quarto chooses it: in HTML the interactive figure and the widget's
 HTML snapshot; in PDF the figure's PNG and the widget's Markdown snapshot.
 
+Quarto's cell options (``#|`` lines at the top of a code cell) are honoured as the book
+honours them, and never shown:
+
+- ``#| echo: false`` (the set-up cells): the code is hidden, its output (if any) shown;
+- ``#| code-fold: true`` (code carried over from the previous chapter): in HTML the code
+  sits in a collapsed ``<details>`` block whose summary line is the cell's
+  ``#| code-summary:`` (default "Code"); in the PDF it is not printed, and a one-line
+  note in its place names it. That code was printed in full in the previous chapter's
+  handout, where it was written; on paper it cannot be unfolded, and reprinting it would
+  put a page or two of old code before each chapter's new rule.
+
     python tools/handouts.py [--out _handouts] [NOTEBOOK ...]
 
 writes ``_handouts/html/NN_name.html`` (with a local copy of plotly.js, so the pages need
@@ -21,6 +32,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+import jinja2
 import nbformat
 import plotly
 import pypandoc
@@ -34,6 +46,21 @@ PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
 
 # Quarto's order for PDF (Typst) output: Markdown, then images, then plain text.
 PRINT_PRIORITY = ["text/markdown", "image/svg+xml", "image/png", "image/jpeg", "text/plain"]
+# What the PDF prints in place of folded code.
+FOLDED_NOTE = "{summary} (folded: not printed here; it is in the notebook)"
+# The lab template, with folded code in a <details> block as Quarto's HTML has it.
+HTML_TEMPLATE = """{%- extends 'index.html.j2' -%}
+{% block input_group -%}
+{%- set fold = cell.metadata.get("code_fold") -%}
+{%- if fold -%}
+<details class="code-fold"{{ " open" if fold.open }}><summary>{{ fold.summary | e }}</summary>
+{{ super() }}
+</details>
+{%- else -%}
+{{ super() }}
+{%- endif -%}
+{%- endblock input_group %}
+"""
 
 
 def chapters(paths: list[str] | None = None) -> list[Path]:
@@ -50,19 +77,74 @@ def title_of(notebook: nbformat.NotebookNode, fallback: str) -> str:
     return fallback
 
 
+# -- Quarto's cell options -------------------------------------------------------
+
+
+def cell_options(source: str) -> tuple[dict, str]:
+    """A code cell's Quarto options (its leading ``#| key: value`` lines) and the code after.
+
+    Values are read as Quarto's YAML reads these simple ones: ``true``/``false``, numbers
+    stay strings, quotes around a string are dropped.
+    """
+    lines = source.split("\n")
+    count = 0
+    while count < len(lines) and lines[count].startswith("#|"):
+        count += 1
+    options: dict = {}
+    for line in lines[:count]:
+        key, _, value = line[2:].partition(":")
+        value = value.strip()
+        if value in ("true", "false"):
+            options[key.strip()] = value == "true"
+        else:
+            options[key.strip()] = value.strip("\"'")
+    return options, "\n".join(lines[count:])
+
+
+def apply_cell_options(notebook: nbformat.NotebookNode, target: str) -> None:
+    """Honour ``echo: false`` and ``code-fold`` for ``target`` ("html" or "pdf"), in place."""
+    cells = []
+    for cell in notebook.cells:
+        if cell.cell_type != "code":
+            cells.append(cell)
+            continue
+        options, cell.source = cell_options(cell.source)
+        fold = options.get("code-fold", False)
+        if options.get("echo") is False or (fold and target == "pdf"):
+            if fold and options.get("echo") is not False:
+                summary = options.get("code-summary", "Code")
+                cells.append(
+                    nbformat.v4.new_markdown_cell(f"*{FOLDED_NOTE.format(summary=summary)}*")
+                )
+            if not cell.get("outputs"):
+                continue  # nothing left to show
+            cell.metadata["transient"] = {"remove_source": True}
+        elif fold:
+            summary = options.get("code-summary", "Code")
+            cell.metadata["code_fold"] = {"summary": summary, "open": fold == "show"}
+        cells.append(cell)
+    notebook.cells = cells
+
+
 # -- HTML ---------------------------------------------------------------------
 
 
-def read_chapter(path: Path) -> nbformat.NotebookNode:
-    """A chapter as readers see it: without the student edition's solution markers."""
-    notebook = nbformat.read(path, as_version=4)
-    return nbformat.from_dict(strip_markers(notebook))
+def read_chapter(path: Path, target: str) -> nbformat.NotebookNode:
+    """A chapter as readers see it in ``target``: no solution markers, cell options applied."""
+    notebook = nbformat.from_dict(strip_markers(nbformat.read(path, as_version=4)))
+    apply_cell_options(notebook, target)
+    return notebook
 
 
 def build_html(path: Path, out: Path) -> Path:
     """One chapter as a self-contained HTML page that loads plotly.js from beside it."""
-    notebook = read_chapter(path)
-    body, _ = HTMLExporter(template_name="lab").from_notebook_node(notebook)
+    notebook = read_chapter(path, "html")
+    exporter = HTMLExporter(
+        template_name="lab",
+        template_file="handout.html.j2",
+        extra_loaders=[jinja2.DictLoader({"handout.html.j2": HTML_TEMPLATE})],
+    )
+    body, _ = exporter.from_notebook_node(notebook)
     # Load plotly.js first, before any AMD loader, and drop scripts from other hosts
     # (require.js and MathJax: the lesson's pages need neither).
     body = re.sub(r'<script[^>]+src="https?://[^"]*"[^>]*>\s*</script>', "", body)
@@ -92,7 +174,7 @@ def build_index(pages: list[tuple[str, Path]], out: Path) -> Path:
 
 def build_pdf(path: Path, out: Path) -> Path:
     """One chapter as a PDF handout: notebook -> Markdown -> Typst -> PDF."""
-    notebook = read_chapter(path)
+    notebook = read_chapter(path, "pdf")
     config = Config()
     config.NbConvertBase.display_data_priority = PRINT_PRIORITY
     markdown, resources = MarkdownExporter(config=config).from_notebook_node(

@@ -14,6 +14,16 @@ course, database or cell metadata needed) replaces each region with a placeholde
     # YOUR CODE HERE
     raise NotImplementedError("Write this part of take_turn, then run its cell again.")
 
+A later chapter starts with the code the student wrote in the chapters before, in cells
+that the book folds (Quarto's ``#| code-fold: true``, with a ``#| code-summary:`` such as
+"Chapter 4's code: ..."). There the placeholder asks for that code instead::
+
+    # YOUR CODE HERE: paste your chapter-4 code
+    raise NotImplementedError("Paste your chapter-4 code for land here, then run its cell again.")
+
+Written answers to exercises (Markdown cells) sit between the same markers; each becomes
+``*Your answer here.*``.
+
 Cells without markers (prose, checks, simulations, figures) are kept as they are. Every
 output is cleared, so nothing the solutions computed (tables, figures, printed narration)
 reaches the students, and metadata other than the kernel's and language's is dropped.
@@ -27,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import re
 from pathlib import Path
 
 import nbformat
@@ -37,6 +48,12 @@ ROOT = Path(__file__).resolve().parents[1]
 BEGIN, END = "BEGIN SOLUTION", "END SOLUTION"
 YOUR_CODE_HERE = "# YOUR CODE HERE"
 RAISE = 'raise NotImplementedError("Write this part{where}, then run {which} cell again.")'
+# In code carried over from an earlier chapter (a folded cell): paste it, do not rewrite it.
+PASTE_HERE = "# YOUR CODE HERE: paste your {chapter} code"
+PASTE = (
+    'raise NotImplementedError("Paste your {chapter} code{where} here, '
+    'then run {which} cell again.")'
+)
 TEXT_PLACEHOLDER = "*Your answer here.*"
 # What a student edition keeps; any other metadata (nbgrader's, widget state, timings) goes.
 NOTEBOOK_METADATA = {"kernelspec", "language_info"}
@@ -48,15 +65,43 @@ def chapters(paths: list[str] | None = None) -> list[Path]:
     return [Path(p) for p in paths] if paths else sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 
-def clear_solutions(notebook: nbformat.NotebookNode) -> None:
-    """Replace every marked solution region by the placeholder (nbgrader's ClearSolutions)."""
-    ClearSolutions(
+def clearer(code_stub: str) -> ClearSolutions:
+    """nbgrader's ClearSolutions with our markers and placeholders."""
+    return ClearSolutions(
         begin_solution_delimeter=BEGIN,
         end_solution_delimeter=END,
-        code_stub={"python": f"{YOUR_CODE_HERE}\n{RAISE}"},
+        code_stub={"python": code_stub},
         text_stub=TEXT_PLACEHOLDER,
         enforce_metadata=False,  # plain markers: no nbgrader cell metadata needed
-    ).preprocess(notebook, {})
+    )
+
+
+def carried_from(source: str) -> str | None:
+    """For a folded cell (``#| code-fold``), the chapter its code comes from, e.g. "chapter-4".
+
+    The chapter is read from the cell's ``#| code-summary:`` ("Chapter 4's code: ...");
+    "previous chapter's" if it names none. ``None`` for a cell that is not folded.
+    """
+    options = [line[2:] for line in source.split("\n") if line.startswith("#|")]
+    if not any(re.match(r"\s*code-fold\s*:\s*(true|show)", line) for line in options):
+        return None
+    summary = " ".join(line for line in options if "code-summary" in line)
+    number = re.search(r"[Cc]hapter[ -]?(\d+)", summary)
+    return f"chapter-{number.group(1)}" if number else "previous chapter's"
+
+
+def clear_solutions(notebook: nbformat.NotebookNode) -> None:
+    """Replace every marked solution region by its placeholder (nbgrader's ClearSolutions).
+
+    Code carried over from an earlier chapter (a folded cell) asks to be pasted; any other
+    code asks to be written; a written answer becomes ``*Your answer here.*``.
+    """
+    for index, cell in enumerate(notebook.cells):
+        chapter = carried_from(cell.source) if cell.cell_type == "code" else None
+        if chapter:
+            paste = f"{PASTE_HERE}\n{PASTE}".replace("{chapter}", chapter)
+            clearer(paste).preprocess_cell(cell, {"language": "python"}, index)
+    clearer(f"{YOUR_CODE_HERE}\n{RAISE}").preprocess(notebook, {})
 
 
 def function_at(source: str, line: int) -> str | None:
@@ -78,9 +123,10 @@ def name_the_functions(source: str) -> str:
     """Say in each placeholder's message which function it belongs to, if any."""
     lines = source.split("\n")
     for number, line in enumerate(lines):
-        if line.strip() == RAISE:
+        if line.strip().startswith("raise NotImplementedError(") and "{where}" in line:
             name = function_at(source, number + 1)
-            where = f" of {name}" if name else ""
+            pasted = line.strip().startswith('raise NotImplementedError("Paste')
+            where = (f" for {name}" if pasted else f" of {name}") if name else ""
             which = "its" if name else "this"
             lines[number] = line.replace("{where}", where).replace("{which}", which)
     return "\n".join(lines)
@@ -114,8 +160,11 @@ def student_edition(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
 
 
 def placeholders(notebook: nbformat.NotebookNode) -> int:
-    """How many placeholders a notebook has."""
-    return sum(cell.source.count(YOUR_CODE_HERE) for cell in notebook.cells)
+    """How many placeholders a notebook has (code to write or paste, answers to give)."""
+    return sum(
+        cell.source.count(YOUR_CODE_HERE) + cell.source.count(TEXT_PLACEHOLDER)
+        for cell in notebook.cells
+    )
 
 
 def write_student_edition(path: Path, out: Path) -> Path:
