@@ -1,35 +1,54 @@
 # The two commands of the README:
-#   make lesson   create the environment and open the lesson in JupyterLab
+#   make lesson   create the environment and open the lesson (the student edition) in JupyterLab
 #   make test     create/update the environment and run the whole test suite
+# And for instructors: make solutions opens the notebooks with their solutions.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 PORT ?= 8888
+STUDENT ?= _student
 # JupyterLab refuses to run as root unless told; containers and CI machines often are root.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: lesson test notebooks handouts student lint bench clean
+.PHONY: lesson solutions test notebooks handouts student lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 # Stamps: re-install when pyproject.toml changes.
+# nbgrader is installed only for its ClearSolutions step (the student edition): keep its
+# menus out of the lesson.
+define NBGRADER_OFF
+	$(BIN)/jupyter labextension disable --level=sys_prefix @jupyter/nbgrader
+	for m in formgrader validate_assignment assignment_list course_list; do \
+		$(BIN)/jupyter server extension disable --sys-prefix nbgrader.server_extensions.$$m; done
+endef
+
+JUPYTER_LAB = $(BIN)/jupyter lab --ip=127.0.0.1 --port=$(PORT) \
+	--LabApp.app_settings_dir=$(CURDIR)/jupyter/settings $(ALLOW_ROOT)
+
 $(VENV)/.lesson-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[lesson]"
+	$(BIN)/python -m pip install --quiet -e ".[lesson,student]"
+	$(NBGRADER_OFF)
 	touch $@
 
 $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[lesson,handouts,student,dev]"
-	# nbgrader is here only for its ClearSolutions step: keep its menus out of the lesson.
-	$(BIN)/jupyter labextension disable --level=sys_prefix @jupyter/nbgrader
-	for m in formgrader validate_assignment assignment_list course_list; do \
-		$(BIN)/jupyter server extension disable --sys-prefix nbgrader.server_extensions.$$m; done
+	$(NBGRADER_OFF)
 	touch $@ $(VENV)/.lesson-installed
 
-lesson: $(VENV)/.lesson-installed
-	$(BIN)/jupyter lab --ip=127.0.0.1 --port=$(PORT) --ServerApp.root_dir=notebooks \
-		--LabApp.app_settings_dir=$(CURDIR)/jupyter/settings $(ALLOW_ROOT)
+# The student's command: the student edition, written to _student/ the first time only, so
+# that a student's own work there is never overwritten (make student rewrites it).
+lesson: $(VENV)/.lesson-installed | $(STUDENT)
+	$(JUPYTER_LAB) --ServerApp.root_dir=$(STUDENT)
+
+# The instructor's command: the notebooks with their solutions and stored outputs.
+solutions: $(VENV)/.lesson-installed
+	$(JUPYTER_LAB) --ServerApp.root_dir=notebooks
+
+$(STUDENT): | $(VENV)/.lesson-installed
+	$(BIN)/python tools/student_edition.py --out $(STUDENT)
 
 test: $(VENV)/.dev-installed
 	$(BIN)/ruff check .
@@ -45,7 +64,8 @@ handouts: $(VENV)/.dev-installed
 	$(BIN)/python tools/handouts.py --out _handouts
 
 # The student edition: solutions replaced by placeholders (nbgrader's ClearSolutions).
-student: $(VENV)/.dev-installed
+# Writes over _student/: for the instructor preparing a class, not for a student's copy.
+student: $(VENV)/.lesson-installed
 	$(BIN)/python tools/student_edition.py --out _student
 
 lint: $(VENV)/.dev-installed

@@ -4,7 +4,7 @@ A player's state at the start of a turn is "free on space s" (s = 1..40) or "in 
 after k turns". Every roll of the rules comes from
 :func:`~monopoly_lesson.roll_table.roll_table`, the reference engine's own rolls
 enumerated, weighted by the dice (fair) and the cards, each drawn uniformly at random
-(draws with replacement, as RULES.md says exact answers assume; ``Rules.replacement``
+(draws with replacement, as the rules page says exact answers assume; ``Rules.replacement``
 therefore makes no difference here). Chaining the rolls of a turn gives, per start
 state, the distribution of the next start state and the expected tallies of the turn,
 from which everything else follows by matrix products.

@@ -1,8 +1,10 @@
 """The reference rules engine: ``Rules`` (the options) and ``take_turn`` (the answer key).
 
-Each rule of RULES.md is one short function below, named after what it does. Every
-landing, whether by dice, by a card or on leaving jail, goes through the one
-:func:`resolve_landing`, exactly as the rules say.
+Each rule of the rules page (``notebooks/rules.md``) is one short function below, named
+after what it does. Every landing, whether by dice, by a card or on leaving jail, goes
+through the one :func:`resolve_landing`, exactly as the rules say. :func:`play_roll` plays
+one roll; the fast and exact engines are built by playing it for every case
+(:mod:`monopoly_lesson.roll_table`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The starter classes: the board, the two decks, and the objects a turn is played with.
 
-This module mirrors the course's R6 starter code. Read it top to bottom: the data
+These are the classes a student starts from. Read it top to bottom: the data
 first (``gameboard``, ``chance_deck``, ``community_deck``), then ``Player``,
 ``PresetDice``, ``RandomDice``, ``CardDeck`` and ``SpaceTracker``.
 
@@ -38,7 +38,7 @@ __all__ = [
 ]
 
 # ---------------------------------------------------------------------------
-# The data: the board and the decks (RULES.md, "The board" and "The decks")
+# The data: the board and the decks (the rules page, "The board" and "The decks")
 # ---------------------------------------------------------------------------
 
 NUM_SPACES = 40

@@ -14,7 +14,7 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 KNOWN = {
     "project": {"type", "output-dir", "render"},
     "book": {"title", "subtitle", "author", "date", "output-file", "downloads", "search",
-             "chapters"},
+             "chapters", "appendices"},
     "execute": {"enabled"},
     "html": {"theme", "toc", "number-sections", "code-copy", "code-overflow", "fig-responsive"},
     "typst": {"toc", "number-sections", "papersize", "margin", "fontsize"},
@@ -35,6 +35,15 @@ def test_chapters_are_every_notebook_in_reading_order():
     chapters = CONFIG["book"]["chapters"]
     assert chapters[0] == "index.qmd" and (ROOT / "index.qmd").exists()
     assert chapters[1:] == [f"notebooks/{p.name}" for p in NOTEBOOKS]
+
+
+def test_the_rules_page_is_the_appendix_and_is_rendered():
+    assert CONFIG["book"]["appendices"] == ["notebooks/rules.md"]
+    assert "notebooks/rules.md" in CONFIG["project"]["render"]
+    rules = (ROOT / "notebooks" / "rules.md").read_text()
+    for section in ("The board", "The decks", "One turn", "Resolve a landing", "Jail",
+                    "Scenarios", "The lesson's simulation", "Trends", "Variants"):  # fmt: skip
+        assert f"\n## {section}\n" in rules, section
 
 
 def test_book_renders_stored_outputs_only():

@@ -284,3 +284,9 @@ def test_student_notebook_runs_up_to_its_first_placeholder(edition, source):
     assert index >= first, f"cell {index} failed before the first placeholder (cell {first})"
     assert error.ename == "NotImplementedError", error
     assert error.evalue.startswith(("Write this part", "Paste your chapter-")), error
+
+
+def test_the_rules_page_comes_with_the_edition(edition):
+    rules = edition / "rules.md"
+    assert rules.read_text() == (ROOT / "notebooks" / "rules.md").read_text()
+    assert not (edition / "README.md").exists(), "the authors' notes stay behind"

@@ -185,6 +185,15 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     for path in chapters(args.notebooks):
         write_student_edition(path, args.out)
+    copy_pages(args.out)
+
+
+def copy_pages(out: Path) -> None:
+    """Copy the lesson's Markdown pages (the rules) beside the chapters, as they are."""
+    out.mkdir(parents=True, exist_ok=True)
+    for page in sorted((ROOT / "notebooks").glob("*.md")):
+        if page.name != "README.md":
+            (out / page.name).write_text(page.read_text())
 
 
 if __name__ == "__main__":

@@ -1,0 +1,40 @@
+"""The Makefile's commands for the lesson's users: what each opens, and what it builds."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.skipif(not shutil.which("make"), reason="needs make")
+
+
+def dry_run(*args: str) -> str:
+    """What ``make -n`` would run (nothing is run), with the environment taken as installed."""
+    done = subprocess.run(
+        ["make", "-n", "-o", ".venv/.lesson-installed", *args],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    return done.stdout
+
+
+def test_the_students_command_opens_the_student_edition_built_if_missing(tmp_path):
+    missing = tmp_path / "edition"
+    commands = dry_run("lesson", f"STUDENT={missing}")
+    assert f"tools/student_edition.py --out {missing}" in commands
+    assert f"--ServerApp.root_dir={missing}" in commands
+    assert "root_dir=notebooks" not in commands
+
+
+def test_a_students_own_copy_is_never_rebuilt(tmp_path):
+    commands = dry_run("lesson", f"STUDENT={tmp_path}")
+    assert "student_edition.py" not in commands, "the student's work would be overwritten"
+    assert f"--ServerApp.root_dir={tmp_path}" in commands
+
+
+def test_the_instructors_command_opens_the_solutions():
+    commands = dry_run("solutions")
+    assert "--ServerApp.root_dir=notebooks" in commands and "student_edition" not in commands
