@@ -33,6 +33,8 @@ __all__ = [
 ]
 
 ROWS = DOUBLES_TO_JAIL * STATES  # a roll's row: doubles so far * STATES + state
+MAX_SIDES = 256
+"""The biggest dice the exact answers take: 256 sides take about three seconds."""
 
 # ---------------------------------------------------------------------------
 # From rolls to turns
@@ -96,7 +98,16 @@ def _exact_rules(rules: object) -> Rules:
     """Check ``rules``; draws are always with replacement here, so share one cache entry."""
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules value, got {type(rules).__name__}.")
+    _check_exact_sides(rules.dice_sides)
     return replace(rules, replacement=True) if not rules.replacement else rules
+
+
+def _check_exact_sides(sides: int) -> None:
+    if sides > MAX_SIDES:
+        raise ValueError(
+            f"exact answers are worked out for dice of at most {MAX_SIDES} sides, got {sides} "
+            "(the work grows with the square of the sides); simulate bigger dice instead."
+        )
 
 
 def _space_series(values: np.ndarray, name: str) -> pd.Series:
@@ -198,6 +209,7 @@ def euler84_percentages(sides: int = 6) -> pd.Series:
     Project Euler numbers its squares 00-39: square = space - 1 (JAIL is square 10).
     """
     sides = _check_sides(sides)
+    _check_exact_sides(sides)
     by_state = _stationary_vector(_euler84_chain(sides))
     by_space = by_state.reshape(DOUBLES_TO_JAIL, NUM_SPACES).sum(axis=0)
     return _space_series(100.0 * by_space, "percent")

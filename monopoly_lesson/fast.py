@@ -16,6 +16,7 @@ again when used up, or drawn with replacement). Games are seeded in chunks of
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -24,7 +25,7 @@ import pandas as pd
 
 from .roll_table import STATES, Leaf, RollTable, roll_table
 from .rules import DOUBLES_TO_JAIL, LESSON_RULES, Rules
-from .starter import NUM_SPACES, _check_int, _check_positive
+from .starter import NUM_SPACES, _check_int, _check_positive, _child_seeds
 
 __all__ = ["fast_game_tallies", "fast_tallies"]
 
@@ -184,16 +185,23 @@ def _check_arguments(
 
 def _play(
     games: int, turns: int, players: int, seed: int, rules: Rules, per_game: bool, progress: bool
-) -> list[np.ndarray]:
-    """Play every chunk of games; return each chunk's tallies."""
-    sizes = [min(CHUNK_GAMES, games - start) for start in range(0, games, CHUNK_GAMES)]
-    seeds = np.random.SeedSequence(seed).spawn(len(sizes))
-    chunks = zip(sizes, seeds, strict=True)
+) -> Iterator[np.ndarray]:
+    """Play the games chunk by chunk, yielding each chunk's tallies (memory stays flat)."""
+    chunks = -(-games // CHUNK_GAMES)
+    bar = None
     if progress:
         from tqdm.auto import tqdm
 
-        chunks = tqdm(chunks, total=len(sizes), desc="chunks of games", unit="chunk")
-    return [_play_chunk(size, turns, players, rules, s, per_game) for size, s in chunks]
+        bar = tqdm(total=games, desc="games", unit="game")
+    try:
+        for chunk, chunk_seed in enumerate(_child_seeds(seed, chunks)):
+            size = min(CHUNK_GAMES, games - chunk * CHUNK_GAMES)
+            yield _play_chunk(size, turns, players, rules, chunk_seed, per_game)
+            if bar is not None:
+                bar.update(size)
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 def fast_tallies(
@@ -209,7 +217,9 @@ def fast_tallies(
     The same seed always gives the same counts (not those of the reference engine).
     """
     games, turns, players, seed = _check_arguments(games, turns, players, seed, rules)
-    counts = sum(_play(games, turns, players, seed, rules, False, progress))
+    counts = np.zeros(NUM_SPACES, dtype=np.int64)
+    for chunk in _play(games, turns, players, seed, rules, False, progress):
+        counts += chunk
     index = pd.RangeIndex(1, NUM_SPACES + 1, name="space")
     return pd.Series(counts, index=index, name="tally", dtype="int64")
 
@@ -227,4 +237,4 @@ def fast_game_tallies(
     its counts.
     """
     games, turns, players, seed = _check_arguments(games, turns, players, seed, rules)
-    return np.concatenate(_play(games, turns, players, seed, rules, True, False))
+    return np.concatenate(list(_play(games, turns, players, seed, rules, True, False)))

@@ -9,6 +9,7 @@ one roll; the fast and exact engines are built by playing it for every case
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
@@ -103,8 +104,11 @@ class Rules:
 
     def __post_init__(self) -> None:
         sides = self.dice_sides
-        if isinstance(sides, bool) or not isinstance(sides, int) or sides < 2:
+        if isinstance(sides, bool) or not isinstance(sides, numbers.Integral):
+            raise TypeError(f"dice_sides must be a whole number of at least 2, got {sides!r}.")
+        if sides < 2:
             raise ValueError(f"dice_sides must be a whole number of at least 2, got {sides!r}.")
+        object.__setattr__(self, "dice_sides", int(sides))  # numpy's integers are welcome too
         _check_choice("jail", self.jail, ("long", "short"))
         _check_choice("chance", self.chance, ("lesson", "standard"))
         _check_choice("counting", self.counting, ("landings", "end_of_move"))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -19,6 +19,7 @@ from .starter import (
     SpaceTracker,
     _check_int,
     _check_positive,
+    _child_seeds,
     community_deck,
     gameboard,
 )
@@ -146,8 +147,7 @@ def simulate(
 
     tracker = SpaceTracker()
     decks = _deck_templates(rules)
-    game_seeds = np.random.SeedSequence(seed).spawn(games)
-    for game_seed in _progress_bar(game_seeds, progress):
+    for game_seed in _progress_bar(_child_seeds(seed, games), games, progress):
         play_game(
             tracker,
             game_seed,
@@ -214,9 +214,9 @@ def _resolve_seed(seed: object) -> int:
     return seed
 
 
-def _progress_bar(items: list, show: bool):
+def _progress_bar(items: Iterable, total: int, show: bool) -> Iterable:
     if not show:
         return items
     from tqdm.auto import tqdm
 
-    return tqdm(items, desc="games", unit="game")
+    return tqdm(items, total=total, desc="games", unit="game")

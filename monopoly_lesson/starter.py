@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy
 import numbers
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
 import pandas as pd
@@ -368,6 +368,15 @@ class RandomDice:
         if self.verbose:
             _narrate_roll(d1, d2)
         return d1, d2
+
+
+def _child_seeds(seed: int, count: int) -> Iterator[np.random.SeedSequence]:
+    """The children of ``SeedSequence(seed)``, one by one: ``spawn(count)``'s, without a list.
+
+    Memory does not grow with ``count``, and child ``i`` is the same as ``spawn``'s.
+    """
+    for i in range(count):
+        yield np.random.SeedSequence(seed, spawn_key=(i,))
 
 
 def _generator(seed: object) -> np.random.Generator:

@@ -292,3 +292,18 @@ def test_exact_agrees_with_long_reference_simulations(variant):
 def test_bad_arguments_are_refused(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+def test_exact_answers_have_a_documented_bound_on_the_dice():
+    with pytest.raises(ValueError, match="at most 256 sides, got 257"):
+        expected_tallies(10, Rules(dice_sides=257))
+    with pytest.raises(ValueError, match="at most 256 sides, got 1000"):
+        euler84(1000)
+
+
+def test_numpy_whole_numbers_are_accepted_as_dice_sides():
+    rules = Rules(dice_sides=np.int64(4))
+    assert rules == Rules(dice_sides=4) and type(rules.dice_sides) is int
+    assert expected_tallies(20, rules).equals(expected_tallies(20, Rules(dice_sides=4)))
+    with pytest.raises(TypeError, match=r"whole number of at least 2, got 2\.5"):
+        Rules(dice_sides=2.5)

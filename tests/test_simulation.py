@@ -139,3 +139,37 @@ def test_bad_simulation_arguments(kwargs, error, message):
 def test_bad_table_order(lesson_run):
     with pytest.raises(ValueError, match="order must be 'frequency' or 'board', got 'rank'"):
         lesson_run.table("rank")
+
+
+@pytest.mark.parametrize("engine", ["reference", "fast"])
+def test_memory_does_not_grow_with_the_number_of_games(engine):
+    """Games are seeded one by one (fast: chunk by chunk), never all up front."""
+    import tracemalloc
+
+    peaks = []
+    for games in (300, 3000) if engine == "reference" else (1 << 17, 1 << 20):
+        simulate(games=1, turns=1, seed=1, engine=engine)  # tables built, loop compiled
+        tracemalloc.start()
+        simulate(games=games, turns=1, players=1, seed=1, progress=False, engine=engine)
+        peaks.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+    assert peaks[1] < peaks[0] + 100_000, f"peak memory grew from {peaks[0]} to {peaks[1]} bytes"
+
+
+class Stop(Exception):
+    """Raised to end a run at its first turn."""
+
+
+def test_a_huge_run_starts_playing_at_once(monkeypatch, capsys):
+    """Nothing is built per game up front: 10**12 games reach their first turn at once."""
+
+    def first_turn(*args, **kwargs):
+        raise Stop
+
+    with pytest.raises(Stop):
+        simulate(games=10**12, seed=1, take_turn=first_turn, progress=True)
+    assert "0/1000000000000" in capsys.readouterr().err, "the bar is shown from the start"
+    monkeypatch.setattr("monopoly_lesson.fast._play_chunk", first_turn)
+    with pytest.raises(Stop):
+        simulate(games=10**12, seed=1, engine="fast", progress=True)
+    assert "0/1000000000000" in capsys.readouterr().err
