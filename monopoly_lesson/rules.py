@@ -9,6 +9,7 @@ one roll; the fast and exact engines are built by playing it for every case
 
 from __future__ import annotations
 
+import inspect
 import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -44,9 +45,11 @@ __all__ = [
     "Seat",
     "Tracker",
     "card_destination",
+    "check_rules_for",
     "play_roll",
     "play_turn",
     "take_turn",
+    "takes_rules",
 ]
 
 # ---------------------------------------------------------------------------
@@ -229,14 +232,16 @@ class Seat:
     def play(self, take_turn: Callable[..., None] | None = None, turns: int = 1) -> Seat:
         """Play ``turns`` turns with a student's ``take_turn``, or the reference engine (None).
 
-        Returns the seat itself, so that calls chain: ``Seat.preset(...).play().tallies``.
+        A ``take_turn`` that takes a ``rules`` keyword is given the seat's rules. Returns the
+        seat itself, so that calls chain: ``Seat.preset(...).play().tallies``.
         """
+        extra = {"rules": self.rules} if take_turn is not None and takes_rules(take_turn) else {}
         for _ in range(turns):
             if take_turn is None:
                 play_turn(self)
             else:
                 take_turn(self.player, self.tracker, dice=self.dice, chance=self.chance,
-                          community=self.community)  # fmt: skip
+                          community=self.community, **extra)  # fmt: skip
             self.turns_played += 1
         return self
 
@@ -245,6 +250,33 @@ class Seat:
         """The spaces tallied at least once, as ``{space: tally}`` (a ``SpaceTracker``'s)."""
         counts = self.tracker.counts  # type: ignore[attr-defined]
         return {int(space): int(n) for space, n in counts.items() if n}
+
+
+def takes_rules(take_turn: Callable[..., None]) -> bool:
+    """Whether ``take_turn`` takes a ``rules`` keyword (the reference engine does)."""
+    try:
+        parameters = inspect.signature(take_turn).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.name == "rules" or p.kind is p.VAR_KEYWORD for p in parameters)
+
+
+def check_rules_for(take_turn: Callable[..., None], rules: Rules) -> None:
+    """Refuse rule options that a ``take_turn`` without a ``rules`` keyword cannot follow.
+
+    Such a function is given the rules' dice and decks, but its own code decides the jail
+    strategy and what is counted.
+    """
+    if takes_rules(take_turn):
+        return
+    decided = [f"{name}={getattr(rules, name)!r}" for name in ("jail", "counting")
+               if getattr(rules, name) != getattr(LESSON_RULES, name)]  # fmt: skip
+    if decided:
+        raise ValueError(
+            f"your take_turn decides the jail strategy and the counting itself, so "
+            f"{' and '.join(decided)} cannot be applied to it: write that rule into your "
+            "take_turn (or give it a rules= keyword) and leave those options at their defaults."
+        )
 
 
 # ---------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .fast import fast_tallies
-from .rules import LESSON_RULES, Rules, Seat
+from .rules import LESSON_RULES, Rules, Seat, check_rules_for
 from .starter import (
     NUM_SPACES,
     CardDeck,
@@ -73,9 +73,32 @@ def results_table(
     >>> print(table.loc[1, "title"], table.loc[40, "rel"])
     Go 0.025
     """
+    return space_table(check_counts(counts), "tally", order)
+
+
+def check_counts(counts: object) -> pd.Series:
+    """The tallies as whole numbers, after checking they are tallies a simulation can give.
+
+    A Series indexed by the spaces 1..40 of whole numbers, none negative or missing, not
+    all zero; anything else is refused with what was wrong.
+    """
     if not isinstance(counts, pd.Series) or list(counts.index) != list(range(1, NUM_SPACES + 1)):
         raise ValueError("counts must be a pandas Series indexed by the spaces 1..40.")
-    return space_table(counts.astype("int64"), "tally", order)
+    if not pd.api.types.is_numeric_dtype(counts) or pd.api.types.is_bool_dtype(counts):
+        raise TypeError(f"tallies must be numbers, got values of type {counts.dtype}.")
+    problems = {
+        "missing": counts.isna(),
+        "negative": counts < 0,
+        "not whole numbers": counts.notna() & (counts % 1 != 0),
+    }
+    for what, bad in problems.items():
+        if bad.any():
+            spaces = ", ".join(str(space) for space in counts.index[bad][:5])
+            raise ValueError(f"tallies must be whole numbers of 0 or more; {what} for space(s) "
+                             f"{spaces}.")  # fmt: skip
+    if not counts.any():
+        raise ValueError("every tally is 0: play some turns before making a results table.")
+    return counts.astype("int64")
 
 
 def space_table(values: pd.Series, column: str, order: str) -> pd.DataFrame:
@@ -118,7 +141,9 @@ def simulate(
     shuffled decks, shared by the players of that game. The same ``seed`` gives the
     same counts in any process; ``seed=None`` picks one and records it in the result.
     ``take_turn`` plays with a student's own function instead of the reference engine
-    (it is called as ``take_turn(player, tracker, dice=..., chance=..., community=...)``).
+    (it is called as ``take_turn(player, tracker, dice=..., chance=..., community=...)``,
+    with the rules' dice and decks; the jail strategy and counting are its own to decide,
+    so those options are refused unless it takes a ``rules=`` keyword too).
     ``progress`` shows a bar; by default only for long runs. ``engine="fast"`` plays the
     same rules from lookup tables with a compiled loop (about 100 times faster; same
     seed, same counts, but not the reference engine's counts; it cannot play a student's
@@ -137,6 +162,8 @@ def simulate(
         raise TypeError(f"rules must be a Rules value, got {type(rules).__name__}.")
     if take_turn is not None and not callable(take_turn):
         raise TypeError(f"take_turn must be a function, got {type(take_turn).__name__}.")
+    if take_turn is not None:
+        check_rules_for(take_turn, rules)
     _check_engine(engine, take_turn)
     seed = _resolve_seed(seed)
     if progress is None:

@@ -173,3 +173,45 @@ def test_a_huge_run_starts_playing_at_once(monkeypatch, capsys):
     with pytest.raises(Stop):
         simulate(games=10**12, seed=1, engine="fast", progress=True)
     assert "0/1000000000000" in capsys.readouterr().err
+
+
+def test_rules_a_students_take_turn_cannot_follow_are_refused():
+    def mine(player, tracker, *, dice, chance, community):
+        take_turn(player, tracker, dice=dice, chance=chance, community=community)
+
+    with pytest.raises(ValueError, match="jail='short' cannot be applied to it"):
+        simulate(games=2, seed=1, take_turn=mine, rules=Rules(jail="short"))
+    with pytest.raises(ValueError, match="counting='end_of_move' cannot be applied"):
+        simulate(games=2, seed=1, take_turn=mine, rules=Rules(counting="end_of_move"))
+
+    def roll_and_move(player, tracker, *, dice, chance, community):
+        d1, d2 = dice.roll()
+        assert max(d1, d2) <= 4, "the rules' dice are given to the student's function"
+        player.move_forward(d1 + d2)
+        tracker.tally(player.pos)
+
+    four = simulate(games=20, turns=30, seed=1, take_turn=roll_and_move, rules=Rules(dice_sides=4))
+    assert four.total == 20 * 30 * 2 and four.rules.dice_sides == 4
+
+
+def test_a_take_turn_with_a_rules_keyword_is_given_the_rules():
+    short = Rules(jail="short", counting="end_of_move")
+    played = simulate(games=20, turns=30, seed=2, take_turn=take_turn, rules=short)
+    assert played.counts.equals(simulate(games=20, turns=30, seed=2, rules=short).counts)
+
+
+@pytest.mark.parametrize(
+    ("change", "error", "message"),
+    [
+        (lambda c: c.astype(float).where(c.index != 5), ValueError, "missing for space"),
+        (lambda c: c - 100, ValueError, "negative for space"),
+        (lambda c: c + 0.5, ValueError, "not whole numbers for space"),
+        (lambda c: c * 0, ValueError, "every tally is 0"),
+        (lambda c: c.astype(str), TypeError, "tallies must be numbers"),
+    ],
+)
+def test_tallies_a_simulation_cannot_give_are_refused(change, error, message):
+    counts = simulate(games=3, turns=20, seed=1).counts
+    with pytest.raises(error, match=message):
+        results_table(change(counts))
+    assert results_table(counts.astype(float))["tally"].dtype == "int64", "whole floats are fine"

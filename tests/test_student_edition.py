@@ -198,6 +198,27 @@ def test_an_unclosed_region_is_refused_rather_than_leaked():
         tool.student_edition(nb)
 
 
+@pytest.mark.parametrize(
+    "marker", ["### begin solution", "### BEGIN SOLUTON", "## BEGIN SOLUTION", "###BEGIN SOLUTION"]
+)
+def test_a_marker_that_is_nearly_right_is_refused_with_its_cell(marker):
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("Intro"),
+        nbformat.v4.new_code_cell(f"def f():\n    {marker}\n    return 42\n    {END}"),
+    ])  # fmt: skip
+    with pytest.raises(ValueError, match=f"cell 1 has '{marker}', which looks like a solution"):
+        tool.student_edition(nb)
+
+
+def test_the_instructors_notebooks_are_never_written_over(tmp_path):
+    command = [sys.executable, str(ROOT / "tools" / "student_edition.py"), "--out", "notebooks"]
+    before = (ROOT / "notebooks" / "02_go_to_jail.ipynb").read_bytes()
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 2 and "their solutions would be lost" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, "one line, no traceback"
+    assert (ROOT / "notebooks" / "02_go_to_jail.ipynb").read_bytes() == before
+
+
 # -- the lesson's student edition -----------------------------------------------
 
 

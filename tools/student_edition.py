@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import ast
 import re
+from difflib import SequenceMatcher
 from pathlib import Path
 
 import nbformat
@@ -46,6 +47,7 @@ from nbgrader.preprocessors import ClearSolutions
 
 ROOT = Path(__file__).resolve().parents[1]
 BEGIN, END = "BEGIN SOLUTION", "END SOLUTION"
+MARKERS = (f"### {BEGIN}", f"### {END}")  # a marker is a line of its own, exactly so
 YOUR_CODE_HERE = "# YOUR CODE HERE"
 RAISE = 'raise NotImplementedError("Write this part{where}, then run {which} cell again.")'
 # In code carried over from an earlier chapter (a folded cell): paste it, do not rewrite it.
@@ -144,8 +146,28 @@ def clean_metadata(notebook: nbformat.NotebookNode) -> None:
             cell.metadata["tags"] = tags
 
 
+def check_markers(notebook: nbformat.NotebookNode) -> None:
+    """Refuse a marker that is nearly right (``### begin solution``, ``### BEGIN SOLUTON``...).
+
+    Such a line would not be recognised, and the solution after it would reach the
+    students; a ``ValueError`` names the cell and the line instead.
+    """
+    for index, cell in enumerate(notebook.cells):
+        for line in cell.source.split("\n"):
+            text = line.strip()
+            if text in MARKERS:
+                continue
+            close = max(SequenceMatcher(None, text.upper(), marker).ratio() for marker in MARKERS)
+            if close >= 0.8:
+                raise ValueError(
+                    f"cell {index} has {text!r}, which looks like a solution marker but is not "
+                    f"one; write it exactly as {MARKERS[0]!r} or {MARKERS[1]!r}."
+                )
+
+
 def student_edition(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """The student edition of one chapter: placeholders, no outputs, clean metadata."""
+    check_markers(notebook)
     clear_solutions(notebook)
     for cell in notebook.cells:
         if cell.cell_type == "code":
@@ -168,8 +190,19 @@ def placeholders(notebook: nbformat.NotebookNode) -> int:
 
 
 def write_student_edition(path: Path, out: Path) -> Path:
-    """Write the student edition of the chapter at ``path`` into the folder ``out``."""
-    notebook = student_edition(nbformat.read(path, as_version=4))
+    """Write the student edition of the chapter at ``path`` into the folder ``out``.
+
+    The folder of the instructor's notebooks is refused: the solutions would be lost.
+    """
+    if out.resolve() in (path.resolve().parent, (ROOT / "notebooks").resolve()):
+        raise ValueError(
+            f"refusing to write the student edition into {out}, where the instructor's "
+            "notebooks are: their solutions would be lost. Choose another --out folder."
+        )
+    try:
+        notebook = student_edition(nbformat.read(path, as_version=4))
+    except ValueError as error:
+        raise ValueError(f"{path.name}: {error}") from None
     out.mkdir(parents=True, exist_ok=True)
     target = out / path.name
     nbformat.write(notebook, target)
@@ -183,8 +216,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "_student", help="output folder")
     parser.add_argument("notebooks", nargs="*", help="chapters (default: notebooks/*.ipynb)")
     args = parser.parse_args(argv)
-    for path in chapters(args.notebooks):
-        write_student_edition(path, args.out)
+    try:
+        for path in chapters(args.notebooks):
+            write_student_edition(path, args.out)
+    except (ValueError, OSError) as error:
+        parser.exit(2, f"student_edition: {error}\n")
     copy_pages(args.out)
 
 
