@@ -8,7 +8,8 @@ BIN := $(VENV)/bin
 PORT ?= 8888
 STUDENT ?= _student
 # JupyterLab refuses to run as root unless told; containers and CI machines often are root.
-ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
+# As root it is started with --allow-root, and says so.
+AS_ROOT := $(filter 0,$(shell id -u))
 
 .PHONY: lesson solutions test notebooks handouts student lint bench clean
 
@@ -25,8 +26,11 @@ define NBGRADER_OFF
 		$(BIN)/jupyter server extension disable --sys-prefix nbgrader.server_extensions.$$m; done
 endef
 
-JUPYTER_LAB = $(BIN)/jupyter lab --ip=127.0.0.1 --port=$(PORT) \
-	--LabApp.app_settings_dir=$(CURDIR)/jupyter/settings $(ALLOW_ROOT)
+# No terminals: the login token opens the lesson, not a shell on this machine.
+ROOT_NOTE := Running JupyterLab as root (with --allow-root), as in a container.
+JUPYTER_LAB = $(if $(AS_ROOT),echo "$(ROOT_NOTE)" && )$(BIN)/jupyter lab \
+	--ip=127.0.0.1 --port=$(PORT) --ServerApp.terminals_enabled=False \
+	--LabApp.app_settings_dir=$(CURDIR)/jupyter/settings $(if $(AS_ROOT),--allow-root)
 
 $(VENV)/.lesson-installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[lesson,student]"

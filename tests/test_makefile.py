@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -38,3 +39,12 @@ def test_a_students_own_copy_is_never_rebuilt(tmp_path):
 def test_the_instructors_command_opens_the_solutions():
     commands = dry_run("solutions")
     assert "--ServerApp.root_dir=notebooks" in commands and "student_edition" not in commands
+
+
+@pytest.mark.parametrize("target", ["lesson", "solutions"])
+def test_jupyterlab_says_when_it_runs_as_root_and_opens_no_terminal(target, tmp_path):
+    commands = dry_run(target, f"STUDENT={tmp_path}")
+    assert "--ServerApp.terminals_enabled=False" in commands
+    as_root = os.getuid() == 0
+    assert ("--allow-root" in commands) == as_root
+    assert ('echo "Running JupyterLab as root' in commands) == as_root
