@@ -7,6 +7,7 @@ Everything a notebook needs is importable from here::
     from monopoly_lesson import expected_tallies, stationary, euler84  # exact answers
 """
 
+from .chapter_checks import CHAPTER_CHECKS, check_chapter
 from .exact import (
     euler84,
     euler84_percentages,
@@ -39,6 +40,7 @@ from .starter import (
 )
 
 __all__ = [
+    "CHAPTER_CHECKS",
     "GO",
     "GO_TO_JAIL",
     "JAIL",
@@ -57,6 +59,7 @@ __all__ = [
     "SpaceTracker",
     "card_destination",
     "chance_deck",
+    "check_chapter",
     "check_scenario",
     "community_deck",
     "euler84",

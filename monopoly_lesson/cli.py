@@ -200,9 +200,11 @@ def _add_check(commands: argparse._SubParsersAction) -> None:
         "check",
         help="run a student's notebook and check its take_turn and results",
         description="Run a student's notebook in its own kernel (a separate process, with a "
-        "time limit), then check its take_turn against every rule and its results table "
-        "against the course's trends. Exit status: 0 all pass, 1 a rule fails, 2 unusable "
-        "notebook.",
+        "time limit), past any cell that fails, then check its final take_turn against every "
+        "rule and its results table against the trends of the rules. The cells that failed "
+        "are listed. Exit status: 0 all pass, 1 a rule fails (the broken rules are named), "
+        "2 the notebook cannot be graded (not a notebook, no take_turn at the end, too slow), "
+        "with the reason.",
     )
     check.add_argument("notebook", help="the student's .ipynb file")
     check.add_argument(
@@ -293,10 +295,10 @@ class CheckFailed(Exception):
 
 
 def run_check(args: argparse.Namespace) -> None:
-    """``check``: run and grade a student's notebook, print the report."""
+    """``check``: run and grade a student's notebook, print the report (status 2: one line)."""
     outcome = check_notebook(args.notebook, timeout=args.timeout)
     if outcome.status == 2:
-        raise UsageError(f"{PROG} check: {outcome.report.splitlines()[0]}")
+        raise UsageError(f"{PROG} check: {' '.join(outcome.report.split())}")
     print(outcome.report)
     if outcome.status == 1:
         raise CheckFailed

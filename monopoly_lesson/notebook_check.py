@@ -1,8 +1,10 @@
 """Check a student's notebook: run it in its own kernel, then grade its take_turn and results.
 
 A student notebook is untrusted code. It runs in a separate process (a Jupyter kernel
-started by a separate Python process) under a time limit; the checks run in that kernel
-too, and only their report comes back, as JSON.
+started by a separate Python process) under a time limit, past any cell that fails (the
+most common failing submission is a chapter check that fails on a broken rule); the cells
+that failed are read from the executed notebook. The checks run in that kernel too, and
+only their report comes back, as JSON.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from pathlib import Path
 
 import pandas as pd
 
-__all__ = ["NotebookCheck", "check_notebook", "grade_namespace"]
+__all__ = ["NotebookCheck", "check_notebook", "failed_cells", "grade_namespace"]
 
 GRADE_CELL = """\
 import json as _json
@@ -28,10 +30,15 @@ print("MONOPOLY-LESSON-REPORT " + _json.dumps(_grade_namespace(globals())))
 
 @dataclass(frozen=True)
 class NotebookCheck:
-    """The outcome of checking a notebook: exit status (0, 1 or 2) and the report text."""
+    """The outcome of checking a notebook: exit status (0, 1 or 2) and the report text.
+
+    ``failed_cells`` lists the cells that raised when the notebook was run, one line each
+    (``cell 10: AssertionError: ...``); the notebook is run past them and graded at the end.
+    """
 
     status: int
     report: str
+    failed_cells: tuple[str, ...] = ()
 
 
 def grade_namespace(namespace: dict) -> dict:
@@ -40,13 +47,18 @@ def grade_namespace(namespace: dict) -> dict:
 
     fn = namespace.get("take_turn")
     if not callable(fn):
-        return {"error": "no take_turn function was found in the notebook"}
+        return {"error": "no take_turn function is defined at the end of the notebook"}
     report = check_take_turn(fn)
-    graded = {"take_turn": {"passed": report.passed, "text": str(report)}, "results": None}
+    graded = {
+        "take_turn": {"passed": report.passed, "text": str(report),
+                      "broken": [check.rule for check in report.failures]},
+        "results": None,
+    }  # fmt: skip
     table = _results_in(namespace)
     if table is not None:
         results = check_results(table)
-        graded["results"] = {"passed": results.passed, "text": str(results)}
+        missing = results.rows.loc[results.rows["suspicious"], "trend"].tolist()
+        graded["results"] = {"passed": results.passed, "text": str(results), "missing": missing}
     return graded
 
 
@@ -69,11 +81,26 @@ def _is_results_table(value: object) -> bool:
     )
 
 
+def failed_cells(notebook: dict) -> list[str]:
+    """The cells of an executed notebook that raised: ``cell N: Error: first line``.
+
+    Cells are numbered from 1 in notebook order, Markdown cells included.
+    """
+    found = []
+    for number, cell in enumerate(notebook["cells"], start=1):
+        for output in cell.get("outputs", []):
+            if output.get("output_type") == "error":
+                first = (str(output.get("evalue", "")).strip().splitlines() or [""])[0]
+                summary = f"{output.get('ename', 'Error')}: {first}".rstrip(": ")
+                found.append(f"cell {number}: {summary[:200]}")
+    return found
+
+
 def _run(path: Path, cell_timeout: int) -> dict:
-    """Execute the notebook and the grading cell in one kernel (called in a child process)."""
+    """Execute the notebook past failing cells, then the grading cell (in a child process)."""
     import nbformat
     from nbclient import NotebookClient
-    from nbclient.exceptions import CellExecutionError, CellTimeoutError
+    from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 
     try:
         notebook = nbformat.read(path, as_version=4)
@@ -81,29 +108,32 @@ def _run(path: Path, cell_timeout: int) -> dict:
         return {"unusable": f"{path} is not a readable notebook ({type(error).__name__})"}
     notebook.cells.append(nbformat.v4.new_code_cell(GRADE_CELL))
     client = NotebookClient(
-        notebook, timeout=cell_timeout, kernel_name="python3", allow_errors=False,
+        notebook, timeout=cell_timeout, kernel_name="python3", allow_errors=True,
         resources={"metadata": {"path": str(path.parent.resolve())}},
     )  # fmt: skip
     try:
         client.execute()
     except CellTimeoutError:
         return {"unusable": f"a cell of {path.name} ran longer than {cell_timeout} s"}
-    except CellExecutionError as error:
-        name = getattr(error, "ename", "an error")
-        return {"unusable": f"{path.name} raises {name} when run: {getattr(error, 'evalue', '')}"}
+    except (CellExecutionError, DeadKernelError) as error:  # the kernel itself failed
+        return {"unusable": f"{path.name} could not be run ({type(error).__name__}: {error})"}
+    failed = failed_cells({"cells": notebook.cells[:-1]})
     for output in notebook.cells[-1].outputs:
         for line in output.get("text", "").splitlines():
             if line.startswith("MONOPOLY-LESSON-REPORT "):
-                return json.loads(line.split(" ", 1)[1])
-    return {"unusable": "the checks produced no report"}
+                return {**json.loads(line.split(" ", 1)[1]), "failed_cells": failed}
+    why = failed_cells({"cells": notebook.cells[-1:]})
+    reason = f" ({why[0].split(': ', 1)[1]})" if why else ""
+    return {"unusable": f"the checks produced no report{reason}", "failed_cells": failed}
 
 
 def check_notebook(path: str | Path, timeout: int = 600) -> NotebookCheck:
     """Run and grade a student's notebook in a separate process, within ``timeout`` seconds.
 
-    Status 0: every rule and trend check passes; 1: a rule (or a near-certain trend)
-    fails; 2: the notebook is unusable (missing, not a notebook, no take_turn, raises,
-    or runs too long).
+    Cells that raise are listed and the notebook is run past them. Status 0: every rule
+    and trend check passes; 1: a rule (or a near-certain trend) fails; 2: the notebook
+    cannot be graded (missing, not a notebook, no take_turn at the end, or runs too long),
+    and the report is one line that says why.
     """
     path = Path(path)
     if not path.is_file():
@@ -125,16 +155,35 @@ def check_notebook(path: str | Path, timeout: int = 600) -> NotebookCheck:
         graded = json.loads(out.strip().splitlines()[-1])
     except (IndexError, json.JSONDecodeError):
         return NotebookCheck(2, f"{path.name} could not be run (the checker got no report)")
+    return _verdict(path, graded)
+
+
+def _verdict(path: Path, graded: dict) -> NotebookCheck:
+    """The status and report of a graded notebook (its cells' failures listed first)."""
+    failed = tuple(graded.get("failed_cells", ()))
     if "unusable" in graded or "error" in graded:
-        return NotebookCheck(2, graded.get("unusable") or graded["error"])
-    texts = [graded["take_turn"]["text"]]
-    passed = graded["take_turn"]["passed"]
-    if graded["results"] is None:
+        reason = graded.get("unusable") or graded["error"]
+        cells = f" (cells that failed: {'; '.join(failed)})" if failed else ""
+        return NotebookCheck(2, f"{path.name} cannot be graded: {reason}{cells}", failed)
+    take_turn, results = graded["take_turn"], graded["results"]
+    summary = []
+    if not take_turn["passed"]:
+        summary.append("Broken rules: " + "; ".join(take_turn.get("broken", ["see below"])))
+    if results is not None and not results["passed"]:
+        summary.append("Trends missing that correct runs nearly always show: "
+                       + "; ".join(results.get("missing", ["see below"])))  # fmt: skip
+    passed = not summary
+    if passed:
+        summary.append("All rules pass.")
+    if failed:
+        summary.append("Cells that failed (the notebook was run past them and graded at the end):")
+        summary += [f"  {cell}" for cell in failed]
+    texts = ["\n".join(summary), take_turn["text"]]
+    if results is None:
         texts.append("results: no results table found in the notebook (not checked)")
     else:
-        texts.append(graded["results"]["text"])
-        passed = passed and graded["results"]["passed"]
-    return NotebookCheck(0 if passed else 1, "\n\n".join(texts))
+        texts.append(results["text"])
+    return NotebookCheck(0 if passed else 1, "\n\n".join(texts), failed)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""The course's established trends (RULES.md) as data, and how often a correct run shows them.
+"""The established trends of the rules page (``rules.md``, "Trends") as data, and how often a
+correct run shows them.
 
 A trend is statistical: a perfectly correct 1000-game simulation misses some of them now
 and then. :data:`PASS_RATES` says how often, so nobody is failed for noise.
@@ -63,7 +64,7 @@ TRENDS = (
     Trend("Park Place is in the bottom 10", lambda c, rank: rank("Park Place") >= 31),
     Trend("Go to Jail is landed on 0 times", lambda c, rank: int(c[31]) == 0),
 )
-"""The trends of RULES.md, in its order."""
+"""The trends of the rules page (``rules.md``), in its order."""
 
 
 def _counts(results: pd.Series | pd.DataFrame) -> pd.Series:

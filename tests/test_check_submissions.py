@@ -18,7 +18,14 @@ ROOT = Path(__file__).resolve().parents[1]
 FAKE_CHECK = """
 import subprocess, sys, time
 text = open(sys.argv[1]).read().strip()
-print("checked", sys.argv[1].rsplit("/", 1)[-1])
+name = sys.argv[1].rsplit("/", 1)[-1]
+if text == "fail":
+    print("Broken rules: doubles roll again")
+    print("Cells that failed (...):\\n  cell 4: AssertionError: x")
+elif text == "unusable":
+    print(f"check: {name} cannot be graded: no take_turn", file=sys.stderr)
+print()
+print("checked", name)
 if text == "hang":  # a check that hangs, with a child of its own holding the output open
     subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     time.sleep(60)
@@ -64,7 +71,11 @@ def test_one_line_per_notebook_with_its_exit_status(tmp_path, fake, capsys):
     assert lines == [
         "  0  pass        alice.ipynb",
         "  1  rule fails  bob/ch1.ipynb",
+        "       Broken rules: doubles roll again",
+        "       Cells that failed (...):",
+        "         cell 4: AssertionError: x",
         "  2  unusable    carol.ipynb",
+        "       check: carol.ipynb cannot be graded: no take_turn",
         "  3  error       dave.ipynb",
         "4 submission(s): 1 pass, 1 rule fails, 1 unusable, 1 error",
     ]
@@ -90,6 +101,47 @@ def test_an_empty_or_missing_folder_exits_2(tmp_path, fake, capsys):
     assert tool.main([str(tmp_path)], command=fake) == 2
     assert tool.main([str(tmp_path / "missing")], command=fake) == 2
     assert "no notebooks" in capsys.readouterr().err
+
+
+def test_the_real_check_shows_the_broken_rules_failed_cells_and_reasons(tmp_path, capsys):
+    import nbformat
+
+    broken = (
+        "def take_turn(player, tracker, *, dice, chance, community):\n"
+        "    d1, d2 = dice.roll()\n"
+        "    player.move_forward(d1 + d2)\n"
+        "    if player.pos == 31:\n"
+        "        player.move_to(11)  # Jail is not tallied\n"
+        "    else:\n"
+        "        tracker.tally(player.pos)\n"
+    )
+    cells = {
+        "bob": [broken, "from monopoly_lesson import check_chapter\ncheck_chapter(take_turn, 2)"],
+        "carol": ["x = 1"],
+    }
+    for name, sources in cells.items():
+        book = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
+        nbformat.write(book, tmp_path / f"{name}.ipynb")
+    assert tool.main([str(tmp_path), "--timeout", "120"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "  1  rule fails  bob.ipynb"
+    assert lines[1].startswith(
+        "       Broken rules: scenario 1 of the rules (dice onto Go to Jail)"
+    )
+    assert (
+        "       Cells that failed (the notebook was run past them and graded at the end):" in lines
+    )
+    assert (
+        "         cell 2: AssertionError: Chapter 2: 1 of 3 checks fail; the first: Go to "
+        "Jail by dice: from Indiana Avenue (24), 3 and 4 (scenario 1 of the rules), turn 1."
+        in lines
+    )
+    at = lines.index("  2  unusable    carol.ipynb")
+    assert lines[at + 1] == (
+        "       python -m monopoly_lesson check: carol.ipynb cannot be graded: no take_turn "
+        "function is defined at the end of the notebook"
+    )
+    assert lines[-1] == "2 submission(s): 1 rule fails, 1 unusable"
 
 
 def test_the_real_command_is_the_lesson_check_in_this_python():

@@ -1,4 +1,8 @@
-"""``python -m monopoly_lesson check NOTEBOOK``: exit 0 pass, 1 a rule fails, 2 unusable."""
+"""``python -m monopoly_lesson check NOTEBOOK``: exit 0 pass, 1 a rule fails, 2 cannot be graded.
+
+A notebook is run past the cells that fail (a chapter check that trips on a broken rule is
+the most common), graded at the end, and the failed cells are listed.
+"""
 
 import subprocess
 import sys
@@ -26,9 +30,34 @@ def take_turn(player, tracker, *, dice, chance, community):
 """
 
 
+BROKEN_SEND_TO_JAIL = """\
+def send_to_jail(player, tracker):
+    player.move_to(11)  # but Jail is not tallied
+
+
+def take_turn(player, tracker, *, dice, chance, community):
+    d1, d2 = dice.roll()
+    player.move_forward(d1 + d2)
+    if player.pos == 31:
+        send_to_jail(player, tracker)
+    else:
+        tracker.tally(player.pos)
+"""
+
+RUN_PAST_IT = """\
+from monopoly_lesson import simulate
+
+result = simulate(games=20, seed=1, take_turn=take_turn, progress=False)
+"""
+
+
 def notebook(tmp_path, *sources, name="student.ipynb"):
     book = nbformat.v4.new_notebook()
-    book.cells = [nbformat.v4.new_code_cell(source) for source in sources]
+    book.cells = [
+        nbformat.v4.new_markdown_cell(source[3:]) if source.startswith("md:")
+        else nbformat.v4.new_code_cell(source)
+        for source in sources
+    ]  # fmt: skip
     path = tmp_path / name
     nbformat.write(book, path)
     return path
@@ -46,31 +75,62 @@ def check(path, *extra):
 def test_a_correct_notebook_passes(tmp_path):
     done = check(notebook(tmp_path, GOOD))
     assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("All rules pass.\n\n")
     assert "take_turn: all rules pass" in done.stdout
     assert "results: consistent with a correct simulation" in done.stdout
+    assert "Cells that failed" not in done.stdout
 
 
 def test_a_broken_rule_exits_1_with_the_report(tmp_path):
     done = check(notebook(tmp_path, NO_ROLL_AGAIN))
     assert done.returncode == 1
+    assert done.stdout.splitlines()[0].startswith("Broken rules: ")
+    assert "doubles roll again" in done.stdout.splitlines()[0]
     assert "FAIL  doubles roll again" in done.stdout
     assert "no results table found" in done.stdout
+
+
+def test_a_failing_chapter_check_is_graded_and_its_cell_listed(tmp_path):
+    """The issue's submission: send_to_jail does not tally Jail, so the chapter check fails."""
+    sources = ["md:# Chapter 2", "from monopoly_lesson import check_chapter",
+               BROKEN_SEND_TO_JAIL, "check_chapter(take_turn, 2)", RUN_PAST_IT]  # fmt: skip
+    done = check(notebook(tmp_path, *sources))
+    assert done.returncode == 1, done.stderr
+    summary = done.stdout.split("\n\n")[0].splitlines()
+    assert summary[0].startswith("Broken rules: scenario 1 of the rules (dice onto Go to Jail);")
+    assert "Go to Jail (31) sends the player to jail" in summary[0]
+    assert summary[1].startswith("Trends missing that correct runs nearly always show: Jail")
+    assert summary[2:] == [
+        "Cells that failed (the notebook was run past them and graded at the end):",
+        "  cell 4: AssertionError: Chapter 2: 1 of 3 checks fail; the first: Go to Jail by dice: "
+        "from Indiana Avenue (24), 3 and 4 (scenario 1 of the rules), turn 1.",
+    ]
+    assert (
+        "FAIL  scenario 1 of the rules (dice onto Go to Jail) (turn 1): your take_turn "
+        "tallied nothing this turn; the rules tally Jail (11)" in done.stdout
+    )
+    assert "no results table found" not in done.stdout, "the cell after the failure ran too"
+    assert done.stderr == ""
 
 
 @pytest.mark.parametrize(
     ("sources", "message"),
     [
-        (["x = 1"], "no take_turn function was found"),
-        (["raise RuntimeError('half done')"], "raises RuntimeError when run: half done"),
+        (["x = 1"], "student.ipynb cannot be graded: no take_turn function is defined at the end "
+                    "of the notebook"),
+        (["raise RuntimeError('half done')", "x = 1"],
+         "student.ipynb cannot be graded: no take_turn function is defined at the end of the "
+         "notebook (cells that failed: cell 1: RuntimeError: half done)"),
         (["import time\ntime.sleep(60)"], "ran longer than"),
     ],
-)
-def test_unusable_notebooks_exit_2(tmp_path, sources, message):
+)  # fmt: skip
+def test_notebooks_that_cannot_be_graded_exit_2_with_the_reason(tmp_path, sources, message):
     limit = "8" if "sleep" in sources[0] else "60"
     done = check(notebook(tmp_path, *sources), "--timeout", limit)
     assert done.returncode == 2
     assert message in done.stderr
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert done.stdout == ""
 
 
 def test_not_a_notebook_or_missing(tmp_path):

@@ -94,6 +94,26 @@ def test_the_reference_passes():
     report = check_take_turn(take_turn)
     assert report.passed and report.failures == []
     assert len(report.checks) == 5 + len(RULE_CHECKS) + 1
+    assert report.checks[0].rule == "scenario 1 of the rules (dice onto Go to Jail)"
+
+
+def test_a_send_to_jail_that_does_not_tally_jail_is_explained_in_the_students_terms():
+    def forgets_jail(player, tracker, *, dice, chance, community):
+        d1, d2 = dice.roll()
+        player.move_forward(d1 + d2)
+        if player.pos == 31:
+            player.go_to_jail()  # but Jail is not tallied
+        else:
+            tracker.tally(player.pos)
+
+    failed = check_take_turn(forgets_jail, random_games=1, random_turns=20).failures[0]
+    assert failed.rule == "scenario 1 of the rules (dice onto Go to Jail)" and failed.turn == 1
+    assert failed.message.startswith(
+        "your take_turn tallied nothing this turn; the rules tally Jail (11); the turn started "
+        "on Indiana Avenue (24)."
+    )
+    assert "The rules expect: tallies Jail (11); 1 roll; no card" in failed.message
+    assert "Your take_turn:   tallies nothing; 1 roll; no card" in failed.message
 
 
 def test_a_correct_take_turn_written_differently_passes():
@@ -104,13 +124,16 @@ def test_a_correct_take_turn_written_differently_passes():
 BUGS = {
     "tally Go to Jail": ("Go to Jail (31) sends the player to jail", "tallied Go to Jail (31)"),
     "ignore Community Chest": ("a Community Chest card sends the player to jail", "Community"),
-    "nearest backwards": ("nearest railroad is the next one forward, passing Go", "space"),
+    "nearest backwards": ("nearest railroad is the next one forward, passing Go",
+                          "tallied Short Line Railroad (36), Chance (37) this turn; the rules "
+                          "tally Reading Railroad (6), Chance (37)"),
     "no landing after going back": ("Go Back 3 from Chance 37 lands on Community Chest", "draw"),
-    "no roll again": ("doubles roll again", "stopped after 1 roll(s)"),
+    "no roll again": ("doubles roll again", "stopped after 1 roll; the rules roll 2"),
     "roll again after jail": ("being sent to jail during doubles ends the turn",
                               "after the player was sent to jail, your take_turn rolled again"),
     "no three doubles rule": ("three doubles in a row", ""),
-    "no tally while in jail": ("in jail without doubles: stay, and tally Jail", "space 11"),
+    "no tally while in jail": ("in jail without doubles: stay, and tally Jail",
+                               "the rules tally Jail (11)"),
     "roll again after leaving jail": ("in jail: doubles leave, move, and no roll again",
                                       "after leaving jail with doubles, your take_turn rolled "
                                       "again; the turn should end"),
@@ -128,7 +151,8 @@ def test_a_broken_rule_fails_its_check(bug):
     assert matching, f"{bug!r} should fail {rule!r}; failed: {list(failed)}"
     check = failed[matching[0]]
     assert check.turn is not None and words in check.message
-    assert "What should happen:" in check.message
+    assert "What should happen:" in check.message and "What your take_turn did:" in check.message
+    assert "The rules expect: " in check.message and "Your take_turn: " in check.message
 
 
 def test_an_error_in_take_turn_is_reported():

@@ -1,7 +1,11 @@
-"""The five scenarios of RULES.md: exact tallies and end state."""
+"""The five scenarios of the rules page (``notebooks/rules.md``): exact tallies and end state,
+and ``check_scenario``, which plays a student's take_turn through one of them."""
 
 import pytest
 from conftest import play
+
+from monopoly_lesson import SCENARIOS as PACKAGE_SCENARIOS
+from monopoly_lesson import check_scenario, play_preset, take_turn
 
 SCENARIOS = {
     "1 dice onto Go to Jail": dict(
@@ -65,3 +69,52 @@ def test_scenario_4_step_by_step():
     for turns, state in enumerate(expected, start=1):
         p = play(1, dice, turns=turns).player
         assert (p.pos, p.in_jail, p.jail_turns) == state, f"after turn {turns}"
+
+
+@pytest.mark.parametrize("number", sorted(PACKAGE_SCENARIOS))
+def test_the_packages_scenarios_are_the_rules_scenarios(number):
+    s = PACKAGE_SCENARIOS[number]
+    played = play_preset(dice=s.dice, start=s.start, turns=s.turns, chance_order=s.chance_order,
+                         chest_order=s.chest_order)  # fmt: skip
+    assert played.tallies == s.tallies
+    assert s.name == f"scenario {number} of the rules ({s.description})"
+
+
+def test_check_scenario_passes_the_reference(capsys):
+    assert all(check_scenario(take_turn, n) for n in PACKAGE_SCENARIOS)
+    assert capsys.readouterr().out.splitlines()[4] == (
+        "Scenario 5 of the rules (doubles onto Go to Jail, doubles out of jail): passes"
+    )
+
+
+def test_check_scenario_raises_with_the_turn_what_is_expected_and_what_happened():
+    def never_held(player, tracker, *, dice, chance, community):
+        player.leave_jail()  # jail is only a place: the player is never held
+        take_turn(player, tracker, dice=dice, chance=chance, community=community)
+
+    check_scenario(never_held, 1)  # one turn: being held does not matter yet
+    with pytest.raises(AssertionError) as caught:
+        check_scenario(never_held, 4)
+    message = str(caught.value)
+    assert message.startswith(
+        "Scenario 4 of the rules (three doubles, then three turns in jail), turn 2: your "
+        "take_turn tallied States Avenue (14) this turn; the rules tally Jail (11); the "
+        "turn started in jail (0 turns served so far)."
+    )
+    assert (
+        "The rules expect: tallies Jail (11); 1 roll; no card; the token ends on Jail (11), "
+        "in jail (1 turn served)." in message
+    )
+    assert (
+        "Your take_turn:   tallies States Avenue (14); 1 roll; no card; the token ends "
+        "on States Avenue (14), free." in message
+    )
+    assert "What your take_turn did:\n      Player leaves jail.\n      Rolled 1 and 2" in message
+
+
+@pytest.mark.parametrize(
+    ("scenario", "error"), [(6, ValueError), (0, ValueError), ("1", TypeError), (True, TypeError)]
+)
+def test_check_scenario_refuses_what_is_not_a_scenario(scenario, error):
+    with pytest.raises(error, match="scenario"):
+        check_scenario(take_turn, scenario)

@@ -10,9 +10,12 @@ and prints a line per file with the check's exit status:
     1  rule fails  bob/01_moving_around.ipynb
     2  unusable    carol/01_moving_around.ipynb
 
-then a summary. A check that crashes with another status shows as ``error``, one that runs
-past the timeout as ``timeout``. ``--verbose`` prints each check's own output below its
-line. Exit status: 0 if every submission passed, 1 if any did not, 2 if there was none.
+then a summary. Below the line of a submission that fails a rule go the check's first
+lines: the broken rules, and the cells that failed when the notebook was run (it is run
+past them and graded at the end); below an unusable one, the reason it cannot be graded.
+A check that crashes with another status shows as ``error``, one that runs past the
+timeout as ``timeout``. ``--verbose`` prints each check's whole output instead. Exit
+status: 0 if every submission passed, 1 if any did not, 2 if there was none.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from pathlib import Path
 
 CHECK = (sys.executable, "-m", "monopoly_lesson", "check")
 MEANINGS = {0: "pass", 1: "rule fails", 2: "unusable"}
+INDENT = " " * 7
 
 
 @dataclass
@@ -84,6 +88,15 @@ def line(result: Result, folder: Path) -> str:
     return f"{status:>3}  {result.meaning:<10}  {result.path.relative_to(folder)}"
 
 
+def reasons(result: Result) -> list[str]:
+    """What to show below a submission's line: the first paragraph of a failing check's output
+    (the broken rules and the failed cells, or why it cannot be graded)."""
+    first = result.output.strip().split("\n\n")[0]
+    if result.status in (1, 2) or (result.status == 0 and "Cells that failed" in first):
+        return first.splitlines()
+    return []
+
+
 def summary(results: list[Result]) -> str:
     """How many submissions, and how many of each outcome."""
     counts = Counter(result.meaning for result in results)
@@ -108,8 +121,9 @@ def main(argv: list[str] | None = None, command: Sequence[str] = CHECK) -> int:
         result = check_one(path, command, args.timeout)
         results.append(result)
         print(line(result, args.folder), flush=True)
-        if args.verbose and result.output.strip():
-            print("\n".join(f"       {text}" for text in result.output.strip().splitlines()))
+        shown = result.output.strip().splitlines() if args.verbose else reasons(result)
+        if shown:
+            print("\n".join(f"{INDENT}{text}" for text in shown))
     print(summary(results))
     return 0 if all(result.status == 0 for result in results) else 1
 
