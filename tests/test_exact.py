@@ -38,7 +38,7 @@ VARIANTS = {
     "end of move": Rules(counting="end_of_move"),
     "all variants": Rules(dice_sides=4, jail="short", chance="standard", counting="end_of_move"),
 }
-# Cards that do not move the token (RULES.md), grouped into one branch when enumerating.
+# Cards that do not move the token (the rules page), grouped into one branch when enumerating.
 STILL_CARDS = {"lesson": range(10, 16), "standard": range(11, 17), "chest": range(3, 17)}
 
 

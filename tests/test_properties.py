@@ -1,4 +1,4 @@
-"""Property-based tests: invariants of RULES.md that hold for any dice and any cards.
+"""Property-based tests: invariants of the rules page that hold for any dice and any cards.
 
 Hypothesis plays the reference engine with random preset dice (biased towards doubles,
 so triple doubles and jail come up often), random preset card orders, random starting

@@ -1,9 +1,9 @@
-"""Each movement rule of RULES.md in isolation, with preset dice and preset decks.
+"""Each movement rule of the rules page in isolation, with preset dice and preset decks.
 
 Every test plays one or a few turns of the reference engine (``take_turn``) and checks
 the exact tallies (as ``{space: count}`` of the non-zero spaces, so every other space
 must be 0), the token's end state, and how many rolls and cards were used. Space and
-card numbers are 1-based, as in RULES.md.
+card numbers are 1-based, as in the rules page.
 """
 
 from __future__ import annotations

@@ -90,8 +90,8 @@ def test_progress_bar_can_be_shown_and_turned_off(capsys):
     assert capsys.readouterr().err == ""
 
 
-# The course's trends (RULES.md). Most hold for nearly every correct 1000-game run; the
-# two that RULES.md calls close calls are checked on a pooled 5000-game run with the
+# The course's trends (the rules page). Most hold for nearly every correct 1000-game run; the
+# two that the rules page calls close calls are checked on a pooled 5000-game run with the
 # tolerance their sampling spread needs (see test_close_call_trends).
 
 

@@ -1,8 +1,8 @@
-"""The variants of RULES.md ("Variants"), each played by the reference take_turn.
+"""The variants of the rules page ("Variants"), each played by the reference take_turn.
 
 Every test plays one or a few turns with preset dice and preset decks and checks the
 exact tallies (``{space: count}`` of the non-zero spaces) and the token's end state.
-Space and card numbers are 1-based, as in RULES.md.
+Space and card numbers are 1-based, as in the rules page.
 """
 
 from __future__ import annotations
