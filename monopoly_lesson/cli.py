@@ -6,12 +6,14 @@ Bad arguments end with exit status 2 and one line on stderr, never a traceback.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 import pandas as pd
 
-from .exact import euler84, expected_tallies
+from .exact import MAX_SIDES, euler84, expected_tallies
 from .notebook_check import check_notebook
 from .rules import Rules
 from .scenarios import play_preset
@@ -28,6 +30,7 @@ from .starter import (
 __all__ = ["main"]
 
 PROG = "python -m monopoly_lesson"
+EXACT_SIDES_HELP = f"faces per die, 2 to {MAX_SIDES} (default 6)"
 
 
 class UsageError(Exception):
@@ -77,9 +80,11 @@ def _numbers(text: str) -> list[int]:
     return [_whole(item, what=f"each number in {text!r}") for item in items]
 
 
-def _add_rule_options(parser: argparse.ArgumentParser) -> None:
+def _add_rule_options(
+    parser: argparse.ArgumentParser, sides_help: str = "faces per die (default 6)"
+) -> None:
     group = parser.add_argument_group("rule options (defaults: the lesson's rules)")
-    group.add_argument("--sides", type=_positive, default=6, help="faces per die (default 6)")
+    group.add_argument("--sides", type=_positive, default=6, help=sides_help)
     group.add_argument("--jail", choices=("long", "short"), default="long", help="jail stay")
     group.add_argument(
         "--deck", choices=("lesson", "standard"), default="lesson", help="Chance deck"
@@ -141,6 +146,7 @@ def _add_simulate(commands: argparse._SubParsersAction) -> None:
     sim.add_argument(
         "--csv", metavar="FILE", help="also write the table (board order unless --order) as CSV"
     )
+    sim.add_argument("--force", action="store_true", help="let --csv write over a file")
     sim.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     sim.add_argument(
         "--engine",
@@ -182,7 +188,7 @@ def _add_exact(commands: argparse._SubParsersAction) -> None:
     )
     exact.add_argument("--turns", type=_positive, default=150, help="turns (default 150)")
     _add_order(exact)
-    _add_rule_options(exact)
+    _add_rule_options(exact, EXACT_SIDES_HELP)
 
 
 def _add_euler84(commands: argparse._SubParsersAction) -> None:
@@ -192,7 +198,7 @@ def _add_euler84(commands: argparse._SubParsersAction) -> None:
         description="Project Euler 84: the three most popular squares (00-39) as six digits, "
         "with Project Euler's own model (jail is just a square).",
     )
-    euler.add_argument("--sides", type=_sides, default=6, help="faces per die (default 6)")
+    euler.add_argument("--sides", type=_sides, default=6, help=EXACT_SIDES_HELP)
 
 
 def _add_check(commands: argparse._SubParsersAction) -> None:
@@ -217,8 +223,24 @@ def _format_table(table: pd.DataFrame) -> str:
     return shown.to_string()
 
 
+def _check_csv(path: str, force: bool) -> None:
+    """Refuse a ``--csv`` target that cannot be written, before the run rather than after."""
+    target = Path(path)
+    folder = target.parent
+    if target.is_dir():
+        raise UsageError(f"{PROG} simulate: --csv {path} is a folder; give a file name in it.")
+    if not folder.is_dir():
+        raise UsageError(f"{PROG} simulate: --csv {path}: the folder {folder} does not exist.")
+    if target.exists() and not force:
+        raise UsageError(f"{PROG} simulate: --csv {path} exists; add --force to write over it.")
+    if not os.access(target if target.exists() else folder, os.W_OK):
+        raise UsageError(f"{PROG} simulate: --csv {path} cannot be written (permission denied).")
+
+
 def run_simulate(args: argparse.Namespace) -> None:
     """``simulate``: print the tables (and write CSV when asked)."""
+    if args.csv:
+        _check_csv(args.csv, args.force)
     result = simulate(
         games=args.games,
         turns=args.turns,
@@ -329,6 +351,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:  # e.g. piped into `head`: stop quietly
         sys.stdout = None
+    except KeyboardInterrupt:  # Ctrl-C: one line, no traceback
+        print(f"{PROG}: interrupted.", file=sys.stderr)
+        return 130
     return 0
 
 

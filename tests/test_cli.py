@@ -1,5 +1,6 @@
 """The command line: tables, traces, and one-line errors with exit status 2."""
 
+import os
 import subprocess
 import sys
 
@@ -99,3 +100,61 @@ def test_help_lists_the_commands():
     )
     assert done.returncode == 0
     assert "simulate" in done.stdout and "trace" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [
+        ("{tmp}", "is a folder; give a file name in it"),
+        ("{tmp}/no/such/folder/t.csv", "does not exist"),
+        ("{tmp}/old.csv", "exists; add --force to write over it"),
+    ],
+)
+def test_a_csv_target_that_cannot_be_written_is_refused_before_the_run(
+    capsys, tmp_path, monkeypatch, target, message
+):
+    (tmp_path / "old.csv").write_text("keep me")
+    played = []
+    monkeypatch.setattr("monopoly_lesson.cli.simulate", lambda **kw: played.append(kw))
+    status, _, err = run(capsys, "simulate", "--csv", target.format(tmp=tmp_path))
+    assert status == 2 and message in err and len(err.strip().splitlines()) == 1
+    assert played == [], "refused before any game is played"
+    assert (tmp_path / "old.csv").read_text() == "keep me"
+
+
+def test_force_writes_over_an_existing_csv(capsys, tmp_path):
+    path = tmp_path / "old.csv"
+    path.write_text("old")
+    status, _, _ = run(capsys, "simulate", "--games", "2", "--seed", "1", "--csv", str(path),
+                       "--force")  # fmt: skip
+    assert status == 0 and pd.read_csv(path)["space"].tolist() == list(range(1, 41))
+
+
+def test_an_unwritable_csv_target_is_refused(capsys, tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        status, _, err = run(capsys, "simulate", "--csv", str(locked / "t.csv"))
+    finally:
+        locked.chmod(0o700)
+    if os.geteuid() == 0:
+        pytest.skip("root may write anywhere, so there is no unwritable folder to try")
+    assert status == 2 and "cannot be written" in err
+
+
+def test_exact_dice_have_a_documented_bound(capsys):
+    status, _, err = run(capsys, "exact", "--sides", "300")
+    assert status == 2 and "at most 256 sides, got 300" in err
+    with pytest.raises(SystemExit):
+        main(["euler84", "--help"])
+    assert "2 to 256" in capsys.readouterr().out
+
+
+def test_ctrl_c_stops_with_one_line_and_no_traceback(capsys, monkeypatch):
+    def interrupted(**kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("monopoly_lesson.cli.simulate", interrupted)
+    status, _, err = run(capsys, "simulate", "--games", "10")
+    assert status == 130 and err.strip() == "python -m monopoly_lesson: interrupted."
