@@ -11,8 +11,9 @@ import base64
 import hashlib
 import json
 import shutil
+import threading
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -280,10 +281,49 @@ class LessonRenderer(MimetypeRenderer):
             ),
         }
         if self.png:
-            bundle["image/png"] = base64.b64encode(
-                pio.to_image(fig_dict, format="png", scale=2)
-            ).decode()
+            image = _png_or_none(lambda: pio.to_image(fig_dict, format="png", scale=2))
+            if image is None:
+                self.png = False  # one warning, then interactive figures only
+            else:
+                bundle["image/png"] = base64.b64encode(image).decode()
         return bundle
+
+
+PNG_SECONDS = 60.0
+"""How long the image exporter may take (to start, or for one PNG) before it is given up."""
+
+
+def _within(seconds: float, work: Callable[[], object]) -> object:
+    """``work()``, run in a daemon thread so that a hung exporter cannot hang the caller."""
+    box: dict[str, object] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = work()
+        except Exception as error:  # handed back to the caller below
+            box["error"] = error
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if thread.is_alive():
+        raise TimeoutError(f"no answer within {seconds:g} s")
+    if "error" in box:
+        raise box["error"]  # type: ignore[misc]
+    return box["value"]
+
+
+def _png_or_none(work: Callable[[], bytes]) -> bytes | None:
+    """A PNG from ``work``, or None with one warning when the exporter fails or hangs."""
+    try:
+        return _within(PNG_SECONDS, work)  # type: ignore[return-value]
+    except Exception as error:
+        warnings.warn(
+            f"PNG export is off ({type(error).__name__}: {error}): the browser behind it did "
+            "not answer, so figures are interactive only.",
+            stacklevel=3,
+        )
+        return None
 
 
 def setup_figures(png: bool | None = None) -> str:
@@ -291,17 +331,28 @@ def setup_figures(png: bool | None = None) -> str:
 
     ``png=None`` adds the PNG only when a Chromium browser is on PATH, so a laptop
     without one still gets interactive figures. The image exporter is started once and
-    kept running, rather than starting a browser per figure. Returns the renderer's name.
+    kept running, rather than starting a browser per figure. If the browser does not start
+    or answer (within ``PNG_SECONDS``), figures are interactive only, with one warning.
+    Returns the renderer's name.
     """
     if png is None:
         png = _chrome_available()
     if png:
-        import kaleido
-
-        kaleido.start_sync_server(silence_warnings=True)
-        # plotly warns that per-call options are unused once a server runs; none are passed.
-        warnings.filterwarnings("ignore", message="The kopts argument is ignored")
+        png = _start_exporter()
     name = "monopoly_png" if png else "monopoly"
     pio.renderers[name] = LessonRenderer(png=png)
     pio.renderers.default = name
     return name
+
+
+def _start_exporter() -> bool:
+    """Start kaleido's image exporter and make one small PNG; False (warned) if it fails."""
+    import kaleido
+
+    def start_and_try() -> bytes:
+        kaleido.start_sync_server(silence_warnings=True)
+        return pio.to_image(go.Figure(), format="png", width=10, height=10)
+
+    # plotly warns that per-call options are unused once a server runs; none are passed.
+    warnings.filterwarnings("ignore", message="The kopts argument is ignored")
+    return _png_or_none(start_and_try) is not None

@@ -86,3 +86,31 @@ def test_figure_outputs_are_the_same_on_every_run(counts):
 def test_png_for_print(counts):
     bundle = LessonRenderer(png=True).to_mimebundle(bar_chart(counts).to_dict())
     assert base64.b64decode(bundle["image/png"])[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_browser_that_does_not_start_leaves_interactive_figures(monkeypatch, counts):
+    """A hung exporter is given up after PNG_SECONDS, with one warning; nothing hangs."""
+    import time
+
+    import kaleido
+
+    previous = pio.renderers.default
+    monkeypatch.setattr("monopoly_lesson.plots.PNG_SECONDS", 0.3)
+    monkeypatch.setattr(kaleido, "start_sync_server", lambda **kwargs: time.sleep(30))
+    try:
+        with pytest.warns(UserWarning, match="PNG export is off .*figures are interactive only"):
+            assert setup_figures(png=True) == "monopoly"
+    finally:
+        pio.renderers.default = previous
+
+
+def test_an_export_that_fails_later_drops_the_png_once(monkeypatch, counts):
+    def broken(*args, **kwargs):
+        raise RuntimeError("browser gone")
+
+    monkeypatch.setattr(pio, "to_image", broken)
+    renderer = LessonRenderer(png=True)
+    with pytest.warns(UserWarning, match="RuntimeError: browser gone"):
+        first = renderer.to_mimebundle(bar_chart(counts).to_dict())
+    second = renderer.to_mimebundle(bar_chart(counts).to_dict())  # no second warning
+    assert "image/png" not in first and "image/png" not in second and not renderer.png
