@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from .rules import LESSON_RULES, Rules
-from .simulation import results_table, simulate
+from .simulation import check_counts, results_table, simulate
 from .starter import NUM_SPACES, gameboard
 
 __all__ = ["PASS_RATES", "TRENDS", "Trend", "check_trends", "pass_rates", "ranks"]
@@ -84,7 +84,7 @@ def _counts(results: pd.Series | pd.DataFrame) -> pd.Series:
         )
     if list(counts.index) != list(range(1, NUM_SPACES + 1)):
         raise ValueError("the results must have exactly one tally for each space 1..40.")
-    return counts.astype("int64")
+    return check_counts(counts)
 
 
 def check_trends(results: pd.Series | pd.DataFrame) -> dict[str, bool]:

@@ -45,3 +45,20 @@ def test_stored_pass_rates_agree_with_a_new_measurement():
         se = max((stored * (1 - stored) / 1000) ** 0.5, 0.005)
         assert abs(fresh[name] - stored) <= 4 * se, name
     assert 0.44 < fresh[TRENDS[4].name] < 0.56  # Baltic in the bottom five: a coin flip
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda t: t.assign(tally=t["tally"].where(t["space"] != 7)), "missing for space"),
+        (lambda t: t.assign(tally=t["tally"] - 10_000), "negative for space"),
+        (lambda t: t.assign(tally=t["tally"] / 7), "not whole numbers for space"),
+        (lambda t: t.assign(tally=0), "every tally is 0"),
+    ],
+)
+def test_check_results_refuses_tallies_no_simulation_gives(change, message):
+    from monopoly_lesson.grading import check_results
+
+    table = simulate(games=5, seed=1, progress=False).table()
+    with pytest.raises(ValueError, match=message):
+        check_results(change(table))
