@@ -20,7 +20,7 @@ from .exact import (
 from .fast import fast_game_tallies, fast_tallies
 from .rules import LESSON_RULES, Rules, Seat, card_destination, take_turn
 from .scenarios import SCENARIOS, Scenario, check_scenario, play_preset
-from .simulation import SimulationResult, results_table, simulate
+from .simulation import SimulationResult, results_table, simulate, space_table
 from .starter import (
     GO,
     GO_TO_JAIL,
@@ -73,6 +73,7 @@ __all__ = [
     "results_table",
     "simulate",
     "space_name",
+    "space_table",
     "standard_chance_deck",
     "stationary",
     "take_turn",

@@ -1,9 +1,11 @@
-"""The Monopoly board drawn as plain HTML: 40 squares around a centre, for any view.
+"""The Monopoly board drawn once, as SVG: 40 squares around a centre, for every view.
 
 The squares sit where :func:`monopoly_lesson.plots.board_position` puts them (the one board
 geometry), named with ``SHORT_TITLES`` and banded with ``STREET_GROUPS``. The turn stepper
 draws tokens and tallies on it; a whole-game view adds owners, mortgages, houses and hotels
-through ``extras``, without copying the drawing.
+through ``extras``, without copying the drawing. The same picture serves the live widget
+(:func:`board_html` wraps it), a notebook's stored output and the PDF handouts (Typst
+embeds SVG; it cannot render HTML).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import pandas as pd
 from .plots import SHORT_TITLES, STREET_GROUPS, board_position
 from .starter import NUM_SPACES, gameboard
 
-__all__ = ["TOKEN_COLOURS", "SpaceExtras", "board_html"]
+__all__ = ["TOKEN_COLOURS", "SpaceExtras", "board_html", "board_svg"]
 
 TOKEN_COLOURS = ("#d62728", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#17becf")
 """Token colours, one per player in order (the same first two as the plotly board map)."""
@@ -27,15 +29,13 @@ _TITLES = gameboard["title"].tolist()
 _GROUP_OF = {space: group for group, (_, spaces) in STREET_GROUPS.items() for space in spaces}
 _CORNERS = (1, 11, 21, 31)  # Go, Jail, Free Parking, Go to Jail
 _SQUARE, _CORNER, _BAND = 46, 64, 12  # pixels: a square's short side, a corner, a colour band
-# The board edge a square is on -> how its colour band and body are laid out (band first).
-_FLOW = {"bottom": "column", "left": "row-reverse", "top": "column-reverse", "right": "row"}
-_HOUSE = (
-    '<span class="monopoly-house" style="width:7px;height:7px;background:#1b7a3a;'
-    'border:1px solid #fff"></span>'
-)
-_HOTEL = (
-    '<span class="monopoly-hotel" style="width:16px;height:8px;background:#c0392b;'
-    'border:1px solid #fff"></span>'
+_SIZE = 2 * _CORNER + 9 * _SQUARE  # the board's width and height
+_FONT = "Helvetica, Arial, 'DejaVu Sans', sans-serif"
+_SHADE = "#1f4e79"  # tallied squares: this blue, more opaque the more landings
+_STRIPES = (
+    '<defs><pattern id="monopoly-stripes" width="8" height="8" patternUnits="userSpaceOnUse" '
+    'patternTransform="rotate(45)"><rect width="3" height="8" fill="black" '
+    'fill-opacity="0.2"/></pattern></defs>'
 )
 
 
@@ -60,15 +60,14 @@ class SpaceExtras:
             raise ValueError("a space has a hotel or houses, not both (a hotel replaces 4 houses).")
 
 
-def board_html(
+def board_svg(
     counts: pd.Series | None = None,
     *,
     tokens: Mapping[str, int] | None = None,
     extras: Mapping[int, SpaceExtras] | None = None,
     centre: Sequence[str] = (),
-    css_class: str = "",
 ) -> str:
-    """The board as one HTML ``<div>``: short names, colour bands, tallies, tokens, extras.
+    """The board as one standalone SVG: short names, colour bands, tallies, tokens, extras.
 
     ``counts`` (a Series indexed 1..40) shades each square and prints its tally; ``tokens``
     maps player names to spaces; ``extras`` maps spaces to :class:`SpaceExtras`; ``centre``
@@ -84,19 +83,62 @@ def board_html(
                 extras.get(space))
         for space in range(1, NUM_SPACES + 1)
     )  # fmt: skip
-    track = f"{_CORNER}px repeat(9,{_SQUARE}px) {_CORNER}px"
     return (
-        f'<div class="monopoly-board {html.escape(css_class)}" aria-label="Monopoly board" '
-        f'style="display:grid;grid-template-columns:{track};'
-        f"grid-template-rows:{track};width:max-content;background:#cde6d0;"
-        "border:2px solid #222;font-family:Helvetica,Arial,sans-serif;color:#111;"
-        f'line-height:1.05">{squares}{_centre(tokens, centre, counts, top)}</div>'
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="monopoly-board-svg" role="img" '
+        f'aria-label="Monopoly board" width="{_SIZE}" height="{_SIZE}" '
+        f'viewBox="-1 -1 {_SIZE + 2} {_SIZE + 2}" font-family="{_FONT}" fill="#111">'
+        f'{_STRIPES}<rect x="0" y="0" width="{_SIZE}" height="{_SIZE}" fill="#cde6d0" '
+        f'stroke="#222" stroke-width="2"/>{squares}{_centre(tokens, centre, counts, top)}</svg>'
     )
+
+
+def board_html(
+    counts: pd.Series | None = None,
+    *,
+    tokens: Mapping[str, int] | None = None,
+    extras: Mapping[int, SpaceExtras] | None = None,
+    centre: Sequence[str] = (),
+    css_class: str = "",
+) -> str:
+    """The board of :func:`board_svg` in an HTML ``<div>`` with ``css_class``, for a page."""
+    svg = board_svg(counts, tokens=tokens, extras=extras, centre=centre)
+    return f'<div class="monopoly-board {html.escape(css_class)}">{svg}</div>'
+
+
+def _span(index: int) -> tuple[int, int]:
+    """Where grid line ``index`` (0..10) starts on the board, and its width, in pixels."""
+    if index == 0:
+        return 0, _CORNER
+    if index == 10:
+        return _CORNER + 9 * _SQUARE, _CORNER
+    return _CORNER + _SQUARE * (index - 1), _SQUARE
+
+
+def _square_box(space: int) -> tuple[int, int, int, int]:
+    """A space's square as ``(x, y, width, height)`` in the SVG (y grows downwards)."""
+    col, row = board_position(space)
+    (x, width), (y, height) = _span(col), _span(10 - row)
+    return x, y, width, height
 
 
 def _edge(space: int) -> str:
     col, row = board_position(space)
     return "bottom" if row == 0 else "left" if col == 0 else "top" if row == 10 else "right"
+
+
+def _split(space: int) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
+    """A square's body box and its colour band's box (None off streets); bands face inwards."""
+    x, y, w, h = _square_box(space)
+    if space not in _GROUP_OF:
+        return (x, y, w, h), None
+    edge, b = _edge(space), _BAND
+    if edge == "bottom":
+        return (x, y + b, w, h - b), (x, y, w, b)
+    if edge == "top":
+        return (x, y, w, h - b), (x, y + h - b, w, b)
+    if edge == "left":
+        return (x, y, w - b, h), (x + w - b, y, b, h)
+    return (x + b, y, w - b, h), (x, y, b, h)
 
 
 def _square(
@@ -106,59 +148,96 @@ def _square(
     here: Sequence[tuple[int, str]],
     extra: SpaceExtras | None,
 ) -> str:
-    col, row = board_position(space)
+    x, y, w, h = _square_box(space)
+    (bx, by, bw, bh), band = _split(space)
     share = (count or 0) / top
-    shade = f"rgba(31,78,121,{0.1 + 0.75 * share:.2f})" if count else "#fbfbf3"
+    paint = f'<rect x="{bx}" y="{by}" width="{bw}" height="{bh}" fill="#fbfbf3"/>'
+    if count:
+        opacity = f"{0.1 + 0.75 * share:.2f}"
+        paint += f'<rect x="{bx}" y="{by}" width="{bw}" height="{bh}" fill="{_SHADE}" '
+        paint += f'fill-opacity="{opacity}" class="monopoly-shade"/>'
     if extra is not None and extra.mortgaged:
-        shade = f"repeating-linear-gradient(135deg,#0003 0 3px,#0000 3px 8px),{shade}"
-    ink = "white" if share > 0.5 else "#111"
-    frame = "1px solid #444"
+        paint += f'<rect x="{bx}" y="{by}" width="{bw}" height="{bh}" '
+        paint += 'fill="url(#monopoly-stripes)" class="monopoly-mortgage"/>'
+    frame, width = "#444", 1
     if extra is not None and extra.colour:
-        frame = f"3px solid {html.escape(extra.colour)}"  # the owner's colour
+        frame, width = html.escape(extra.colour), 3  # the owner's colour
+    inset = width / 2
+    outline = (
+        f'<rect x="{x + inset}" y="{y + inset}" width="{w - width}" height="{h - width}" '
+        f'fill="none" stroke="{frame}" stroke-width="{width}"/>'
+    )
+    ink = "white" if share > 0.5 else "#111"
+    body = _square_text(space, count, (bx, by, bw, bh), ink) + _token_dots(here, bx, by, bw, bh)
+    return (
+        f'<g class="monopoly-space" data-space="{space}"><title>{_hover(space, count, extra)}'
+        f"</title>{paint}{_band(space, band, extra)}{body}{outline}</g>"
+    )
+
+
+def _square_text(space: int, count: int | None, box: tuple[int, ...], ink: str) -> str:
+    """A square's short name at the top, its number bottom left and its tally bottom right."""
+    x, y, w, h = box
     corner = space in _CORNERS
-    name = "<br>".join(html.escape(part) for part in SHORT_TITLES[space - 1].split("<br>"))
-    tally = f"<b>{count}</b>" if count else ""
-    body = (
-        f'<div style="flex:1;display:flex;flex-direction:column;justify-content:space-between;'
-        f'padding:2px;min-width:0;background:{shade};color:{ink}">'
-        f'<div style="font-size:{11 if corner else 9}px;font-weight:{700 if corner else 400}">'
-        f'{name}</div><div style="display:flex;justify-content:space-between;'
-        f'align-items:center;font-size:8px"><span style="opacity:.7">{space}</span>'
-        f'{_token_dots(here)}<span style="font-size:10px">{tally}</span></div></div>'
+    size, weight = (11, 700) if corner else (9, 400)
+    lines = "".join(
+        f'<tspan x="{x + 3}" dy="{size if i == 0 else size + 0.5}">{html.escape(part)}</tspan>'
+        for i, part in enumerate(SHORT_TITLES[space - 1].split("<br>"))
+    )
+    tally = (
+        f'<text x="{x + w - 3}" y="{y + h - 3}" font-size="10" font-weight="700" '
+        f'text-anchor="end" fill="{ink}" class="monopoly-tally">{count}</text>'
+        if count
+        else ""
     )
     return (
-        f'<div class="monopoly-space" data-space="{space}" title="{_hover(space, count, extra)}" '
-        f'style="grid-row:{11 - row};grid-column:{col + 1};display:flex;'
-        f'flex-direction:{_FLOW[_edge(space)]};border:{frame};overflow:hidden">'
-        f"{_band(space, extra)}{body}</div>"
+        f'<text y="{y + 1}" font-size="{size}" font-weight="{weight}" fill="{ink}">{lines}</text>'
+        f'<text x="{x + 3}" y="{y + h - 3}" font-size="8" fill="{ink}" fill-opacity="0.7">'
+        f"{space}</text>{tally}"
     )
 
 
-def _band(space: int, extra: SpaceExtras | None) -> str:
+def _band(space: int, box: tuple[int, ...] | None, extra: SpaceExtras | None) -> str:
     """A street's colour band, with its houses (green) or hotel (red) drawn on it."""
-    group = _GROUP_OF.get(space)
-    if group is None:
+    if box is None:
         return ""
-    colour, _ = STREET_GROUPS[group]
-    across = _FLOW[_edge(space)].startswith("column")  # the band runs along the square's width
-    size = f"height:{_BAND}px" if across else f"width:{_BAND}px"
+    group = _GROUP_OF[space]
+    x, y, w, h = box
     marks = ""
-    if extra is not None:
-        marks = _HOTEL if extra.hotel else _HOUSE * extra.houses
+    if extra is not None and extra.hotel:
+        marks = _mark("monopoly-hotel", "#c0392b", x + w / 2, y + h / 2, 16, 8)
+    elif extra is not None and extra.houses:
+        along = w >= h  # houses in a row along the band
+        for i in range(extra.houses):
+            offset = (i - (extra.houses - 1) / 2) * 9
+            cx, cy = (x + w / 2 + offset, y + h / 2) if along else (x + w / 2, y + h / 2 + offset)
+            marks += _mark("monopoly-house", "#1b7a3a", cx, cy, 7, 7)
     return (
-        f'<div class="monopoly-band" data-group="{group}" style="flex:none;{size};'
-        f"background:{colour};display:flex;flex-direction:{'row' if across else 'column'};"
-        f'align-items:center;justify-content:center;gap:1px">{marks}</div>'
+        f'<rect class="monopoly-band" data-group="{group}" x="{x}" y="{y}" width="{w}" '
+        f'height="{h}" fill="{STREET_GROUPS[group][0]}"/>{marks}'
     )
 
 
-def _token_dots(names: Sequence[tuple[int, str]]) -> str:
-    """A coloured dot per ``(player index, name)``; the index picks the colour."""
+def _mark(css: str, colour: str, cx: float, cy: float, w: int, h: int) -> str:
+    return (
+        f'<rect class="{css}" x="{cx - w / 2:g}" y="{cy - h / 2:g}" width="{w}" height="{h}" '
+        f'fill="{colour}" stroke="white"/>'
+    )
+
+
+def _token_dots(names: Sequence[tuple[int, str]], x: int, y: int, w: int, h: int) -> str:
+    """A coloured dot per ``(player index, name)`` at the bottom middle of a square's body."""
     return "".join(
-        f'<span class="monopoly-token" title="{html.escape(name)}" style="display:inline-block;'
-        f"width:11px;height:11px;border-radius:50%;border:1px solid #000;"
-        f'background:{TOKEN_COLOURS[index % len(TOKEN_COLOURS)]}"></span>'
-        for index, name in names
+        _dot(index, name, x + w / 2 + (i - (len(names) - 1) / 2) * 12, y + h - 8)
+        for i, (index, name) in enumerate(names)
+    )
+
+
+def _dot(index: int, name: str, cx: float, cy: float) -> str:
+    colour = TOKEN_COLOURS[index % len(TOKEN_COLOURS)]
+    return (
+        f'<circle class="monopoly-token" cx="{cx:g}" cy="{cy:g}" r="5.5" fill="{colour}" '
+        f'stroke="black"><title>{html.escape(name)}</title></circle>'
     )
 
 
@@ -182,25 +261,38 @@ def _hover(space: int, count: int | None, extra: SpaceExtras | None) -> str:
 def _centre(
     tokens: Mapping[str, int], lines: Sequence[str], counts: pd.Series | None, top: int
 ) -> str:
-    legend = "".join(
-        f"<div>{_token_dots([(index, name)])} {html.escape(name)} on "
-        f"{html.escape(_TITLES[space - 1])} ({space})</div>"
+    """The middle of the board: the MONOPOLY banner, where each token is, notes, the key."""
+    rows = [
+        (14, f"{name} on {_TITLES[space - 1]} ({space})", index)
         for index, (name, space) in enumerate(tokens.items())
-    )
-    notes = "".join(f"<div>{html.escape(line)}</div>" for line in lines)
-    key = (
-        f'<div style="font-size:11px;color:#333">A number at the bottom right of a square is its '
-        f"tally; the darker the square, the more landings (most: {top}).</div>"
-        if counts is not None
-        else ""
-    )
+    ]
+    rows += [(14, line, None) for line in lines]
+    if counts is not None:
+        rows += [
+            (11, "A number at the bottom right of a square is its tally;", None),
+            (11, f"the darker the square, the more landings (most: {top}).", None),
+        ]
+    middle = _SIZE / 2
+    y = middle + 20 - 9 * len(rows)
+    drawn = ""
+    for size, text, index in rows:
+        y += size + 5
+        ink = "#333" if size == 11 else "#111"
+        x = middle
+        if index is not None:  # a token's dot before the line, the two centred together
+            x += 8
+            left = x - 0.27 * size * len(text)
+            drawn += _dot(index, text.split(" on ")[0], left - 10, y - 4)
+        drawn += (
+            f'<text x="{x:g}" y="{y:g}" font-size="{size}" text-anchor="middle" fill="{ink}">'
+            f"{html.escape(text)}</text>"
+        )
     return (
-        '<div class="monopoly-centre" style="grid-row:2/11;grid-column:2/11;display:flex;'
-        "flex-direction:column;align-items:center;justify-content:center;gap:10px;"
-        'padding:24px;text-align:center;font-size:13px">'
-        '<div style="background:#c8102e;color:white;font-weight:800;font-size:34px;'
-        "letter-spacing:3px;padding:4px 18px;border:3px solid #111;transform:rotate(-8deg);"
-        f'margin-bottom:14px">MONOPOLY</div>{legend}{notes}{key}</div>'
+        f'<g class="monopoly-centre"><g transform="rotate(-8 {middle} {middle - 60})">'
+        f'<rect x="{middle - 118}" y="{middle - 86}" width="236" height="50" fill="#c8102e" '
+        f'stroke="#111" stroke-width="3"/><text x="{middle}" y="{middle - 49}" '
+        f'font-size="34" font-weight="800" letter-spacing="3" fill="white" '
+        f'text-anchor="middle">MONOPOLY</text></g>{drawn}</g>'
     )
 
 

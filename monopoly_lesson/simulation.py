@@ -24,7 +24,7 @@ from .starter import (
     gameboard,
 )
 
-__all__ = ["SimulationResult", "results_table", "simulate"]
+__all__ = ["SimulationResult", "results_table", "simulate", "space_table"]
 
 TakeTurn = Callable[..., None]
 """A take_turn function: ``fn(player, tracker, *, dice, chance, community)``."""
@@ -104,8 +104,13 @@ def check_counts(counts: object) -> pd.Series:
 def space_table(values: pd.Series, column: str, order: str) -> pd.DataFrame:
     """``space``, ``title``, ``values`` as ``column``, and ``rel`` (each value / their sum).
 
-    ``order="frequency"``: largest first (ties by space), indexed by rank 1..40;
-    ``order="board"``: indexed by space 1..40.
+    For any per-space values (exact expected tallies, say); tallies go through
+    :func:`results_table`, which checks them first. ``order="frequency"``: largest first
+    (ties by space), indexed by rank 1..40; ``order="board"``: indexed by space 1..40.
+
+    >>> from monopoly_lesson import expected_tallies
+    >>> space_table(expected_tallies(150), "expected", "frequency").iloc[0]["title"]
+    'Jail'
     """
     if order not in ("frequency", "board"):
         raise ValueError(f"order must be 'frequency' or 'board', got {order!r}.")

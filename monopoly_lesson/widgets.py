@@ -13,15 +13,40 @@ from collections.abc import Callable, Sequence
 import ipywidgets as widgets
 import pandas as pd
 
-from .board_view import board_html
+from .board_view import board_html, board_svg
 from .rules import LESSON_RULES, Rules
 from .starter import NUM_SPACES, gameboard
 from .stepper import StepperState
 
-__all__ = ["STATIC_NOTE", "TurnStepper"]
+__all__ = ["REOPENED_NOTE", "STATIC_NOTE", "TurnStepper"]
 
 STATIC_NOTE = "Run this notebook in JupyterLab to step turns with the buttons."
 """What a static copy of the widget (HTML, Markdown, print) says in place of the buttons."""
+
+REOPENED_NOTE = "This is the stepper as it was saved: run the cell to step turns."
+"""What the widget says when no kernel is behind it (a reopened notebook, a restarted kernel)."""
+
+# The note is hidden while the widget is live. JupyterLab's widget manager marks a widget
+# whose kernel side is gone (restored from the state saved with the notebook, or after a
+# restart) with the class jupyter-widgets-disconnected; then the note shows.
+_REOPENED_HTML = (
+    "<style>.turn-stepper-reopened{display:none}"
+    ".jupyter-widgets-disconnected .turn-stepper-reopened{display:block}</style>"
+    '<div class="turn-stepper-reopened" style="color:#b00020;font-weight:bold">'
+    f"{REOPENED_NOTE}</div>"
+)
+# The log scrolls inside a box anchored at its bottom (column-reverse), so the newest lines
+# are in sight after every redraw; a short log sits at the top (the auto margin below it).
+# The text must not shrink to the box (JupyterLab gives <pre> its own overflow), or it would
+# scroll by itself, from its top.
+_LOG_BOX = (
+    "height:260px;width:390px;overflow:auto;display:flex;flex-direction:column-reverse;"
+    "border:1px solid #ccc;box-sizing:border-box"
+)
+_LOG_TEXT = (
+    "flex:none;overflow:visible;margin:0 0 auto 0;padding:4px;font-size:11px;white-space:pre-wrap"
+)
+_STATUS_ERROR = 160  # characters of an error shown in the status line
 
 _TITLES = gameboard["title"].tolist()
 
@@ -71,10 +96,12 @@ class TurnStepper(widgets.VBox):
         self.reset_button.on_click(lambda _button: self.reset())
         self._add_controls(self.state.setup.players, self.state.setup.seed, preset)
         self.status_view = widgets.HTML()
+        self.reopened_view = widgets.HTML(_REOPENED_HTML)
         self.board_view = widgets.HTML(layout=widgets.Layout(margin="0 6px 8px 0"))
         self.chart_view, self.log_view = widgets.HTML(), widgets.HTML()
         super().__init__(
             children=[
+                self.reopened_view,
                 widgets.HBox([self.one_turn, self.ten_turns, self.reset_button, self.status_view]),
                 widgets.HBox([self.players_choice, self.dice_choice]),
                 widgets.HBox([self.seed_box, self.preset_box]),
@@ -154,19 +181,21 @@ class TurnStepper(widgets.VBox):
         state = self.state
         status = f"{state.turns_played} turn(s) played, {state.tracker.total} tallies"
         if state.error:
-            status += ' · <b style="color:#b00020">error: see the log</b>'
+            status += f' · <b style="color:#b00020">{html.escape(_one_line(state.error))}</b>'
         self.status_view.value = f'<span class="turn-stepper-status">{status}</span>'
-        jailed = [f"{player.name} is in jail." for player in state.players if player.in_jail]
-        self.board_view.value = board_html(
-            state.tallies, tokens=state.tokens, centre=jailed, css_class="turn-stepper-board"
-        )
+        self.board_view.value = board_html(**self._board(), css_class="turn-stepper-board")
         self.chart_view.value = _chart_html(state.tallies)
         text = html.escape("\n".join(state.lines[-200:]) or "(no turns yet)")
         self.log_view.value = (
-            '<pre class="turn-stepper-log" style="height:260px;width:390px;overflow:auto;'
-            'font-size:11px;margin:0;border:1px solid #ccc;padding:4px;white-space:pre-wrap">'
-            f"{text}</pre>"
+            f'<div class="turn-stepper-log" style="{_LOG_BOX}">'
+            f'<pre style="{_LOG_TEXT}">{text}</pre></div>'
         )
+
+    def _board(self) -> dict:
+        """What the board shows: tallies, tokens, and who is in jail in the centre."""
+        state = self.state
+        jailed = [f"{player.name} is in jail." for player in state.players if player.in_jail]
+        return {"counts": state.tallies, "tokens": state.tokens, "centre": jailed}
 
     # -- static stand-in -----------------------------------------------------
 
@@ -178,6 +207,10 @@ class TurnStepper(widgets.VBox):
             f'<div style="display:flex;gap:12px;flex-wrap:wrap">{self.board_view.value}'
             f"<div>{self.chart_view.value}{self.log_view.value}</div></div></div>"
         )
+
+    def snapshot_svg(self) -> str:
+        """A static picture of the board, as standalone SVG (for print: Typst embeds SVG)."""
+        return board_svg(**self._board())
 
     def snapshot_markdown(self, log_lines: int = 12) -> str:
         """A static snapshot in Markdown, for print: where the tokens are, tallies, the log."""
@@ -202,7 +235,14 @@ class TurnStepper(widgets.VBox):
         bundle["text/plain"] = self.summary()
         bundle["text/html"] = self.snapshot_html()
         bundle["text/markdown"] = self.snapshot_markdown()
+        bundle["image/svg+xml"] = self.snapshot_svg()
         return bundle
+
+
+def _one_line(message: str) -> str:
+    """A message on one line, cut to ``_STATUS_ERROR`` characters (the log has all of it)."""
+    line = " ".join(message.split())
+    return line if len(line) <= _STATUS_ERROR else line[: _STATUS_ERROR - 1] + "…"
 
 
 def _chart_html(counts: pd.Series) -> str:

@@ -39,13 +39,24 @@ def pytest_runtest_makereport(item, call):
 
 
 CHROMIUM = shutil.which("chromium")
+NEEDS_CHROMIUM = "needs Chromium: sudo apt-get install chromium"
+"""The one reason given for every test skipped on a machine without Chromium."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Without Chromium, skip every test that drives it (those using ``browser``), saying why."""
+    if CHROMIUM:
+        return
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.skip(reason=NEEDS_CHROMIUM))
 
 
 @pytest.fixture(scope="module")
 def browser():
     """Debian's Chromium, headless, driven by Playwright (nothing downloads a browser)."""
     if not CHROMIUM:
-        pytest.skip("needs Chromium (apt install chromium)")
+        pytest.skip(NEEDS_CHROMIUM)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

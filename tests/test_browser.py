@@ -8,6 +8,7 @@ log are saved under test-artifacts/.
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import shutil
@@ -21,15 +22,15 @@ from pathlib import Path
 
 import pytest
 
+from monopoly_lesson.widgets import REOPENED_NOTE
+
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM = shutil.which("chromium")
 CLICKS = 25  # clicks of "One turn" timed for the latency figure
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM, reason="needs Chromium (apt install chromium)"),
-]
+# Every test here uses the ``browser`` fixture: without Chromium, conftest.py skips them all
+# with one reason that says how to install it.
+pytestmark = pytest.mark.browser
 
 
 def free_port() -> int:
@@ -200,7 +201,8 @@ def test_an_error_in_take_turn_shows_in_the_widget(page, lab):
     edit_cell(page, take_turn_cell, broken)
     played = turns_played(page)
     click_and_wait(page, "One turn")
-    assert "error: see the log" in status(page)
+    assert "Error in take_turn on turn" in status(page)  # where the student is looking
+    assert "ValueError: a bug in my take_turn" in status(page)
     assert "ValueError: a bug in my take_turn" in view(page, "turn-stepper-log")
     assert turns_played(page) == played
 
@@ -212,6 +214,92 @@ def test_an_error_in_take_turn_shows_in_the_widget(page, lab):
     click_and_wait(page, "One turn")
     assert turns_played(page) == played + 1
     assert "error" not in status(page)
+
+
+# Where the last "--- Turn" header of the log is drawn, and the log box's visible part.
+NEWEST_HEADER = """() => {
+  const box = document.querySelector('.turn-stepper .turn-stepper-log');
+  const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+  let node, last = null, at = -1;
+  while ((node = walker.nextNode())) {
+    const i = node.textContent.lastIndexOf('--- Turn');
+    if (i >= 0) { last = node; at = i; }
+  }
+  const range = document.createRange();
+  range.setStart(last, at);
+  range.setEnd(last, last.textContent.indexOf('---', at + 3) + 3);
+  const line = range.getBoundingClientRect(), seen = box.getBoundingClientRect();
+  return {text: range.toString(), top: line.top, bottom: line.bottom,
+          boxTop: seen.top, boxBottom: seen.bottom};
+}"""
+
+
+def test_the_newest_turn_is_in_sight_after_every_click(page, lab):
+    open_notebook(page, lab, "05_jail.ipynb")
+    run_all_cells(page)
+    page.locator(".turn-stepper button:has-text('One turn')").first.wait_for()
+    for label in ["Ten turns", "Ten turns", "One turn", "Ten turns", "One turn"]:
+        click_and_wait(page, label)
+        played = turns_played(page)  # two players take turns
+        newest = f"--- Turn {(played - 1) // 2 + 1}, Player {(played - 1) % 2 + 1} ---"
+        page.wait_for_function(  # the log is drawn just after the status line
+            "h => document.querySelector('.turn-stepper .turn-stepper-log').textContent"
+            ".includes(h)",
+            arg=newest,
+        )
+        header = page.evaluate(NEWEST_HEADER)
+        assert header["text"] == newest
+        assert header["boxTop"] <= header["top"] and header["bottom"] <= header["boxBottom"], (
+            f"after {played} turns the newest turn is out of sight: {header}"
+        )
+    page.keyboard.press("Escape")
+
+
+def api(lab, method: str, path: str) -> object:
+    """Call the Jupyter server's REST API; return the decoded JSON answer (None if empty)."""
+    base, token = lab
+    request = urllib.request.Request(
+        f"{base}/api/{path}", method=method, headers={"Authorization": f"token {token}"}
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        body = answer.read()
+    return json.loads(body) if body else None
+
+
+def saved_widget_state(lab, name: str, seconds: float = 30) -> dict:
+    """The widget state saved in the notebook file, once the save has written it ({} if not)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        metadata = api(lab, "GET", f"contents/{name}")["content"]["metadata"]
+        state = metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json")
+        if state:
+            return state
+        time.sleep(0.5)
+    return {}
+
+
+def test_a_reopened_notebook_shows_the_saved_stepper_and_says_to_run_the_cell(page, lab):
+    name = "05_jail.ipynb"
+    open_notebook(page, lab, name)
+    run_all_cells(page)
+    page.locator(".turn-stepper button:has-text('One turn')").first.wait_for()
+    click_and_wait(page, "One turn")
+    assert not page.locator(".turn-stepper-reopened").first.is_visible()  # live: no note
+    page.get_by_role("menuitem", name="File", exact=True).click()
+    page.get_by_role("menuitem", name="Save Notebook", exact=False).first.click()
+    assert saved_widget_state(lab, name), "the widget state was not saved with the notebook"
+    for session in api(lab, "GET", "sessions"):  # close it: the kernel and its widgets go
+        if session["path"].endswith(name):
+            api(lab, "DELETE", f"sessions/{session['id']}")
+
+    open_notebook(page, lab, name)
+    stepper = page.locator(".turn-stepper").first
+    stepper.wait_for(timeout=60_000)
+    assert stepper.locator(".monopoly-board svg").first.is_visible()  # the board as saved
+    note = stepper.locator(".turn-stepper-reopened")
+    assert note.is_visible() and note.inner_text().strip() == REOPENED_NOTE
+    assert "run the cell to step turns" in note.inner_text()
+    assert "model not found" not in page.inner_text(".jp-NotebookPanel:not(.lm-mod-hidden)")
 
 
 def test_chapter_6_figures_are_drawn_without_errors(page, lab):

@@ -1,11 +1,11 @@
 """The lesson renders to HTML pages and PDF handouts from its stored outputs.
 
 The same build as ``make handouts`` (pandoc + Typst for PDF, nbconvert for HTML), into a
-temporary folder; then every PDF is read back with poppler and every page is opened in
-headless Chromium, served from 127.0.0.1. Quarto's cell options must be honoured as the book
-honours them: ``#| echo: false`` code is shown nowhere, ``#| code-fold: true`` code is a
-collapsed ``<details>`` block in HTML and a one-line note in the PDF, and no ``#|`` line or
-solution marker is ever shown.
+temporary folder; then every PDF is read back with pypdf (no system package needed) and every
+page is opened in headless Chromium, served from 127.0.0.1 (skipped without Chromium).
+Quarto's cell options must be honoured as the book honours them: ``#| echo: false`` code is
+shown nowhere, ``#| code-fold: true`` code is a collapsed ``<details>`` block in HTML and a
+one-line note in the PDF, and no ``#|`` line or solution marker is ever shown.
 """
 
 from __future__ import annotations
@@ -23,9 +23,11 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import nbformat
+import pypdf
 import pytest
 
-from monopoly_lesson.widgets import STATIC_NOTE
+from monopoly_lesson import take_turn
+from monopoly_lesson.widgets import STATIC_NOTE, TurnStepper
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
@@ -73,10 +75,26 @@ def figures(path: Path) -> int:
     return sum("application/vnd.plotly.v1+json" in o.get("data", {}) for o in outputs(path))
 
 
+def steppers(path: Path) -> list[dict]:
+    """The data of each stored stepper snapshot."""
+    return [
+        o["data"] for o in outputs(path)
+        if STATIC_NOTE in "".join(o.get("data", {}).get("text/html", ""))
+    ]  # fmt: skip
+
+
 def has_widget(path: Path) -> bool:
-    return any(
-        STATIC_NOTE in "".join(o.get("data", {}).get("text/html", "")) for o in outputs(path)
-    )
+    return bool(steppers(path))
+
+
+def pdf_text(pdf: Path) -> str:
+    """The text of every page of a PDF."""
+    return "\n".join(page.extract_text() for page in pypdf.PdfReader(pdf).pages)
+
+
+def pdf_images(pdf: Path) -> int:
+    """How many raster images (the figures' PNGs) a PDF shows."""
+    return sum(len(page.images) for page in pypdf.PdfReader(pdf).pages)
 
 
 # -- cell options, without building anything --------------------------------------
@@ -140,6 +158,81 @@ def test_html_page_wraps_folded_code_in_a_closed_details_block(tmp_path):
     assert "secret_setup" not in page and "#|" not in page and "shown" in page
 
 
+# -- print: wrapped code, whole tables, the stepper's board --------------------------
+
+
+def test_long_lines_wrap_under_their_own_indentation():
+    line = "        total = " + " + ".join(f"tally_{n}" for n in range(12))
+    printed = tool.wrap_line(line, width=40)
+    assert len(printed) > 2 and all(len(part) <= 40 for part in printed)
+    assert printed[0].startswith("        total = tally_0")
+    assert all(part.startswith("        " + tool.CONTINUED) for part in printed[1:])
+    rejoined = " ".join(part.replace(tool.CONTINUED, "").strip() for part in printed)
+    assert rejoined.split() == line.split()
+    assert tool.wrap_line("x" * 50, width=40) == ["x" * 40, tool.CONTINUED + "x" * 10]
+    assert tool.wrap_line("short", width=40) == ["short"]
+
+
+def test_outputs_that_fit_a_page_are_marked_keep():
+    assert tool.fence_output("a\nb\n") == "````keep\na\nb\n````"
+    long = "\n".join(str(n) for n in range(tool.KEEP_LINES + 1))
+    assert tool.fence_output(long).startswith("````text\n0\n")
+
+
+def stepper_output() -> nbformat.NotebookNode:
+    """A stepper's stored output, as the notebooks store it (no live view)."""
+    stepper = TurnStepper(take_turn, players=2, seed=5)
+    stepper.step(20)
+    bundle = stepper._repr_mimebundle_()
+    del bundle["application/vnd.jupyter.widget-view+json"]
+    return nbformat.v4.new_output("display_data", data=bundle)
+
+
+def print_notebook() -> nbformat.NotebookNode:
+    """Prose that fills most of a page, then a 41-line table; long code; a stepper."""
+    filler = "\n\n".join(f"Paragraph {n} of the filler." for n in range(1, 21))
+    table = "\n".join(["space  tally"] + [f"row{n:02d} {n * 7:6d}" for n in range(1, 41)])
+    long_code = "    result = simulate(" + ", ".join(f"option_{n}={n}" for n in range(16)) + ")"
+    return nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_markdown_cell("# Print\n\n" + filler),
+            nbformat.v4.new_code_cell(
+                "table", outputs=[nbformat.v4.new_output("stream", text=table + "\n")]
+            ),
+            nbformat.v4.new_code_cell("def run():\n" + long_code),
+            nbformat.v4.new_code_cell("stepper", outputs=[stepper_output()]),
+        ]
+    )
+
+
+@pytest.fixture(scope="module")
+def printed(tmp_path_factory) -> list[str]:
+    """The text of each page of the print notebook's PDF."""
+    folder = tmp_path_factory.mktemp("print")
+    nbformat.write(print_notebook(), folder / "print.ipynb")
+    pdf = tool.build_pdf(folder / "print.ipynb", folder)
+    return [page.extract_text() for page in pypdf.PdfReader(pdf).pages]
+
+
+def test_a_table_that_fits_a_page_is_not_split(printed):
+    assert "Paragraph 20 " in printed[0]  # the table starts low on page 1: split, if allowed
+    assert any("row01" in page and "row40" in page for page in printed), "the table is split"
+
+
+def test_long_code_wraps_with_its_indentation_and_a_mark(printed):
+    text = "\n".join(printed)
+    continued = [line for line in text.splitlines() if tool.CONTINUED.strip() in line]
+    assert continued, "no wrapped line"
+    assert all(line.startswith("    " + tool.CONTINUED.strip()) for line in continued), continued
+    assert "option_15=15)" in text
+
+
+def test_the_stepper_prints_a_picture_of_its_board_and_its_log(printed):
+    text = "\n".join(printed)
+    assert "MONOPOLY" in text and "Player 1 on" in text  # drawn in the board's SVG
+    assert STATIC_NOTE in " ".join(text.split()) and "--- Turn 10, Player 2 ---" in text
+
+
 # -- the lesson's handouts ----------------------------------------------------------
 
 
@@ -160,27 +253,31 @@ def test_stored_figures_carry_a_png_for_print():
                 assert "image/png" in data, f"{path.name}: a figure without its PNG"
 
 
+def test_stored_steppers_carry_a_picture_of_the_board_for_print():
+    for path in NOTEBOOKS:
+        for data in steppers(path):
+            assert "image/svg+xml" in data, f"{path.name}: a stepper without its board picture"
+            assert 'aria-label="Monopoly board"' in "".join(data["image/svg+xml"])
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_pdf_handout(handouts, path):
     pdf = handouts / "pdf" / f"{path.stem}.pdf"
-    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True).stdout
+    text = pdf_text(pdf)
     assert text.strip(), "the PDF has no text"
     for placeholder in PLACEHOLDERS:
         assert placeholder not in text, f"{pdf.name} shows {placeholder!r}"
     assert '"layout"' not in text and "Plotly.newPlot" not in text, "a figure appears as code"
-    listing = subprocess.run(["pdfimages", "-list", str(pdf)], capture_output=True, text=True)
-    images = [line.split()[2] for line in listing.stdout.splitlines()[2:]].count("image")
+    images = pdf_images(pdf)
     assert images == figures(path), f"{pdf.name}: {images} images for {figures(path)} figures"
     if has_widget(path):
         assert STATIC_NOTE.split(" to ")[0] in text.replace("\n", " ")
+        assert text.count("MONOPOLY") == len(steppers(path)), "a stepper without its board"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_pdf_honours_cell_options(handouts, path):
-    text = subprocess.run(
-        ["pdftotext", str(handouts / "pdf" / f"{path.stem}.pdf"), "-"],
-        capture_output=True, text=True, check=True,
-    ).stdout  # fmt: skip
+    text = pdf_text(handouts / "pdf" / f"{path.stem}.pdf")
     flat = " ".join(re.sub("[\u2019\u2032]", "'", text).split())  # curled apostrophes
     assert "#|" not in text and "SOLUTION" not in text
     assert hidden(path) and "setup_figures" not in text, "the set-up cell is printed"

@@ -82,7 +82,9 @@ def test_figure_outputs_are_the_same_on_every_run(counts):
     assert other["text/html"].split('"')[1] != first["text/html"].split('"')[1]  # ids differ
 
 
-@pytest.mark.skipif(not shutil.which("chromium"), reason="PNG export needs Chromium")
+@pytest.mark.skipif(
+    not shutil.which("chromium"), reason="needs Chromium: sudo apt-get install chromium"
+)
 def test_png_for_print(counts):
     bundle = LessonRenderer(png=True).to_mimebundle(bar_chart(counts).to_dict())
     assert base64.b64decode(bundle["image/png"])[:8] == b"\x89PNG\r\n\x1a\n"

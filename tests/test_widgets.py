@@ -10,7 +10,7 @@ import pytest
 
 from monopoly_lesson import take_turn
 from monopoly_lesson.stepper import StepperState
-from monopoly_lesson.widgets import STATIC_NOTE, TurnStepper
+from monopoly_lesson.widgets import REOPENED_NOTE, STATIC_NOTE, TurnStepper
 
 
 def buttons(stepper):
@@ -63,7 +63,23 @@ def test_the_drawing_follows_the_state():
     stepper.state.step()  # played on the state directly: drawn at the next redraw
     stepper.redraw()
     assert "monopoly-token" in square(stepper, 9) and "monopoly-token" not in square(stepper, 6)
-    assert unescape(stepper.log_view.value).endswith(stepper.lines[-1] + "</pre>")
+    assert unescape(stepper.log_view.value).endswith(stepper.lines[-1] + "</pre></div>")
+
+
+def test_the_log_scrolls_from_its_bottom_so_the_newest_lines_show():
+    stepper = TurnStepper(take_turn, seed=1)
+    stepper.step(30)
+    box = re.search(r'<div class="turn-stepper-log" style="([^"]*)"><pre', stepper.log_view.value)
+    assert "overflow:auto" in box[1] and "flex-direction:column-reverse" in box[1]
+
+
+def test_a_note_shows_only_when_no_kernel_is_behind_the_widget():
+    stepper = TurnStepper(take_turn)
+    assert stepper.children[0] is stepper.reopened_view
+    note = stepper.reopened_view.value
+    assert REOPENED_NOTE in note and "run the cell to step turns" in REOPENED_NOTE
+    assert ".turn-stepper-reopened{display:none}" in note
+    assert ".jupyter-widgets-disconnected .turn-stepper-reopened{display:block}" in note
 
 
 def test_the_centre_says_who_is_in_jail():
@@ -97,7 +113,7 @@ def test_bad_preset_faces_are_explained_in_the_log(faces, problem):
     stepper.preset_box.value = faces
     assert stepper.error.startswith("The preset faces were not understood: " + problem)
     assert "The preset faces were not understood" in stepper.log_view.value
-    assert "error: see the log" in stepper.status_view.value
+    assert "The preset faces were not understood: " + problem in unescape(stepper.status_view.value)
     stepper.preset_box.value = "1,2"
     assert stepper.error is None
 
@@ -108,13 +124,25 @@ def test_an_error_shows_in_the_status_and_a_fixed_take_turn_recovers():
 
     stepper = TurnStepper(broken, seed=2)
     stepper.one_turn.click()
-    assert "error: see the log" in stepper.status_view.value
     message = "Error in take_turn on turn 1 (Player 1): KeyError: 'oops'"
+    assert message in unescape(stepper.status_view.value)  # where the student is looking
     assert message in unescape(stepper.log_view.value)
     stepper.take_turn = take_turn  # the student fixes the code
     assert stepper.state.take_turn is take_turn
     stepper.one_turn.click()
     assert stepper.turns_played == 1 and "error" not in stepper.status_view.value
+
+
+def test_a_long_error_fits_on_one_status_line_and_is_escaped():
+    def broken(player, tracker, *, dice, chance, community):
+        raise ValueError("<b>bad</b>\n" + "x" * 300)
+
+    stepper = TurnStepper(broken)
+    stepper.one_turn.click()
+    status = stepper.status_view.value
+    assert "&lt;b&gt;bad&lt;/b&gt; xxx" in status and "<b>bad</b>" not in status
+    assert "\n" not in status and status.count("x") < 200 and "…" in status
+    assert "x" * 300 in stepper.log_view.value  # the whole message stays in the log
 
 
 def test_static_stand_ins_for_html_markdown_and_text():
@@ -136,6 +164,10 @@ def test_static_stand_ins_for_html_markdown_and_text():
     assert "; ".join(stepper.state.where()) in text
     assert text.rstrip().endswith(f"{stepper.lines[-1]}\n```")
     assert re.search(r"\*\*Most tallied so far:\*\* \w", text)
+    picture = bundle["image/svg+xml"]  # the board for print (Typst draws SVG, not HTML)
+    assert picture.startswith('<svg xmlns="http://www.w3.org/2000/svg"')
+    assert picture in stepper.board_view.value  # the very board the widget draws
+    assert all(f"{name} on " in picture for name in stepper.state.tokens)
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,12 @@
 It uses the engines Quarto drives, on the notebooks' stored outputs (nothing is
 executed): nbconvert for the HTML pages, and pandoc with Typst for the PDFs. Each output
 is chosen the way Quarto chooses it: in HTML the interactive figure and the widget's
-HTML snapshot; in PDF the figure's PNG and the widget's Markdown snapshot.
+HTML snapshot; in PDF the figure's PNG and the widget's Markdown snapshot, after the
+picture of its board when it has one (SVG: Typst draws SVG, not HTML).
+
+On paper, long lines of code and output are wrapped, each continuation under the line's
+own indentation after a ``↪`` mark, and an output that fits on a page (a table) is kept
+whole rather than split across two pages.
 
 Quarto's cell options (``#|`` lines at the top of a code cell) are honoured as the book
 honours them, and never shown:
@@ -28,7 +33,6 @@ import argparse
 import html
 import re
 import shutil
-import subprocess
 import tempfile
 from pathlib import Path
 
@@ -36,6 +40,7 @@ import jinja2
 import nbformat
 import plotly
 import pypandoc
+import pypdf
 import typst
 from nbconvert import HTMLExporter, MarkdownExporter
 from strip_solution_markers import strip_markers
@@ -46,6 +51,26 @@ PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
 
 # Quarto's order for PDF (Typst) output: Markdown, then images, then plain text.
 PRINT_PRIORITY = ["text/markdown", "image/svg+xml", "image/png", "image/jpeg", "text/plain"]
+# A printed line of code or output: at most this many characters (10 pt text on A4 with
+# 2 cm margins; Typst sets code at 0.8 em in a monospaced font). Longer lines are wrapped.
+PRINT_WIDTH = 84
+CONTINUED = "\u21aa "  # "↪ ": starts a wrapped line's continuation
+# An output of at most this many printed lines fits on a page, so it is never split.
+KEEP_LINES = 60
+# Typst rules added to every handout: outputs marked "keep" (see fence_output) stay whole.
+TYPST_RULES = """#show raw.where(block: true, lang: "keep"): it => block(breakable: false, it)
+"""
+# The Markdown template with outputs in fenced blocks (wrapped, and marked "keep" if short).
+MARKDOWN_TEMPLATE = """{%- extends 'index.md.j2' -%}
+{% block stream %}
+{{ output.text | fence_output }}
+{% endblock stream %}
+{% block data_text scoped %}
+{{ output.data['text/plain'] | fence_output }}
+{% endblock data_text %}
+"""
+# How wide a picture (the stepper's board) is printed.
+PICTURE_WIDTH = "75%"
 # What the PDF prints in place of folded code.
 FOLDED_NOTE = "{summary} (folded: not printed here; it is in the notebook)"
 # The lab template, with folded code in a <details> block as Quarto's HTML has it.
@@ -172,21 +197,84 @@ def build_index(pages: list[tuple[str, Path]], out: Path) -> Path:
 # -- PDF ----------------------------------------------------------------------
 
 
-def build_pdf(path: Path, out: Path) -> Path:
-    """One chapter as a PDF handout: notebook -> Markdown -> Typst -> PDF."""
+def wrap_line(line: str, width: int = PRINT_WIDTH) -> list[str]:
+    """A line of code or output as printed lines of at most ``width`` characters.
+
+    Lines break after a space where there is one; each continuation starts under the
+    line's own indentation with ``CONTINUED``, so the indentation of Python stays readable.
+    """
+    indent = line[: len(line) - len(line.lstrip(" "))]
+    lead = indent + CONTINUED if len(indent) < width // 2 else CONTINUED
+    printed, rest = [], line
+    while len(rest) > width:
+        floor = len(lead) if printed else len(indent)
+        cut = rest.rfind(" ", floor + 1, width)
+        cut = width if cut == -1 else cut + 1
+        printed.append(rest[:cut].rstrip())
+        rest = lead + rest[cut:].lstrip()
+    printed.append(rest)
+    return printed
+
+
+def wrap_text(text: str, width: int = PRINT_WIDTH) -> str:
+    """Every line of ``text`` wrapped with :func:`wrap_line`."""
+    return "\n".join(part for line in text.split("\n") for part in wrap_line(line, width))
+
+
+def fence_output(text: str) -> str:
+    """An output as a fenced block for print: wrapped, and marked "keep" if it fits a page."""
+    wrapped = wrap_text(text.rstrip("\n"))
+    kind = "keep" if wrapped.count("\n") < KEEP_LINES else "text"
+    return f"````{kind}\n{wrapped}\n````"
+
+
+def prepare_for_print(notebook: nbformat.NotebookNode) -> None:
+    """Wrap code for paper and print each picture-with-text output as picture, then text."""
+    for cell in notebook.cells:
+        if cell.cell_type != "code":
+            continue
+        cell.source = wrap_text(cell.source)
+        outputs = []
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            if "image/svg+xml" in data and "text/markdown" in data:
+                for key in ("image/svg+xml", "text/markdown"):
+                    outputs.append(nbformat.from_dict({**output, "data": {key: data[key]}}))
+            else:
+                outputs.append(output)
+        cell.outputs = outputs
+
+
+def chapter_markdown(path: Path) -> tuple[str, dict]:
+    """A chapter as Markdown for print, with the images it refers to (under media/)."""
     notebook = read_chapter(path, "pdf")
+    prepare_for_print(notebook)
     config = Config()
     config.NbConvertBase.display_data_priority = PRINT_PRIORITY
-    markdown, resources = MarkdownExporter(config=config).from_notebook_node(
+    exporter = MarkdownExporter(
+        config=config,
+        template_file="handout.md.j2",
+        extra_loaders=[jinja2.DictLoader({"handout.md.j2": MARKDOWN_TEMPLATE})],
+        filters={"fence_output": fence_output},
+    )
+    markdown, resources = exporter.from_notebook_node(
         notebook, resources={"output_files_dir": "media"}
     )
+    markdown = re.sub(r"!\[svg\]\((media/[^)]+)\)", rf"![](\1){{width={PICTURE_WIDTH}}}", markdown)
     markdown = re.sub(r"!\[[^\]]*\]\((media/[^)]+)\)", r"![](\1)", markdown)  # no "png" captions
+    return markdown, resources
+
+
+def build_pdf(path: Path, out: Path) -> Path:
+    """One chapter as a PDF handout: notebook -> Markdown -> Typst -> PDF."""
+    markdown, resources = chapter_markdown(path)
     with tempfile.TemporaryDirectory() as work:
         work_dir = Path(work)
         (work_dir / "media").mkdir()
         for name, data in resources.get("outputs", {}).items():
             (work_dir / name).write_bytes(data)
         (work_dir / "chapter.md").write_text(markdown, encoding="utf-8")
+        (work_dir / "rules.typ").write_text(TYPST_RULES, encoding="utf-8")
         pypandoc.convert_file(
             str(work_dir / "chapter.md"),
             "typst",
@@ -194,6 +282,7 @@ def build_pdf(path: Path, out: Path) -> Path:
             outputfile=str(work_dir / "chapter.typ"),
             extra_args=[
                 "--standalone",
+                f"--include-in-header={work_dir / 'rules.typ'}",
                 "--variable=papersize:a4",
                 "--variable=margin.x:2cm",
                 "--variable=margin.y:2cm",
@@ -206,9 +295,8 @@ def build_pdf(path: Path, out: Path) -> Path:
 
 
 def pdf_pages(pdf: Path) -> int:
-    """Number of pages of a PDF (poppler's pdfinfo)."""
-    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True)
-    return int(re.search(r"^Pages:\s+(\d+)", info.stdout, re.MULTILINE).group(1))
+    """Number of pages of a PDF."""
+    return len(pypdf.PdfReader(pdf).pages)
 
 
 def main(argv: list[str] | None = None) -> None:
