@@ -102,6 +102,19 @@ class StepperSetup:
         return PresetDice(self.preset, verbose=True, sides=sides)
 
 
+def _on_board(pos: object) -> bool:
+    return type(pos) is int and 1 <= pos <= NUM_SPACES
+
+
+def _check_on_board(player: Player) -> None:
+    """A take_turn must leave the token on a space 1..40 (a whole number)."""
+    if not _on_board(player.pos):
+        raise ValueError(
+            f"take_turn left the token on {player.pos!r}, which is not a space "
+            f"(a whole number from 1 to {NUM_SPACES}); the token was put back where it was"
+        )
+
+
 class StepperState:
     """A game played one turn at a time with any ``take_turn``; no widgets, no drawing.
 
@@ -178,11 +191,15 @@ class StepperState:
         number = self.turns_played // len(self.seats) + 1
         self.lines.append(f"--- Turn {number}, {player.name} ---")
         narration, play = io.StringIO(), self.current_take_turn()
+        before = player.pos
         try:
             with contextlib.redirect_stdout(narration):
                 seat.play(play)
+            _check_on_board(player)
         except Exception as problem:  # a student's code may raise anything
             self.lines.extend(narration.getvalue().splitlines())
+            if not _on_board(player.pos):
+                player.pos = before  # so the board can still be drawn
             self.record_error(
                 f"Error in take_turn on turn {number} ({player.name}): "
                 f"{type(problem).__name__}: {problem}"

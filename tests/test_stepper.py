@@ -16,6 +16,7 @@ from monopoly_lesson import (
     take_turn,
 )
 from monopoly_lesson.stepper import LOG_LINES, StepperState
+from monopoly_lesson.widgets import TurnStepper
 
 
 def headers(state):
@@ -212,3 +213,23 @@ def test_bad_numbers_of_turns_are_explained():
         state.step("3")
     state.step(0)
     assert state.lines == []
+
+
+@pytest.mark.parametrize("where", [0, 41, 12.0, "12"])
+def test_a_token_left_off_the_board_is_the_students_error_not_a_crash(where):
+    def off_the_board(player, tracker, *, dice, chance, community):
+        dice.roll()
+        player.pos = where
+
+    stepper = TurnStepper(off_the_board, seed=1)
+    stepper.step(3)  # no exception out of step()
+    state = stepper.state
+    assert state.turns_played == 0 and state.players[0].pos == 1, "the token is put back"
+    assert f"take_turn left the token on {where!r}, which is not a space" in state.error
+    assert "not a space" in stepper.status_view.value, "shown where the student looks"
+    assert "Player 1 on Go (1)" in stepper.snapshot_markdown()
+
+
+def test_a_negative_seed_is_refused():
+    with pytest.raises(ValueError, match="seed must be 0 or a positive whole number, got -1"):
+        TurnStepper(take_turn, seed=-1)
