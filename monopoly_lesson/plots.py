@@ -22,6 +22,7 @@ from plotly.colors import sample_colorscale
 from plotly.io.base_renderers import MimetypeRenderer
 from plotly.offline import get_plotlyjs_version
 
+from .lots import GROUPS, lots
 from .starter import NUM_SPACES, gameboard
 
 __all__ = [
@@ -51,16 +52,11 @@ SHORT_TITLES = [
 """Short names that fit on the board map's squares (full names appear on hover)."""
 
 STREET_GROUPS = {
-    "brown": ("#955436", (2, 4)),
-    "light blue": ("#aae0fa", (7, 9, 10)),
-    "pink": ("#d93a96", (12, 14, 15)),
-    "orange": ("#f7941d", (17, 19, 20)),
-    "red": ("#ed1b24", (22, 24, 25)),
-    "yellow": ("#fef200", (27, 28, 30)),
-    "green": ("#1fb25a", (32, 33, 35)),
-    "dark blue": ("#0072bb", (38, 40)),
+    group: (colour, tuple(int(space) for space in lots.index[lots["group"] == group]))
+    for group, (colour, house_cost) in GROUPS.items()
+    if house_cost
 }
-"""The street colour groups: ``group -> (band colour, spaces)``, as printed on the board."""
+"""The street colour groups: ``group -> (band colour, spaces)``, from the lot table."""
 
 _TITLES = gameboard["title"].tolist()
 _UNIFORM = 100 / NUM_SPACES  # percent

@@ -11,7 +11,7 @@ from monopoly_lesson.board_view import TOKEN_COLOURS, SpaceExtras, board_html, b
 from monopoly_lesson.plots import SHORT_TITLES, STREET_GROUPS, board_position
 
 GROUPS = {
-    "brown": [2, 4], "light blue": [7, 9, 10], "pink": [12, 14, 15], "orange": [17, 19, 20],
+    "brown": [2, 4], "light blue": [7, 9, 10], "purple": [12, 14, 15], "orange": [17, 19, 20],
     "red": [22, 24, 25], "yellow": [27, 28, 30], "green": [32, 33, 35], "dark blue": [38, 40],
 }  # fmt: skip
 LINES = [0, 64, *(64 + 46 * k for k in range(1, 10)), 542]  # the grid's lines, in pixels
