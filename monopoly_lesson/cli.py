@@ -6,6 +6,7 @@ Bad arguments end with exit status 2 and one line on stderr, never a traceback.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from collections.abc import Sequence
@@ -14,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from .exact import MAX_SIDES, euler84, expected_tallies
-from .notebook_check import check_notebook
+from .notebook_check import MAX_MEMORY_GB, MAX_TIMEOUT, check_notebook
 from .rules import Rules
 from .scenarios import play_preset
 from .simulation import ENGINES, results_table, simulate, space_table
@@ -209,13 +210,40 @@ def _add_check(commands: argparse._SubParsersAction) -> None:
         "time limit), past any cell that fails, then check its final take_turn against every "
         "rule and its results table against the trends of the rules. The cells that failed "
         "are listed. Exit status: 0 all pass, 1 a rule fails (the broken rules are named), "
-        "2 the notebook cannot be graded (not a notebook, no take_turn at the end, too slow), "
-        "with the reason.",
+        "2 the notebook cannot be graded (not a notebook, no take_turn at the end, too slow, "
+        "too much memory), with the reason. The grade is computed in this process; the "
+        "submission's processes are all killed when the check ends. Files and the network "
+        "are not isolated: run submissions in a container.",
     )
     check.add_argument("notebook", help="the student's .ipynb file")
     check.add_argument(
-        "--timeout", type=_positive, default=600, help="seconds allowed in all (default 600)"
-    )
+        "--timeout", type=_seconds, default=600,
+        help=f"seconds allowed for the whole check, at most {MAX_TIMEOUT} (default 600)",
+    )  # fmt: skip
+    check.add_argument(
+        "--memory", type=_gigabytes, default=4, metavar="GB",
+        help="memory the submission may use, in GB (default 4)",
+    )  # fmt: skip
+
+
+def _limit(text: str, what: str, most: float) -> float:
+    """A positive, finite number no larger than ``most`` (``--timeout``, ``--memory``)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{what} must be a number, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0 or value > most:
+        raise argparse.ArgumentTypeError(f"{what} must be more than 0 and at most {most:g}, "
+                                         f"got {text!r}")  # fmt: skip
+    return value
+
+
+def _seconds(text: str) -> float:
+    return _limit(text, "the time limit in seconds", MAX_TIMEOUT)
+
+
+def _gigabytes(text: str) -> float:
+    return _limit(text, "the memory in GB", MAX_MEMORY_GB)
 
 
 def _format_table(table: pd.DataFrame) -> str:
@@ -318,7 +346,7 @@ class CheckFailed(Exception):
 
 def run_check(args: argparse.Namespace) -> None:
     """``check``: run and grade a student's notebook, print the report (status 2: one line)."""
-    outcome = check_notebook(args.notebook, timeout=args.timeout)
+    outcome = check_notebook(args.notebook, timeout=args.timeout, memory_gb=args.memory)
     if outcome.status == 2:
         raise UsageError(f"{PROG} check: {' '.join(outcome.report.split())}")
     print(outcome.report)

@@ -8,22 +8,29 @@ jail state, and the dice and cards used. How the code is organised does not matt
 
 from __future__ import annotations
 
+import contextlib
+import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import pandas as pd
 
-from .scenarios import SCENARIOS, compare_turns, preset_seat
-from .starter import RandomDice
+from .answers import MalformedAnswer, read_game
+from .probe import game_seat, observe, play_game
+from .scenarios import SCENARIOS, Difference, explain_difference, turn_state
 from .trends import PASS_RATES, check_trends
 
 __all__ = [
     "RULE_CHECKS",
     "CheckResult",
+    "Game",
     "GradingReport",
     "ResultsReport",
     "check_results",
     "check_take_turn",
+    "grade_game",
+    "grade_games",
+    "rule_games",
 ]
 
 TakeTurn = Callable[..., None]
@@ -104,18 +111,86 @@ class GradingReport:
         return "\n".join([f"take_turn: {verdict}", *map(str, self.checks)])
 
 
-# -- playing both side by side ---------------------------------------------------------
+# -- the games of the checks, as data ---------------------------------------------------
 
 
-def _compare(fn: TakeTurn, rule: str, turns: int, dice: Callable[[], Sequence[int] | RandomDice],
-             *, seed: int = 0, **setup: object) -> CheckResult:  # fmt: skip
-    """Play ``fn`` and the reference side by side; report the first turn that differs."""
-    expected = preset_seat(dice(), seed=seed, **setup)  # type: ignore[arg-type]
-    student = preset_seat(dice(), seed=seed, **setup)  # type: ignore[arg-type]
-    difference = compare_turns(fn, expected, student, turns)
+@dataclass(frozen=True)
+class Game:
+    """One game of the checks: the rule it covers and its setup as data (see ``probe``).
+
+    ``label`` names one game among several of the same check ("game 3").
+    """
+
+    rule: str
+    setup: dict
+    label: str = ""
+
+
+def rule_games(random_games: int = 30, random_turns: int = 200, seed: int = 2026) -> list[Game]:
+    """The games of :func:`check_take_turn`: the rules' scenarios, one per rule, random games."""
+    games = [Game(s.name, {"start": s.start, "dice": list(s.dice), "turns": s.turns,
+                           "chance_order": list(s.chance_order),
+                           "chest_order": list(s.chest_order)})
+             for s in SCENARIOS.values()]  # fmt: skip
+    games += [Game(c.rule, {"start": c.start, "dice": list(c.dice), "turns": c.turns,
+                            "chance_order": list(c.chance_order),
+                            "chest_order": list(c.chest_order),
+                            "jail_turns": 0 if c.in_jail else None})
+              for c in RULE_CHECKS]  # fmt: skip
+    rule = f"{random_games} random games of {random_turns} turns"
+    games += [Game(rule, {"start": 1, "dice_seed": seed + game, "seed": seed + 1000 + game,
+                          "turns": random_turns}, f"game {game + 1}")
+              for game in range(random_games)]  # fmt: skip
+    return games
+
+
+def grade_games(games: Sequence[Game], play: Callable[[Game], object]) -> GradingReport:
+    """Play each game with ``play`` (which returns what was observed, as data) and grade it.
+
+    The reference engine plays the same game here; after the first failing game of a check
+    the rest of that check's games are not played.
+    """
+    checks: dict[str, CheckResult] = {}
+    for game in games:
+        if game.rule in checks and not checks[game.rule].passed:
+            continue
+        checks[game.rule] = grade_game(game, play(game))
+    return GradingReport(list(checks.values()))
+
+
+def grade_game(game: Game, observed: object) -> CheckResult:
+    """Compare a game's observed turns with the reference engine's; an unreadable answer fails."""
+    prefix = f"{game.label}: " if game.label else ""
+    try:
+        turns, failed = read_game(observed, game.setup["turns"])
+    except MalformedAnswer as error:
+        return CheckResult(game.rule, False, f"{prefix}the answer about this game could not be "
+                           f"read ({error}), so the check fails")  # fmt: skip
+    difference = _first_difference(game, turns, failed)
     if difference is None:
-        return CheckResult(rule, True)
-    return CheckResult(rule, False, difference.explain(), difference.turn)
+        return CheckResult(game.rule, True)
+    return CheckResult(game.rule, False, prefix + difference.explain(), difference.turn)
+
+
+def _first_difference(game: Game, turns: list[dict], failed: dict | None) -> Difference | None:
+    """Play the reference on the game's setup, turn by turn, against the observed turns."""
+    seat = game_seat(game.setup)
+    for index in range(game.setup["turns"]):
+        before = turn_state(observe(seat), jail=True)
+        should = io.StringIO()
+        with contextlib.redirect_stdout(should):
+            seat.play()
+        want = turn_state(observe(seat), jail=True)
+        if index < len(turns):
+            seen, raised = turns[index], None
+        else:  # read_game makes sure that the game stopped on an error
+            seen, raised = failed["state"], (failed["type"], failed["message"])  # type: ignore[index]
+        got = turn_state(seen, jail=True)
+        if raised is None and got == want:
+            continue
+        return explain_difference(index + 1, before, got, want, should.getvalue(),
+                                  seen["said"], jail=True, raised=raised)  # fmt: skip
+    return None
 
 
 # -- the checks --------------------------------------------------------------------------
@@ -132,30 +207,8 @@ def check_take_turn(
     """
     if not callable(fn):
         raise TypeError(f"expected a take_turn function, got {type(fn).__name__}.")
-    checks = [
-        _compare(fn, s.name, s.turns, lambda s=s: s.dice, start=s.start,
-                 chance_order=s.chance_order, chest_order=s.chest_order)
-        for s in SCENARIOS.values()
-    ]  # fmt: skip
-    for c in RULE_CHECKS:
-        checks.append(_compare(
-            fn, c.rule, c.turns, lambda c=c: c.dice, start=c.start,
-            jail_turns=0 if c.in_jail else None, chance_order=c.chance_order,
-            chest_order=c.chest_order,
-        ))  # fmt: skip
-    random_check = CheckResult(f"{random_games} random games of {random_turns} turns", True)
-    for game in range(random_games):
-        result = _compare(
-            fn, random_check.rule, random_turns,
-            lambda game=game: RandomDice(seed + game), seed=seed + 1000 + game,
-        )  # fmt: skip
-        if not result.passed:
-            random_check = CheckResult(
-                result.rule, False, f"game {game + 1}: {result.message}", result.turn
-            )
-            break
-    checks.append(random_check)
-    return GradingReport(checks)
+    games = rule_games(random_games, random_turns, seed)
+    return grade_games(games, lambda game: play_game(fn, game.setup))
 
 
 @dataclass(frozen=True)

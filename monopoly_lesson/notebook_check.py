@@ -1,31 +1,38 @@
 """Check a student's notebook: run it in its own kernel, then grade its take_turn and results.
 
-A student notebook is untrusted code. It runs in a separate process (a Jupyter kernel
-started by a separate Python process) under a time limit, past any cell that fails (the
-most common failing submission is a chapter check that fails on a broken rule); the cells
-that failed are read from the executed notebook. The checks run in that kernel too, and
-only their report comes back, as JSON.
+A student notebook is untrusted code. It runs in a separate process (a Jupyter kernel,
+started under a memory cap, its output reaching the checker only as Jupyter messages), past
+any cell that fails; the cells that failed are read from the executed notebook. The grade is
+computed here, in the checker's process: the kernel is only asked to play games the checker
+chose (with the ordinary dice, decks, players and trackers a student uses) and to report what
+happened, as data; the reference engine plays the same games here and the two are compared.
+The notebook's code is also read (not run) to find a take_turn that is the package's reference
+engine or calls it, and code that changes the package or how the kernel runs code.
+
+The time limit covers the whole check and is enforced from outside the kernel; when a check
+ends, for any reason, the kernel and every process the submission started are killed (see
+:mod:`monopoly_lesson.sandbox`). Not isolated: the submission runs as the grader's user, so it
+can read and write that user's files and use the network. Run submissions in a container.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import signal
-import subprocess
-import sys
-from dataclasses import dataclass
+import asyncio
+import math
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
-import pandas as pd
+from .answers import MalformedAnswer, read_describe, read_results, read_tallies
+from .grading import check_results, grade_games, rule_games
+from .submission_code import SubmissionCode, read_code
 
-__all__ = ["NotebookCheck", "check_notebook", "failed_cells", "grade_namespace"]
+__all__ = ["MAX_MEMORY_GB", "MAX_TIMEOUT", "NotebookCheck", "check_notebook", "failed_cells"]
 
-GRADE_CELL = """\
-import json as _json
-from monopoly_lesson.notebook_check import grade_namespace as _grade_namespace
-print("MONOPOLY-LESSON-REPORT " + _json.dumps(_grade_namespace(globals())))
-"""
+MAX_TIMEOUT = 24 * 3600  # seconds: the longest time limit a check accepts
+MAX_MEMORY_GB = 1024  # GB: the largest memory cap a check accepts
+RERUN_LIMIT = 3_000_000  # player-turns: a longer simulation is not re-run to verify it
+REFERENCE = "take_turn is the package's reference engine (or calls it), not the student's own work"
 
 
 @dataclass(frozen=True)
@@ -41,44 +48,15 @@ class NotebookCheck:
     failed_cells: tuple[str, ...] = ()
 
 
-def grade_namespace(namespace: dict) -> dict:
-    """Grade the ``take_turn`` and the results table found in a notebook's variables."""
-    from .grading import check_results, check_take_turn
+@dataclass
+class _Answers:
+    """What the checker learnt from the kernel (all of it data, read strictly)."""
 
-    fn = namespace.get("take_turn")
-    if not callable(fn):
-        return {"error": "no take_turn function is defined at the end of the notebook"}
-    report = check_take_turn(fn)
-    graded = {
-        "take_turn": {"passed": report.passed, "text": str(report),
-                      "broken": [check.rule for check in report.failures]},
-        "results": None,
-    }  # fmt: skip
-    table = _results_in(namespace)
-    if table is not None:
-        results = check_results(table)
-        missing = results.rows.loc[results.rows["suspicious"], "trend"].tolist()
-        graded["results"] = {"passed": results.passed, "text": str(results), "missing": missing}
-    return graded
-
-
-def _results_in(namespace: dict) -> pd.DataFrame | pd.Series | None:
-    """The notebook's results: the variable ``result`` (or ``results``, ``table``) if it
-    holds them, else the first simulation result or 40-row table with tallies."""
-    named = [namespace.get(name) for name in ("result", "results", "table")]
-    for value in [*named, *namespace.values()]:
-        if hasattr(value, "counts") and callable(getattr(value, "table", None)):
-            return value.counts
-        if _is_results_table(value):
-            return value
-    return None
-
-
-def _is_results_table(value: object) -> bool:
-    columns = getattr(value, "columns", ())
-    return (
-        isinstance(value, pd.DataFrame) and {"space", "tally"} <= set(columns) and len(value) == 40
-    )
+    described: dict | None = None
+    observed: list = field(default_factory=list)
+    results: dict | None = None
+    results_notes: list[str] = field(default_factory=list)
+    unusable: str = ""
 
 
 def failed_cells(notebook: dict) -> list[str]:
@@ -96,95 +74,219 @@ def failed_cells(notebook: dict) -> list[str]:
     return found
 
 
-def _run(path: Path, cell_timeout: int) -> dict:
-    """Execute the notebook past failing cells, then the grading cell (in a child process)."""
-    import nbformat
-    from nbclient import NotebookClient
-    from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
-
-    try:
-        notebook = nbformat.read(path, as_version=4)
-    except Exception as error:
-        return {"unusable": f"{path} is not a readable notebook ({type(error).__name__})"}
-    notebook.cells.append(nbformat.v4.new_code_cell(GRADE_CELL))
-    client = NotebookClient(
-        notebook, timeout=cell_timeout, kernel_name="python3", allow_errors=True,
-        resources={"metadata": {"path": str(path.parent.resolve())}},
-    )  # fmt: skip
-    try:
-        client.execute()
-    except CellTimeoutError:
-        return {"unusable": f"a cell of {path.name} ran longer than {cell_timeout} s"}
-    except (CellExecutionError, DeadKernelError) as error:  # the kernel itself failed
-        return {"unusable": f"{path.name} could not be run ({type(error).__name__}: {error})"}
-    failed = failed_cells({"cells": notebook.cells[:-1]})
-    for output in notebook.cells[-1].outputs:
-        for line in output.get("text", "").splitlines():
-            if line.startswith("MONOPOLY-LESSON-REPORT "):
-                return {**json.loads(line.split(" ", 1)[1]), "failed_cells": failed}
-    why = failed_cells({"cells": notebook.cells[-1:]})
-    reason = f" ({why[0].split(': ', 1)[1]})" if why else ""
-    return {"unusable": f"the checks produced no report{reason}", "failed_cells": failed}
+def check_limits(timeout: float, memory_gb: float) -> None:
+    """Refuse a time limit or memory cap that is not positive, finite and sensible."""
+    limits = ((timeout, "timeout", MAX_TIMEOUT), (memory_gb, "memory", MAX_MEMORY_GB))
+    for value, what, most in limits:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise TypeError(f"{what} must be a number, got {value!r}.")
+        if not math.isfinite(value) or value <= 0 or value > most:
+            raise ValueError(f"{what} must be more than 0 and at most {most:,}, got {value!r}.")
 
 
-def check_notebook(path: str | Path, timeout: int = 600) -> NotebookCheck:
-    """Run and grade a student's notebook in a separate process, within ``timeout`` seconds.
+def check_notebook(path: str | Path, timeout: float = 600, memory_gb: float = 4) -> NotebookCheck:
+    """Run and grade a student's notebook in a separate kernel, within ``timeout`` seconds.
 
-    Cells that raise are listed and the notebook is run past them. Status 0: every rule
-    and trend check passes; 1: a rule (or a near-certain trend) fails; 2: the notebook
-    cannot be graded (missing, not a notebook, no take_turn at the end, or runs too long),
-    and the report is one line that says why.
+    The kernel (and everything it starts) may use at most ``memory_gb`` GB of address space.
+    Cells that raise are listed and the notebook is run past them. Status 0: every rule and
+    trend check passes; 1: a rule (or a near-certain trend) fails, or take_turn is not the
+    student's own work; 2: the notebook cannot be graded (missing, not a notebook, no
+    take_turn at the end, too slow, too much memory), and the report is one line that says why.
     """
+    started = time.monotonic()
+    check_limits(timeout, memory_gb)
     path = Path(path)
     if not path.is_file():
         return NotebookCheck(2, f"{path}: no such file")
     if path.suffix != ".ipynb":
         return NotebookCheck(2, f"{path}: not a notebook (expected a .ipynb file)")
-    command = [sys.executable, "-m", "monopoly_lesson.notebook_check", str(path), str(timeout)]
-    child = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        start_new_session=True,  # its own process group, so a time-out stops the kernel too
-    )  # fmt: skip
-    try:
-        out, _ = child.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(child.pid, signal.SIGKILL)
-        child.communicate()
-        return NotebookCheck(2, f"{path.name} ran longer than the time limit of {timeout} s")
-    try:
-        graded = json.loads(out.strip().splitlines()[-1])
-    except (IndexError, json.JSONDecodeError):
-        return NotebookCheck(2, f"{path.name} could not be run (the checker got no report)")
-    return _verdict(path, graded)
+    import nbformat
 
-
-def _verdict(path: Path, graded: dict) -> NotebookCheck:
-    """The status and report of a graded notebook (its cells' failures listed first)."""
-    failed = tuple(graded.get("failed_cells", ()))
-    if "unusable" in graded or "error" in graded:
-        reason = graded.get("unusable") or graded["error"]
+    try:
+        notebook = nbformat.read(path, as_version=4)
+        sources = [(n, c.source) for n, c in enumerate(notebook.cells, 1) if c.cell_type == "code"]
+    except Exception as error:  # nbformat raises many kinds of errors for a broken file
+        return NotebookCheck(2, f"{path.name} cannot be graded: it is not a readable notebook "
+                             f"({type(error).__name__})")  # fmt: skip
+    code = read_code(sources)
+    answers = _run(notebook, path, code, (started, timeout), memory_gb)
+    failed = tuple(failed_cells(notebook))
+    if answers.unusable:
         cells = f" (cells that failed: {'; '.join(failed)})" if failed else ""
-        return NotebookCheck(2, f"{path.name} cannot be graded: {reason}{cells}", failed)
-    take_turn, results = graded["take_turn"], graded["results"]
-    summary = []
-    if not take_turn["passed"]:
-        summary.append("Broken rules: " + "; ".join(take_turn.get("broken", ["see below"])))
-    if results is not None and not results["passed"]:
-        summary.append("Trends missing that correct runs nearly always show: "
-                       + "; ".join(results.get("missing", ["see below"])))  # fmt: skip
+        return NotebookCheck(2, f"{path.name} cannot be graded: {answers.unusable}{cells}", failed)
+    return _verdict(code, answers, failed)
+
+
+def _run(notebook: object, path: Path, code: SubmissionCode, limit: tuple[float, float],
+         memory_gb: float) -> _Answers:  # fmt: skip
+    """Run the notebook and ask the kernel the checker's questions, all within the time limit."""
+    from nbclient.exceptions import CellTimeoutError, DeadKernelError
+
+    from .kernel_session import KernelSession
+    from .sandbox import ProcessGuard
+
+    answers, (started, timeout) = _Answers(), limit
+    with ProcessGuard(timeout, started) as guard:
+        session = KernelSession(notebook, str(path.parent.resolve()), guard,
+                                int(memory_gb * 2**30))  # fmt: skip
+        try:
+            asyncio.run(session.run(lambda s: _ask_all(s, code, answers)))
+        except (CellTimeoutError, DeadKernelError, RuntimeError, OSError, TimeoutError) as error:
+            answers.unusable = _why_stopped(guard.expired, session.running, error, timeout)
+    if guard.expired:
+        answers.unusable = f"it ran longer than the time limit of {timeout:g} s"
+    return _memory_problem(notebook, memory_gb, answers)
+
+
+def _why_stopped(expired: bool, cell: int, error: Exception, timeout: float) -> str:
+    if expired or error.__class__.__name__ == "CellTimeoutError":
+        return f"it ran longer than the time limit of {timeout:g} s"
+    where = f" while running cell {cell}" if cell else ""
+    first = (str(error).splitlines() or [""])[0][:200]
+    return f"its kernel stopped{where} ({type(error).__name__}: {first})"
+
+
+def _memory_problem(notebook: object, memory_gb: float, answers: _Answers) -> _Answers:
+    """A cell that ran out of memory under the cap makes the notebook unusable."""
+    if answers.unusable.startswith("it ran longer"):
+        return answers
+    for number, cell in enumerate(notebook.cells, 1):  # type: ignore[attr-defined]
+        if any(out.get("ename") == "MemoryError" for out in cell.get("outputs", [])):
+            answers.unusable = f"it used more than {memory_gb:g} GB of memory (cell {number})"
+            return answers
+    if answers.unusable.startswith("its kernel stopped"):
+        answers.unusable += f"; it may have used more than {memory_gb:g} GB of memory"
+    return answers
+
+
+async def _ask_all(session: object, code: SubmissionCode, answers: _Answers) -> None:
+    """Ask where take_turn comes from, play every game of the checks, then find the results."""
+    from .kernel_session import Unanswered
+
+    try:
+        asked = await session.ask({"kind": "describe"})  # type: ignore[attr-defined]
+        answers.described = read_describe(asked)
+    except (Unanswered, MalformedAnswer) as error:
+        answers.unusable = f"the kernel did not answer the checker ({error})"
+        return
+    if not answers.described["callable"]:
+        answers.unusable = "no take_turn function is defined at the end of the notebook"
+        return
+    for game in rule_games():
+        try:
+            asked = await session.ask({"kind": "game", "game": game.setup})  # type: ignore[attr-defined]
+            answers.observed.append(asked)
+        except Unanswered as error:
+            answers.observed.append({"unanswered": str(error)})
+    await _find_results(session, code, answers)
+
+
+async def _find_results(session: object, code: SubmissionCode, answers: _Answers) -> None:
+    """The results of the student's own simulation: re-run with its take_turn where possible."""
+    from .kernel_session import Unanswered
+
+    try:
+        found = read_results(await session.ask({"kind": "results"}))  # type: ignore[attr-defined]
+    except (Unanswered, MalformedAnswer) as error:
+        answers.results_notes.append(f"the results could not be read ({error})")
+        return
+    found.sort(key=lambda item: (item["kind"] != "simulation", item["name"] != "result"))
+    verified: list[list[int]] = []
+    for item in found:
+        note = await _verify(session, code, item, verified)
+        if note is None:
+            answers.results = item
+            return
+        answers.results_notes.append(f"{item['name']}: {note}")
+
+
+async def _verify(session: object, code: SubmissionCode, item: dict,
+                  verified: list[list[int]]) -> str | None:  # fmt: skip
+    """None if ``item`` holds the student's own results, else why it is not used."""
+    from .kernel_session import Unanswered
+
+    kind = code.names.get(item["name"], "unknown")
+    if item["kind"] == "table":
+        if item["counts"] in verified or kind in ("own", "result:own"):
+            return None
+        return "not made by a simulation of your take_turn"
+    if item["engine"] != "reference":
+        return "made by the package's fast engine, not your take_turn"
+    if item["games"] * item["turns"] * item["players"] > RERUN_LIMIT:
+        return None if kind == "result:own" else "too long to re-run with your take_turn"
+    run = {key: item[key] for key in ("games", "turns", "players", "seed", "rules")}
+    try:
+        again = read_tallies(await session.ask({"kind": "rerun", "run": run}))  # type: ignore[attr-defined]
+    except (Unanswered, MalformedAnswer) as error:
+        return f"could not be re-run with your take_turn ({error})"
+    if again != item["counts"]:
+        return "re-running its simulation with your final take_turn gives other tallies"
+    verified.append(item["counts"])
+    return None
+
+
+def _verdict(code: SubmissionCode, answers: _Answers, failed: tuple[str, ...]) -> NotebookCheck:
+    """The status and report: findings about the code first, then rules, trends, failed cells."""
+    summary, texts = [], []
+    reference = _reference_use(code, answers.described or {})
+    if reference:
+        summary.append(f"Not the student's own work: {REFERENCE} ({reference}).")
+        texts.append("take_turn: not graded (it is the package's reference engine or calls it)")
+    tampering = code.tampering()
+    if tampering:
+        summary.append("Changes the checker's tools (not allowed): " + "; ".join(tampering))
+    if not reference:
+        games = rule_games()
+        report = grade_games(games, _replay(games, answers.observed))
+        if not report.passed:
+            summary.append("Broken rules: " + "; ".join(c.rule for c in report.failures))
+        texts.append(str(report))
+    summary_results, results_text = _results_text(answers)
+    summary += summary_results
+    texts.append(results_text)
     passed = not summary
     if passed:
         summary.append("All rules pass.")
     if failed:
         summary.append("Cells that failed (the notebook was run past them and graded at the end):")
         summary += [f"  {cell}" for cell in failed]
-    texts = ["\n".join(summary), take_turn["text"]]
-    if results is None:
-        texts.append("results: no results table found in the notebook (not checked)")
-    else:
-        texts.append(results["text"])
-    return NotebookCheck(0 if passed else 1, "\n\n".join(texts), failed)
+    return NotebookCheck(0 if passed else 1, "\n\n".join(["\n".join(summary), *texts]), failed)
 
 
-if __name__ == "__main__":
-    print(json.dumps(_run(Path(sys.argv[1]), int(sys.argv[2]))))
+def _replay(games: list, observed: list) -> object:
+    """A ``play`` for :func:`grade_games` that hands out the kernel's answer for each game."""
+    answers = {id(game): answer for game, answer in zip(games, observed, strict=False)}
+    return lambda game: answers.get(id(game), {"unanswered": "the game was not played"})
+
+
+def _reference_use(code: SubmissionCode, described: dict) -> str:
+    """Why take_turn is the package's reference engine or calls it ('' when it is not)."""
+    if described.get("is_reference"):
+        return f"take_turn is {described.get('module')}.take_turn"
+    static = code.reference_use()
+    if static:
+        return static
+    if described.get("uses"):
+        return "take_turn calls the package's " + ", ".join(described["uses"])
+    return ""
+
+
+def _results_text(answers: _Answers) -> tuple[list[str], str]:
+    """The summary lines and the report of the results check."""
+    notes = "".join(f"\n  not used: {note}" for note in answers.results_notes)
+    if answers.results is None:
+        return (
+            [],
+            f"results: no results of your own take_turn found in the notebook (not checked){notes}",
+        )
+    import pandas as pd
+
+    counts = pd.Series(answers.results["counts"], index=pd.RangeIndex(1, 41, name="space"))
+    try:
+        results = check_results(counts)
+    except (ValueError, TypeError) as error:
+        return [f"Results unusable: {error}"], f"results: {answers.results['name']}: {error}"
+    missing = results.rows.loc[results.rows["suspicious"], "trend"].tolist()
+    summary = [] if results.passed else [
+        "Trends missing that correct runs nearly always show: " + "; ".join(missing)]  # fmt: skip
+    return summary, f"{results}\n  (from {answers.results['name']}){notes}"

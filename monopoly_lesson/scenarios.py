@@ -160,7 +160,8 @@ def _observe(seat: Seat, jail: bool) -> _State:
     p = seat.player
     counts = tuple(int(n) for n in seat.tracker.counts)
     state = (p.in_jail, p.jail_turns) if jail else (None, None)
-    return _State(counts, p.pos, *state, seat.dice.rolls, seat.chance.draws, seat.community.draws)
+    rolls = getattr(seat.dice, "rolls", None)
+    return _State(counts, p.pos, *state, rolls, seat.chance.draws, seat.community.draws)
 
 
 @dataclass(frozen=True)
@@ -205,27 +206,46 @@ def compare_turns(
         should, did = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(should):
             expected.play()
+        raised = None
         try:
             with contextlib.redirect_stdout(did):
                 student.play(fn)
-        except DiceUsedUpError:
-            problem = _extra_roll(before, should.getvalue())
         except Exception as error:  # a student's code may raise anything
-            if not catch:
+            if not catch and not isinstance(error, DiceUsedUpError):
                 _add_note(error, f"(raised by your take_turn in {name}, turn {turn})")
                 raise
-            problem = f"your take_turn raised {type(error).__name__}: {error}"
-        else:
-            got, want = _observe(student, jail), _observe(expected, jail)
-            if got == want:
-                continue
-            problem = _problem(before, got, want, should.getvalue())
-        return Difference(
-            turn, problem, _situation(before),
-            _summary(before, _observe(expected, jail), jail),
-            _summary(before, _observe(student, jail), jail), should.getvalue(), did.getvalue(),
-        )  # fmt: skip
+            raised = (type(error).__name__, str(error))
+        got, want = _observe(student, jail), _observe(expected, jail)
+        if raised is None and got == want:
+            continue
+        return explain_difference(turn, before, got, want, should.getvalue(), did.getvalue(),
+                                  jail=jail, raised=raised)  # fmt: skip
     return None
+
+
+def explain_difference(
+    turn: int, before: _State, got: _State, want: _State, should: str, did: str, *,
+    jail: bool, raised: tuple[str, str] | None = None,
+) -> Difference:  # fmt: skip
+    """The :class:`Difference` of a turn: states before and after, both narrations, any error.
+
+    ``raised`` is the (type name, message) of an error the student's turn raised.
+    """
+    if raised is not None and raised[0] == DiceUsedUpError.__name__:
+        problem = _extra_roll(before, should)
+    elif raised is not None:
+        problem = f"your take_turn raised {raised[0]}: {raised[1]}"
+    else:
+        problem = _problem(before, got, want, should, did)
+    return Difference(turn, problem, _situation(before), _summary(before, want, jail),
+                      _summary(before, got, jail), should, did)  # fmt: skip
+
+
+def turn_state(observed: dict, jail: bool) -> _State:
+    """A turn observed as data (see :func:`monopoly_lesson.probe.observe`) as a comparable state."""
+    state = (observed["in_jail"], observed["jail_turns"]) if jail else (None, None)
+    return _State(tuple(observed["counts"]), observed["pos"], *state, observed["rolls"],
+                  observed["chance"], observed["chest"])  # fmt: skip
 
 
 def play_side_by_side(
@@ -319,8 +339,8 @@ def _summary(before: _State, after: _State, jail: bool) -> str:
         (after.chest - before.chest, "Community Chest"),
     ]
     drawn = " and ".join(_many(n, f"{deck} card") for n, deck in decks if n) or "no card"
-    rolls = _many(after.rolls - before.rolls, "roll")
-    text = f"tallies {_tallied(before, after)}; {rolls}; {drawn}; the token ends on "
+    rolls = "" if after.rolls is None else _many(after.rolls - before.rolls, "roll") + "; "
+    text = f"tallies {_tallied(before, after)}; {rolls}{drawn}; the token ends on "
     text += _where(after.pos)
     if jail:
         served = _many(after.jail_turns, "turn")
@@ -337,14 +357,10 @@ def _extra_roll(before: _State, narration: str) -> str:
     return "your take_turn rolled again; the turn should end"
 
 
-def _problem(before: _State, got: _State, want: _State, narration: str) -> str:
+def _problem(before: _State, got: _State, want: _State, narration: str, did: str = "") -> str:
     """The most important difference between the student's turn and the rules' turn."""
-    if got.rolls > want.rolls:
-        return _extra_roll(before, narration)
-    if got.rolls < want.rolls:
-        used, needed = got.rolls - before.rolls, want.rolls - before.rolls
-        again = "; after doubles it should roll again" if "doubles" in narration else ""
-        return f"your take_turn stopped after {_many(used, 'roll')}; the rules roll {needed}{again}"
+    if None not in (got.rolls, want.rolls) and got.rolls != want.rolls:
+        return _roll_problem(before, got, want, narration, did)
     if got.counts[30] > want.counts[30]:
         return "your take_turn tallied Go to Jail (31); it should send the player to jail instead"
     if (got.chance, got.chest) != (want.chance, want.chest):
@@ -360,6 +376,18 @@ def _problem(before: _State, got: _State, want: _State, narration: str) -> str:
     return (f"after this turn your player is {state[bool(got.in_jail)]} with jail_turns="
             f"{got.jail_turns}; the rules have them {state[bool(want.in_jail)]} with "
             f"jail_turns={want.jail_turns}")  # fmt: skip
+
+
+def _roll_problem(before: _State, got: _State, want: _State, narration: str, did: str) -> str:
+    """Too many or too few rolls, saying what the student's turn actually did."""
+    if got.rolls > want.rolls:  # type: ignore[operator]
+        return _extra_roll(before, narration)
+    used, needed = got.rolls - before.rolls, want.rolls - before.rolls  # type: ignore[operator]
+    if used == 0:
+        return f"your take_turn did not roll the dice; the rules roll them {_many(needed, 'time')}"
+    rolled = [line for line in did.splitlines() if line.startswith("Rolled ")]
+    again = "; after doubles it should roll again" if rolled and "doubles" in rolled[-1] else ""
+    return f"your take_turn stopped after {_many(used, 'roll')}; the rules roll {needed}{again}"
 
 
 def _many(n: object, thing: str) -> str:

@@ -29,6 +29,19 @@ print("checked", name)
 if text == "hang":  # a check that hangs, with a child of its own holding the output open
     subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     time.sleep(60)
+if text == "detach":  # a check that leaves a double-forked, detached process running
+    import os
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            open(sys.argv[1] + ".pid", "w").write(str(os.getpid()))
+            time.sleep(60)
+        os._exit(0)
+    os.wait()
+    while not os.path.exists(sys.argv[1] + ".pid"):
+        time.sleep(0.05)
+    text = "pass"
+print("options:", " ".join(sys.argv[2:]))
 sys.exit({"pass": 0, "fail": 1, "unusable": 2, "crash": 3}[text])
 """
 
@@ -95,6 +108,26 @@ def test_a_hanging_check_is_stopped_with_its_children(tmp_path, fake, capsys):
     assert time.monotonic() - start < 20
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "  -  timeout     alice.ipynb" and lines[1].endswith("bob.ipynb")
+
+
+def test_the_time_limit_is_passed_on_and_nothing_is_left_running(tmp_path, fake, capsys):
+    import psutil
+
+    folder = submit(tmp_path / "in", alice="detach")
+    assert tool.main([str(folder), "--timeout", "30", "--verbose"], command=fake) == 0
+    assert "options: --timeout 30" in capsys.readouterr().out
+    pid = int((folder / "alice.ipynb.pid").read_text())
+    assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf", "1e9", "soon"])
+def test_a_bad_time_limit_is_refused_in_one_line(tmp_path, fake, capsys, value):
+    folder = submit(tmp_path / "in", alice="pass")
+    with pytest.raises(SystemExit) as stopped:
+        tool.main([str(folder), f"--timeout={value}"], command=fake)
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --timeout: must be" in err and err.splitlines()[-1].count("--timeout") == 1
 
 
 def test_an_empty_or_missing_folder_exits_2(tmp_path, fake, capsys):

@@ -6,21 +6,84 @@ the most common), graded at the end, and the failed cells are listed.
 
 import subprocess
 import sys
+import time
 
 import nbformat
 import pytest
 
-GOOD = """\
-from monopoly_lesson import simulate
-from monopoly_lesson import take_turn as reference
+OWN_TAKE_TURN = """\
+CHANCE, CHEST = (8, 23, 37), (3, 18, 34)
+ADVANCE = {"Advance to Go": 1, "Advance to Illinois Ave.": 25,
+           "Advance to St. Charles Place": 12, "Take a ride on the Reading Railroad": 6,
+           "Take a walk on the Boardwalk": 40}
+NEAREST = {"Advance token to nearest Utility": (13, 29),
+           "Advance token to the nearest Railroad": (6, 16, 26, 36)}
+
+
+def send_to_jail(player, tracker):
+    player.go_to_jail()
+    tracker.tally(11)
+
+
+def land(player, tracker, chance, community):
+    if player.pos == 31:
+        send_to_jail(player, tracker)
+        return True
+    tracker.tally(player.pos)
+    if player.pos in CHANCE:
+        return card(player, tracker, chance, chance, community)
+    if player.pos in CHEST:
+        return card(player, tracker, community, chance, community)
+    return False
+
+
+def card(player, tracker, deck, chance, community):
+    text = deck.card(deck.draw())
+    if text == "Go to Jail":
+        send_to_jail(player, tracker)
+        return True
+    if text in ADVANCE:
+        player.move_forward((ADVANCE[text] - player.pos) % 40)
+    elif text in NEAREST:
+        target = min(NEAREST[text], key=lambda s: (s - player.pos - 1) % 40)
+        player.move_forward((target - player.pos) % 40)
+    elif text == "Go Back 3 Spaces":
+        player.move_to(player.pos - 3)
+    else:
+        return False
+    return land(player, tracker, chance, community)
 
 
 def take_turn(player, tracker, *, dice, chance, community):
-    reference(player, tracker, dice=dice, chance=chance, community=community)
-
-
-result = simulate(seed=2026, engine="fast", progress=False)
+    if player.in_jail:
+        player.start_jail_turn()
+        d1, d2 = dice.roll()
+        if d1 == d2 or player.jail_turns >= 3:
+            player.leave_jail()
+            player.move_forward(d1 + d2)
+            land(player, tracker, chance, community)
+        else:
+            tracker.tally(11)
+        return
+    for roll in (1, 2, 3):
+        d1, d2 = dice.roll()
+        if d1 == d2 and roll == 3:
+            send_to_jail(player, tracker)
+            return
+        player.move_forward(d1 + d2)
+        if land(player, tracker, chance, community) or d1 != d2:
+            return
 """
+
+GOOD = (
+    OWN_TAKE_TURN
+    + """
+
+from monopoly_lesson import simulate
+
+result = simulate(seed=2026, take_turn=take_turn, progress=False)
+"""
+)
 
 NO_ROLL_AGAIN = """\
 def take_turn(player, tracker, *, dice, chance, community):
@@ -78,6 +141,7 @@ def test_a_correct_notebook_passes(tmp_path):
     assert done.stdout.startswith("All rules pass.\n\n")
     assert "take_turn: all rules pass" in done.stdout
     assert "results: consistent with a correct simulation" in done.stdout
+    assert "(from result)" in done.stdout
     assert "Cells that failed" not in done.stdout
 
 
@@ -87,7 +151,7 @@ def test_a_broken_rule_exits_1_with_the_report(tmp_path):
     assert done.stdout.splitlines()[0].startswith("Broken rules: ")
     assert "doubles roll again" in done.stdout.splitlines()[0]
     assert "FAIL  doubles roll again" in done.stdout
-    assert "no results table found" in done.stdout
+    assert "no results of your own take_turn found" in done.stdout
 
 
 def test_a_failing_chapter_check_is_graded_and_its_cell_listed(tmp_path):
@@ -109,7 +173,7 @@ def test_a_failing_chapter_check_is_graded_and_its_cell_listed(tmp_path):
         "FAIL  scenario 1 of the rules (dice onto Go to Jail) (turn 1): your take_turn "
         "tallied nothing this turn; the rules tally Jail (11)" in done.stdout
     )
-    assert "no results table found" not in done.stdout, "the cell after the failure ran too"
+    assert "(from result)" in done.stdout, "the cell after the failure ran too"
     assert done.stderr == ""
 
 
@@ -121,7 +185,7 @@ def test_a_failing_chapter_check_is_graded_and_its_cell_listed(tmp_path):
         (["raise RuntimeError('half done')", "x = 1"],
          "student.ipynb cannot be graded: no take_turn function is defined at the end of the "
          "notebook (cells that failed: cell 1: RuntimeError: half done)"),
-        (["import time\ntime.sleep(60)"], "ran longer than"),
+        (["import time\ntime.sleep(60)"], "ran longer than the time limit of 8 s"),
     ],
 )  # fmt: skip
 def test_notebooks_that_cannot_be_graded_exit_2_with_the_reason(tmp_path, sources, message):
@@ -131,6 +195,20 @@ def test_notebooks_that_cannot_be_graded_exit_2_with_the_reason(tmp_path, source
     assert message in done.stderr
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert done.stdout == ""
+
+
+@pytest.mark.parametrize("value", ["0", "-5", "nan", "inf", "1e9", "100000", "soon"])
+def test_a_bad_time_limit_is_refused_in_one_line(tmp_path, value):
+    started = time.monotonic()
+    done = check(notebook(tmp_path, "x = 1"), f"--timeout={value}")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "argument --timeout" in done.stderr
+    assert time.monotonic() - started < 30
+
+
+def test_a_bad_memory_limit_is_refused_in_one_line(tmp_path):
+    done = check(notebook(tmp_path, "x = 1"), "--memory=-1")
+    assert done.returncode == 2 and "argument --memory" in done.stderr
 
 
 def test_not_a_notebook_or_missing(tmp_path):
@@ -144,3 +222,4 @@ def test_not_a_notebook_or_missing(tmp_path):
     broken.write_text("{not json")
     done = check(broken)
     assert done.returncode == 2 and "not a readable notebook" in done.stderr
+    assert done.stderr.count("\n") == 1

@@ -183,3 +183,24 @@ def test_results_report_is_fair():
         simulate(games=200, seed=1, progress=False, take_turn=roll_and_move).counts
     )
     assert not wrong.passed and "check your code" in str(wrong)
+
+
+def test_a_take_turn_that_never_rolls_is_told_so_not_to_roll_again_after_doubles():
+    def never_rolls(player, tracker, *, dice, chance, community):
+        tracker.tally(player.pos)
+
+    report = check_take_turn(never_rolls, random_games=1, random_turns=5)
+    failed = {check.rule: check for check in report.failures}
+    message = failed["scenario 3 of the rules (two doubles, then Community Chest)"].message
+    assert message.startswith("your take_turn did not roll the dice; the rules roll them 3 times")
+    assert "after doubles" not in message
+
+
+def test_an_answer_that_cannot_be_read_fails_the_check_never_passes():
+    from monopoly_lesson.grading import grade_game, rule_games
+
+    game = rule_games(random_games=1)[0]
+    for answer in [None, "pass", {"turns": [], "failed": None}, {"unanswered": "no reply"},
+                   {"turns": [{"counts": [0] * 40}], "failed": None}]:  # fmt: skip
+        result = grade_game(game, answer)
+        assert not result.passed and "could not be read" in result.message

@@ -10,21 +10,25 @@ and prints a line per file with the check's exit status:
     1  rule fails  bob/01_moving_around.ipynb
     2  unusable    carol/01_moving_around.ipynb
 
-then a summary. Below the line of a submission that fails a rule go the check's first
-lines: the broken rules, and the cells that failed when the notebook was run (it is run
-past them and graded at the end); below an unusable one, the reason it cannot be graded.
-A check that crashes with another status shows as ``error``, one that runs past the
-timeout as ``timeout``. ``--verbose`` prints each check's whole output instead. Exit
-status: 0 if every submission passed, 1 if any did not, 2 if there was none.
+then a summary. Each check is given ``--timeout`` (a positive number of seconds, at most a
+day), and every process a submission started is killed when its check ends. Submissions
+are code that can read and write the grader's files and use the network: run this in a
+container (see the README, "Checking submissions"). Below the line of a submission that
+fails a rule go the check's first lines: the broken rules, and the cells that failed when
+the notebook was run (it is run past them and graded at the end); below an unusable one,
+the reason it cannot be graded. A check that crashes with another status shows as
+``error``, one that runs past the timeout as ``timeout``. ``--verbose`` prints each check's
+whole output instead. Exit status: 0 if every submission passed, 1 if any did not, 2 if
+there was none.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import signal
+import math
 import subprocess
 import sys
+import tempfile
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -32,6 +36,8 @@ from pathlib import Path
 
 CHECK = (sys.executable, "-m", "monopoly_lesson", "check")
 MEANINGS = {0: "pass", 1: "rule fails", 2: "unusable"}
+MAX_TIMEOUT = 24 * 3600  # seconds, as the check command itself accepts
+MAX_OUTPUT = 1_000_000  # bytes of a check's output kept
 INDENT = " " * 7
 
 
@@ -57,29 +63,51 @@ def submissions(folder: Path) -> list[Path]:
 
 
 def check_one(path: Path, command: Sequence[str] = CHECK, timeout: float = 600) -> Result:
-    """Run the check command on one notebook (stopped, with its kernels, after ``timeout``)."""
-    process = subprocess.Popen(
-        [*command, str(path)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,  # its own process group, so a timeout stops its children too
-    )
-    try:
-        output, _ = process.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        stop(process)
-        output, _ = process.communicate()
+    """Run the check command on one notebook, passing ``--timeout`` on.
+
+    The check enforces that limit itself; should it overrun by more than a grace period it
+    is killed. Either way, every process it left behind (re-parented here, a subreaper) is
+    killed before the next notebook is checked.
+    """
+    from monopoly_lesson.sandbox import ProcessGuard
+
+    with tempfile.TemporaryFile() as out:  # a file, not a pipe: a process left holding it
+        with ProcessGuard(timeout + grace(timeout)) as guard:  # cannot keep us waiting
+            process = subprocess.Popen(
+                [*command, str(path), "--timeout", f"{timeout:g}"],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,  # its own session, so a timeout stops its children too
+            )
+            try:
+                process.wait(timeout=guard.remaining() + 0.5)
+            except subprocess.TimeoutExpired:
+                guard.expire()
+                process.wait()
+        out.seek(0)
+        output = out.read(MAX_OUTPUT).decode(errors="replace")
+    if guard.expired:
         return Result(path, None, f"{output}\n(stopped after {timeout:g} s)")
     return Result(path, process.returncode, output)
 
 
-def stop(process: subprocess.Popen) -> None:
-    """Kill a check and everything it started."""
-    if hasattr(os, "killpg"):
-        os.killpg(process.pid, signal.SIGKILL)
-    else:  # Windows
-        process.kill()
+def grace(timeout: float) -> float:
+    """How long a check may overrun its own time limit before it is killed."""
+    return min(10.0, timeout)
+
+
+def seconds(text: str) -> float:
+    """``--timeout``: a positive, finite number of seconds, at most a day."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0 or value > MAX_TIMEOUT:
+        raise argparse.ArgumentTypeError(
+            f"must be more than 0 and at most {MAX_TIMEOUT} seconds, got {text!r}"
+        )
+    return value
 
 
 def line(result: Result, folder: Path) -> str:
@@ -109,7 +137,7 @@ def main(argv: list[str] | None = None, command: Sequence[str] = CHECK) -> int:
     """Check every submission in the folder given on the command line; return the status."""
     parser = argparse.ArgumentParser(description="Check every submitted notebook in a folder.")
     parser.add_argument("folder", type=Path, help="folder of submitted notebooks")
-    parser.add_argument("--timeout", type=float, default=600, help="seconds per notebook")
+    parser.add_argument("--timeout", type=seconds, default=600, help="seconds per notebook")
     parser.add_argument("--verbose", action="store_true", help="show each check's output")
     args = parser.parse_args(argv)
     notebooks = submissions(args.folder) if args.folder.is_dir() else []

@@ -1,0 +1,111 @@
+"""Read what a student's kernel answered, strictly: the expected shape, types and sizes.
+
+The kernel runs the student's code, so its answers are data to check, never to trust: an
+answer of the wrong shape raises :class:`MalformedAnswer`, and the check it belongs to fails.
+"""
+
+from __future__ import annotations
+
+from .probe import TEXT_LIMIT
+
+__all__ = ["MalformedAnswer", "read_describe", "read_game", "read_results", "read_tallies"]
+
+TURN_KEYS = {"counts", "pos", "in_jail", "jail_turns", "rolls", "chance", "chest", "said"}
+MAX_COUNT = 10**12  # no simulation tallies more often than this
+RULE_FIELDS = {"dice_sides": int, "jail": str, "chance": str, "counting": str,
+               "replacement": bool}  # fmt: skip
+
+
+class MalformedAnswer(ValueError):
+    """An answer from the kernel that does not have the shape the checker asked for."""
+
+
+def _require(condition: bool, what: str) -> None:
+    if not condition:
+        raise MalformedAnswer(what)
+
+
+def _is_int(value: object, low: int = 0, high: int = MAX_COUNT) -> bool:
+    return type(value) is int and low <= value <= high
+
+
+def _text(value: object, limit: int = TEXT_LIMIT + 10) -> bool:
+    return isinstance(value, str) and len(value) <= limit
+
+
+def read_tallies(value: object) -> list[int]:
+    """Forty whole tallies of 0 or more."""
+    _require(isinstance(value, list) and len(value) == 40, "tallies are not 40 numbers")
+    _require(all(_is_int(n) for n in value), "a tally is not a whole number of 0 or more")  # type: ignore[union-attr]
+    return value  # type: ignore[return-value]
+
+
+def _read_turn(turn: object) -> dict:
+    _require(isinstance(turn, dict) and set(turn) == TURN_KEYS, "a turn has the wrong fields")
+    read_tallies(turn["counts"])  # type: ignore[index]
+    pos, rolls = turn["pos"], turn["rolls"]  # type: ignore[index]
+    _require(_is_int(pos, -(10**9), 10**9) or _text(pos, 100), "the token's space is unreadable")
+    _require(type(turn["in_jail"]) is bool, "in_jail is not True or False")  # type: ignore[index]
+    _require(_is_int(turn["jail_turns"], -1, 10**9), "jail_turns is unreadable")  # type: ignore[index]
+    _require(rolls is None or _is_int(rolls), "the rolls are unreadable")
+    _require(_is_int(turn["chance"]) and _is_int(turn["chest"]), "the cards drawn are unreadable")  # type: ignore[index]
+    _require(_text(turn["said"]), "the narration is too long or not text")  # type: ignore[index]
+    return turn  # type: ignore[return-value]
+
+
+def read_game(answer: object, turns: int) -> tuple[list[dict], dict | None]:
+    """The observed turns of a game and the error that stopped it (None if every turn ran)."""
+    if isinstance(answer, dict) and set(answer) == {"unanswered"}:
+        raise MalformedAnswer(str(answer["unanswered"])[:200])
+    _require(isinstance(answer, dict) and set(answer) == {"turns", "failed"},
+             "the answer is not a game's turns")  # fmt: skip
+    played, failed = answer["turns"], answer["failed"]  # type: ignore[index]
+    _require(isinstance(played, list) and len(played) <= turns, "too many turns")
+    for turn in played:
+        _read_turn(turn)
+    if failed is None:
+        _require(len(played) == turns, f"{len(played)} of {turns} turns were played")
+        return played, None
+    _require(isinstance(failed, dict) and set(failed) == {"type", "message", "state"},
+             "the error is unreadable")  # fmt: skip
+    _require(_text(failed["type"], 200) and _text(failed["message"]), "the error is unreadable")
+    _read_turn(failed["state"])
+    return played, failed
+
+
+def read_describe(answer: object) -> dict:
+    """Where the notebook's take_turn comes from (see ``probe.describe_take_turn``)."""
+    keys = {"callable", "module", "is_reference", "uses"}
+    _require(isinstance(answer, dict) and set(answer) == keys, "not a description of take_turn")
+    described: dict = answer  # type: ignore[assignment]
+    flags = (described["callable"], described["is_reference"])
+    _require(all(type(flag) is bool for flag in flags), "not a description of take_turn")
+    uses = described["uses"]
+    names = isinstance(uses, list) and len(uses) <= 100 and all(_text(n, 200) for n in uses)
+    _require(_text(described["module"], 200) and names, "not a description of take_turn")
+    return described
+
+
+def _read_run(found: dict) -> None:
+    for key in ("games", "turns", "players"):
+        _require(_is_int(found.get(key), 1, 10**9), f"the run's {key} are unreadable")
+    _require(_is_int(found.get("seed"), 0, 2**63), "the run's seed is unreadable")
+    _require(found.get("engine") in ("reference", "fast"), "the run's engine is unreadable")
+    rules = found.get("rules")
+    _require(isinstance(rules, dict) and set(rules) == set(RULE_FIELDS)
+             and all(type(rules[k]) is kind for k, kind in RULE_FIELDS.items()),  # type: ignore[index]
+             "the run's rules are unreadable")  # fmt: skip
+
+
+def read_results(answer: object) -> list[dict]:
+    """The simulation results and results tables found among the notebook's variables."""
+    _require(isinstance(answer, list) and len(answer) <= 20, "not a list of results")
+    for found in answer:  # type: ignore[union-attr]
+        _require(
+            isinstance(found, dict) and _text(found.get("name"), 200), "a result is unreadable"
+        )
+        _require(found.get("kind") in ("simulation", "table"), "a result is unreadable")
+        read_tallies(found["counts"])
+        if found["kind"] == "simulation":
+            _read_run(found)
+    return answer  # type: ignore[return-value]

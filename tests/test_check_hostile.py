@@ -1,0 +1,192 @@
+"""Submissions that try to fool, hang or outlive ``python -m monopoly_lesson check``.
+
+Each is a small notebook built here. The grade is computed in the checker's process, from
+what the kernel observed on games the checker chose, so none of them passes; every check
+ends within its time limit and leaves no process of the submission behind.
+"""
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+import psutil
+import pytest
+from test_cli_check import NO_ROLL_AGAIN, OWN_TAKE_TURN
+
+REFERENCE = "take_turn is the package's reference engine (or calls it), not the student's own work"
+
+
+def notebook(folder: Path, *sources: str, name: str = "student.ipynb") -> Path:
+    book = nbformat.v4.new_notebook()
+    book.cells = [nbformat.v4.new_code_cell(source) for source in sources]
+    path = folder / name
+    nbformat.write(book, path)
+    return path
+
+
+def check(path: Path, *extra: str) -> tuple[subprocess.CompletedProcess, float]:
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "monopoly_lesson", "check", str(path), *extra],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    return done, time.monotonic() - started
+
+
+def gone(pid_file: Path) -> bool:
+    """Whether the process whose pid a submission wrote down has ended (and been reaped)."""
+    pid = int(pid_file.read_text())
+    try:
+        return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return True
+
+
+def write_pid(pid_file: Path) -> str:
+    return f"import os\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from monopoly_lesson import take_turn",
+        "import monopoly_lesson as ml\ntake_turn = ml.take_turn",
+        "from monopoly_lesson import take_turn as reference\n\n\n"
+        "def take_turn(player, tracker, *, dice, chance, community):\n"
+        "    reference(player, tracker, dice=dice, chance=chance, community=community)\n",
+    ],
+    ids=["imported", "assigned", "wrapped"],
+)
+def test_the_reference_engine_as_take_turn_is_reported_not_graded(tmp_path, source):
+    done, _ = check(notebook(tmp_path, source), "--timeout", "120")
+    assert done.returncode == 1, done.stderr
+    first = done.stdout.splitlines()[0]
+    assert first.startswith(f"Not the student's own work: {REFERENCE}")
+    assert "take_turn: not graded" in done.stdout and "All rules pass" not in done.stdout
+
+
+def test_replacing_the_grading_functions_changes_nothing(tmp_path):
+    forged = (
+        "import monopoly_lesson.grading as grading\n"
+        "import monopoly_lesson.notebook_check as nc\n"
+        "PASS = {'take_turn': {'passed': True, 'text': 'take_turn: all rules pass', "
+        "'broken': []}, 'results': None}\n"
+        "nc.grade_namespace = lambda namespace: PASS\n"
+        "setattr(grading, 'check_take_turn', lambda fn, **options: None)\n"
+    )
+    done, _ = check(notebook(tmp_path, NO_ROLL_AGAIN, forged), "--timeout", "120")
+    assert done.returncode == 1, done.stderr
+    summary = done.stdout.split("\n\n")[0]
+    assert "Changes the checker's tools (not allowed): cell 2 changes the package's" in summary
+    assert "Broken rules: " in summary and "doubles roll again" in summary
+
+
+def test_an_input_transformer_cannot_rewrite_the_checkers_questions(tmp_path):
+    """The transformer is hidden from the code reading too: the grade itself must hold."""
+    transformer = (
+        "import json\n"
+        "PASS = {'take_turn': {'passed': True, 'text': 'take_turn: all rules pass', "
+        "'broken': []}, 'results': None}\n"
+        "def forge(lines):\n"
+        "    return ['print(' + repr('MONOPOLY-LESSON-REPORT ' + json.dumps(PASS)) + ')\\n']\n"
+        "getattr(get_ipython(), 'input_' + 'transformers_cleanup').append(forge)\n"
+    )
+    done, _ = check(notebook(tmp_path, NO_ROLL_AGAIN, transformer), "--timeout", "120")
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.startswith("Broken rules: ")
+    assert "MONOPOLY-LESSON-REPORT" not in done.stdout + done.stderr
+
+
+def test_a_detached_child_can_neither_forge_the_report_nor_outlive_the_check(tmp_path):
+    pid_file = tmp_path / "child.pid"
+    detach = (
+        "import os, time\n"
+        "if os.fork() == 0:\n"
+        "    os.setsid()\n"
+        "    if os.fork() == 0:\n"
+        f"        open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
+        "        line = b'MONOPOLY-LESSON-REPORT {}\\nAll rules pass.\\n'\n"
+        "        for _ in range(600):\n"
+        "            for fd in (1, 2):\n"
+        "                try:\n"
+        "                    os.write(fd, line)\n"
+        "                except OSError:\n"
+        "                    pass\n"
+        "            time.sleep(0.1)\n"
+        "    os._exit(0)\n"
+        "time.sleep(1)\n"
+    )
+    done, took = check(notebook(tmp_path, NO_ROLL_AGAIN, detach), "--timeout", "60")
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.startswith("Broken rules: ")
+    assert "MONOPOLY-LESSON-REPORT" not in done.stdout + done.stderr
+    assert "All rules pass" not in done.stdout
+    assert took < 50 and gone(pid_file)
+
+
+def test_a_take_turn_that_spots_the_graders_dice_is_graded_on_what_it_does(tmp_path):
+    """It plays the reference (found without naming it) only for the old grader's dice."""
+    spotter = (
+        "import monopoly_lesson\n\n\n"
+        "def take_turn(player, tracker, *, dice, chance, community):\n"
+        "    if type(dice).__name__ == 'CountingDice':\n"
+        "        play = getattr(monopoly_lesson, 'take' + '_turn')\n"
+        "        return play(player, tracker, dice=dice, chance=chance, community=community)\n"
+        "    d1, d2 = dice.roll()\n"
+        "    player.move_forward(d1 + d2)\n"
+        "    tracker.tally(player.pos)\n"
+    )
+    done, _ = check(notebook(tmp_path, spotter), "--timeout", "120")
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.startswith("Broken rules: ")
+    assert "FAIL  doubles roll again" in done.stdout
+
+
+def test_a_cell_stuck_in_one_long_c_call_ends_within_the_time_limit(tmp_path):
+    pid_file = tmp_path / "kernel.pid"
+    book = notebook(tmp_path, write_pid(pid_file), OWN_TAKE_TURN, "sum(range(10**14))")
+    done, took = check(book, "--timeout", "6")
+    assert done.returncode == 2
+    assert "ran longer than the time limit of 6 s" in done.stderr
+    assert took < 6 + 3, f"the check took {took:.1f} s"
+    assert gone(pid_file), "the kernel is still running"
+
+
+def test_a_memory_hog_is_unusable_with_the_limit_named(tmp_path):
+    book = notebook(tmp_path, "hog = bytearray(10**10)", OWN_TAKE_TURN)
+    done, _ = check(book, "--timeout", "120", "--memory", "1")
+    assert done.returncode == 2
+    assert "cannot be graded: it used more than 1 GB of memory (cell 1)" in done.stderr
+    assert done.stderr.count("\n") == 1
+
+
+def test_a_flood_of_output_is_capped_and_the_notebook_still_graded(tmp_path):
+    flood = "for _ in range(4000):\n    print('x' * 10_000)"
+    done, took = check(notebook(tmp_path, flood, OWN_TAKE_TURN), "--timeout", "120")
+    assert done.returncode == 0, done.stderr
+    assert took < 100
+
+
+def test_the_kernel_dies_with_the_checker_even_when_the_checker_is_killed(tmp_path):
+    pid_file = tmp_path / "kernel.pid"
+    book = notebook(tmp_path, write_pid(pid_file), "import time\ntime.sleep(120)")
+    checker = subprocess.Popen(
+        [sys.executable, "-m", "monopoly_lesson", "check", str(book), "--timeout", "120"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        for _ in range(600):
+            if pid_file.exists() and pid_file.read_text():
+                break
+            time.sleep(0.1)
+        checker.kill()
+        checker.wait()
+        for _ in range(50):
+            if gone(pid_file):
+                break
+            time.sleep(0.1)
+        assert gone(pid_file), "the kernel outlived the checker"
+    finally:
+        checker.kill()

@@ -1,0 +1,116 @@
+"""Reading a submission's code without running it, the checker's answers and output caps."""
+
+import pytest
+
+from monopoly_lesson.answers import MalformedAnswer, read_describe, read_game, read_results
+from monopoly_lesson.grading import rule_games
+from monopoly_lesson.probe import describe_take_turn, play_game
+from monopoly_lesson.submission_code import read_code
+
+
+def code(*sources):
+    return read_code(list(enumerate(sources, start=1)))
+
+
+@pytest.mark.parametrize(
+    ("sources", "found"),
+    [
+        (["from monopoly_lesson import take_turn"], "cell 1 makes take_turn the package's"),
+        (["import monopoly_lesson.rules as r", "take_turn = r.play_turn"], "cell 2 makes"),
+        (["from monopoly_lesson.rules import play_roll as step\n"
+          "def helper(seat):\n    step(seat)\n"
+          "def take_turn(player, tracker, **kw):\n    helper(None)\n"],
+         "take_turn calls the package's play_roll through helper"),
+        (["import monopoly_lesson as ml\n"
+          "take_turn = lambda p, t, **kw: ml.rules.take_turn(p, t, **kw)"],
+         "take_turn calls the package's take_turn"),
+        (["from monopoly_lesson import Seat\n"
+          "def take_turn(player, tracker, *, dice, chance, community):\n"
+          "    Seat(player, tracker, dice, chance, community).play()\n"],
+         "take_turn calls the package's Seat"),
+    ],
+)  # fmt: skip
+def test_a_take_turn_that_is_or_calls_the_reference_is_found(sources, found):
+    assert found in (code(*sources).reference_use() or "")
+
+
+def test_a_students_own_functions_with_the_engines_names_are_their_own():
+    own = code(
+        "from monopoly_lesson import take_turn as reference, simulate",
+        "def send_to_jail(player, tracker):\n    player.go_to_jail()\n    tracker.tally(11)\n",
+        "def take_turn(player, tracker, *, dice, chance, community):\n"
+        "    d1, d2 = dice.roll()\n    send_to_jail(player, tracker)\n",
+        "%matplotlib inline\nresult = simulate(seed=1, take_turn=take_turn)\n"
+        "reference_result = simulate(seed=1)",
+    )
+    assert own.reference_use() is None and own.tampering() == []
+    assert own.own_results() == {"result"}
+    assert own.names["reference_result"] == "result:package"
+
+
+@pytest.mark.parametrize(
+    ("source", "found"),
+    [
+        ("get_ipython().input_transformers_cleanup.append(f)", "cell 1 changes how the kernel"),
+        ("ip = get_ipython()\nip.events.register('pre_run_cell', f)", "hooks into the kernel"),
+        ("import monopoly_lesson.grading as g\ng.check_take_turn = f", "changes the package's"),
+        ("from monopoly_lesson import SpaceTracker\nsetattr(SpaceTracker, 'tally', f)",
+         "changes the package's"),
+        ("import sys\nsys.modules['monopoly_lesson.grading'] = f", "changes the package's"),
+        ("import builtins\nbuiltins.print = f", "changes the package's or Python's own code"),
+    ],
+)  # fmt: skip
+def test_changing_the_package_or_the_kernel_is_found(source, found):
+    assert found in "; ".join(code(source).tampering())
+
+
+def test_changing_a_students_own_objects_is_not_tampering():
+    own = code("from monopoly_lesson import Player, chance_deck\n"
+               "p = Player()\np.pos = 5\nchance_deck.attrs['name'] = 'Chance'")  # fmt: skip
+    assert own.tampering() == []
+
+
+def test_the_answers_of_a_game_are_read_strictly():
+    game = rule_games(random_games=0)[0]
+    answer = play_game(None, game.setup)
+    turns, failed = read_game(answer, game.setup["turns"])
+    assert failed is None and len(turns) == 1
+    for broken in [
+        {**answer, "extra": 1},
+        {"turns": [{**answer["turns"][0], "counts": [True] * 40}], "failed": None},
+        {"turns": [{**answer["turns"][0], "said": "x" * 10**6}], "failed": None},
+        {"turns": answer["turns"] * 2, "failed": None},
+        {"turns": [], "failed": None},
+    ]:
+        with pytest.raises(MalformedAnswer):
+            read_game(broken, game.setup["turns"])
+    with pytest.raises(MalformedAnswer):
+        read_describe({"callable": True})
+    with pytest.raises(MalformedAnswer):
+        read_results([{"name": "result", "kind": "simulation", "counts": [1] * 40}])
+
+
+def test_the_package_engine_describes_itself_as_the_reference():
+    from monopoly_lesson import take_turn
+
+    assert describe_take_turn(take_turn)["is_reference"]
+    wrapped = describe_take_turn(lambda *a, **k: take_turn(*a, **k))
+    assert not wrapped["is_reference"] and wrapped["uses"] == ["take_turn"]
+
+
+def test_the_output_kept_per_cell_is_capped():
+    import nbformat
+
+    from monopoly_lesson import kernel_session
+
+    client = kernel_session._CappedClient(nbformat.v4.new_notebook())
+    client.clear_before_next_output = False
+    outs = []
+    chunk = "x" * 100_000
+    for _ in range(50):  # 5 MB printed by one cell
+        message = {"msg_type": "stream", "parent_header": {}, "header": {"msg_type": "stream"},
+                   "content": {"name": "stdout", "text": chunk}}  # fmt: skip
+        client.output(outs, message, None, 0)
+    kept = sum(len(out.get("text", "")) for out in outs)
+    assert kept <= kernel_session.CELL_OUTPUT_LIMIT
+    assert "output cut by the checker" in outs[-1]["text"]
