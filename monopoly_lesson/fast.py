@@ -23,6 +23,17 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
+from .fast_format import (
+    AGAIN,
+    CARD_BITS,
+    CARD_MASK,
+    CARD_SLOTS,
+    CHEST_BITS,
+    DREW_CHANCE,
+    DREW_CHEST,
+    FORMAT,
+    STATE_MASK,
+)
 from .roll_table import STATES, Leaf, RollTable, roll_table
 from .rules import DOUBLES_TO_JAIL, LESSON_RULES, Rules
 from .starter import NUM_SPACES, _check_int, _check_positive, _child_seeds
@@ -32,20 +43,7 @@ __all__ = ["fast_game_tallies", "fast_tallies"]
 CHUNK_GAMES = 1 << 17  # games seeded together; fixed, so a seed always gives one result
 MAX_SIDES = 256  # dice codes (sides squared) are drawn from at most 16 random bits
 
-# The packed format the loop reads. An outcome is ``situation << CARD_BITS | cards``, with
-# the face-up cards packed as ``chance << CHEST_BITS | chest``; a next state is
-# ``row * dice codes`` with the flags below above it.
-CHEST_BITS = 4
-CARD_BITS = 2 * CHEST_BITS
-CARD_SLOTS = 1 << CHEST_BITS  # cards a deck may have
-CARD_MASK = (1 << CARD_BITS) - 1
-AGAIN = 1 << 24  # the player rolls again from the next state
-DREW_CHANCE = AGAIN << 1  # the roll drew a Chance card
-DREW_CHEST = AGAIN << 2  # the roll drew a Community Chest card
-STATE_MASK = AGAIN - 1
 NO_TALLY = NUM_SPACES  # an unused tally slot (the counts have a 41st, discarded column)
-FORMAT = np.array([CHEST_BITS, AGAIN, DREW_CHANCE, DREW_CHEST], dtype=np.int64)
-"""The format constants, handed to the loop so that it hard-codes none of them."""
 
 
 # ---------------------------------------------------------------------------
@@ -55,7 +53,7 @@ FORMAT = np.array([CHEST_BITS, AGAIN, DREW_CHANCE, DREW_CHEST], dtype=np.int64)
 
 @dataclass(frozen=True)
 class Tables:
-    """Lookup tables for one ``Rules``; see the packed format above.
+    """Lookup tables for one ``Rules``, in the format of :mod:`monopoly_lesson.fast_format`.
 
     ``situation[row * codes + code]`` is ``situation << CARD_BITS``, plus ``CARD_MASK``
     where the roll draws a card, so the loop adds the face-up cards only there (every
@@ -151,7 +149,7 @@ def _play_chunk(
     play_games(
         games, turns, players, t.dice_codes, t.situation, t.next_state,
         np.zeros(t.chance_cards, dtype=np.int64), np.zeros(t.chest_cards, dtype=np.int64),
-        rules.replacement, outcomes, t.tallies, counts, FORMAT,
+        rules.replacement, outcomes, t.tallies, counts, np.array(FORMAT, dtype=np.int64),
         bits.ctypes.next_uint64, bits.ctypes.state_address,
     )  # fmt: skip
     if per_game:

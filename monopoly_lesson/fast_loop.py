@@ -3,8 +3,8 @@
 :mod:`monopoly_lesson.fast` turns the rules into lookup tables; this module only plays
 them. A roll is one table lookup: (row, dice) gives a situation, plus the face-up cards
 gives an outcome, and the outcome gives the next row with flags (roll again, a Chance
-card drawn, a Community Chest card drawn). Nothing about Monopoly is written here, and
-the packed format's constants arrive as an argument (``fmt``) from the module that packs.
+card drawn, a Community Chest card drawn). Nothing about Monopoly is written here; the
+packed format is :mod:`monopoly_lesson.fast_format`'s, compiled in as constants.
 
 Random numbers come straight from a numpy bit generator, 64 bits at a time, through its
 ``ctypes`` interface (as numpy's documentation shows for numba), into a pool of bytes.
@@ -16,6 +16,16 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
+from .fast_format import (
+    AGAIN,
+    CARD_MASK,
+    CARD_SLOTS,
+    DREW_CHANCE,
+    DREW_CHEST,
+    FORMAT,
+    STATE_MASK,
+)
 
 POOL_BYTES = 4096  # a ring of random bytes, a power of two
 RESERVE = 2048  # bytes kept ready before every turn
@@ -115,8 +125,8 @@ def play_games(
 
     ``situation``: (row * dice_codes + dice code) -> situation shifted past the card bits,
     with the card bits set where the face-up cards count. ``next_state``: outcome -> next
-    row * dice_codes with its flags. ``fmt``: the chest card's bits and the three flags
-    (roll again, drew Chance, drew Community Chest). ``chance``, ``chest``: one deck
+    row * dice_codes with its flags. ``fmt``: the format the tables were packed in, which
+    must be the one compiled in. ``chance``, ``chest``: one deck
     each, reused game by game. ``outcomes`` counts outcomes, unless ``per_game`` has a
     row per game; then the ``tallies`` of each outcome (40 meaning none) go to its row.
 
@@ -134,9 +144,9 @@ def play_games(
     state = np.zeros(players, np.int64)
     counting_games = per_game.shape[0] > 0
     at_chance = at_chest = 0
-    card_mask = (1 << (2 * fmt[0])) - 1  # a Chance card sits above the Community Chest card
-    again = fmt[1]
-    chance_scale, drew_chance, drew_chest = 1 << fmt[0], fmt[2], fmt[3]
+    for i in range(len(FORMAT)):  # numba's disk cache does not see fast_format.py change
+        if fmt[i] != FORMAT[i]:
+            raise RuntimeError("the compiled fast loop is out of date: delete its __pycache__")
     for game in range(games):
         for turn in range(turns):
             for player in range(players):
@@ -146,7 +156,7 @@ def play_games(
                         filled += 8
                 if turn == 0 and player == 0:
                     at_chance, at_chest, used = new_game(
-                        state, chance, chest, chance_scale, replace, pool, used
+                        state, chance, chest, CARD_SLOTS, replace, pool, used
                     )
                 at = state[player]
                 while True:
@@ -154,19 +164,19 @@ def play_games(
                     # Indices are made unsigned so that numba skips its negative-index checks.
                     entry = situation[np.uint64(at + dice)]
                     cards = chance[np.uint64(at_chance)] + chest[np.uint64(at_chest)]
-                    outcome = np.uint64((entry & ~card_mask) | (entry & cards))
+                    outcome = np.uint64((entry & ~CARD_MASK) | (entry & cards))
                     if counting_games:  # (written out here: a helper function is 4x slower)
                         for slot in range(tallies.shape[1]):
                             per_game[game, tallies[outcome, slot]] += 1
                     else:
                         outcomes[outcome] += 1
                     flagged = next_state[outcome]
-                    if flagged & drew_chance:
-                        at_chance, used = deal(chance, at_chance, chance_scale, replace, pool, used)
-                    if flagged & drew_chest:
+                    if flagged & DREW_CHANCE:
+                        at_chance, used = deal(chance, at_chance, CARD_SLOTS, replace, pool, used)
+                    if flagged & DREW_CHEST:
                         at_chest, used = deal(chest, at_chest, 1, replace, pool, used)
-                    at = flagged & (again - 1)
-                    if not flagged & again:
+                    at = flagged & STATE_MASK
+                    if not flagged & AGAIN:
                         break
                 state[player] = at
                 if used > filled:  # never seen: a turn used more than RESERVE bytes

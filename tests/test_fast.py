@@ -219,3 +219,19 @@ def test_fast_engine_cannot_play_a_student_take_turn():
 def test_bad_arguments_are_refused(kwargs, error, message):
     with pytest.raises(error, match=message):
         fast_tallies(**kwargs)
+
+
+def test_the_loop_refuses_tables_packed_in_another_format():
+    """The format is compiled into the loop; a stale compiled loop must not misread tables."""
+    from monopoly_lesson.fast import tables
+    from monopoly_lesson.fast_format import FORMAT
+
+    t = tables(Rules())
+    bits = np.random.PCG64DXSM(1)
+    other = np.array(FORMAT, dtype=np.int64) + 1
+    with pytest.raises(RuntimeError, match="compiled fast loop is out of date"):
+        fast_loop.play_games(
+            1, 1, 1, t.dice_codes, t.situation, t.next_state, np.zeros(15, np.int64),
+            np.zeros(16, np.int64), False, np.zeros(len(t.next_state), np.int64), t.tallies,
+            np.zeros((0, 41), np.int64), other, bits.ctypes.next_uint64, bits.ctypes.state_address,
+        )  # fmt: skip
