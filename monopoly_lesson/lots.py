@@ -17,6 +17,7 @@ __all__ = [
     "HOTELS",
     "HOUSES",
     "RAILROAD_RENTS",
+    "TAXES",
     "UTILITY_MULTIPLIERS",
     "group_of",
     "lots",
@@ -68,6 +69,8 @@ UTILITY_MULTIPLIERS = (4, 10)
 """A utility's rent is the dice total times 4 (owner holds one utility) or 10 (both)."""
 HOUSES, HOTELS = 32, 12
 """What the bank holds at the start of a game."""
+TAXES = {5: ("Income Tax", 200), 39: ("Luxury Tax", 100)}
+"""The tax spaces: ``space -> (name, amount paid to the bank)``."""
 
 RENT_COLUMNS = ["rent", "rent_1", "rent_2", "rent_3", "rent_4", "rent_hotel"]
 

@@ -41,6 +41,7 @@ __all__ = [
     "UTILITIES",
     "Deck",
     "Dice",
+    "GameHooks",
     "Rules",
     "Seat",
     "Tracker",
@@ -164,6 +165,33 @@ class Tracker(Protocol):
         ...
 
 
+class GameHooks(Protocol):
+    """What the whole game adds to a turn (:mod:`monopoly_lesson.game`); movement needs none.
+
+    Each hook is called at the one place in the rules below where its event happens.
+    """
+
+    def passed_go(self, seat: Seat) -> None:
+        """The token passed or landed on Go moving forward (the salary)."""
+        ...
+
+    def landed(self, seat: Seat, card: str | None) -> None:
+        """The token landed on ``seat.player.pos`` (by the dice, or moved by ``card``)."""
+        ...
+
+    def card_drawn(self, seat: Seat, deck: Deck, number: int) -> None:
+        """Card ``number`` was drawn from ``deck`` (its money effect, or kept)."""
+        ...
+
+    def leave_jail_now(self, seat: Seat) -> bool:
+        """Whether the jailed player leaves before rolling (and has paid or used a card)."""
+        ...
+
+    def pay_to_leave_jail(self, seat: Seat) -> None:
+        """The third failed roll in jail: use a card or pay before moving."""
+        ...
+
+
 class Deck(Protocol):
     """Anything that deals cards like ``CardDeck``: ``draw()`` a number, ``card(n)`` its text."""
 
@@ -195,6 +223,8 @@ class Seat:
     community: Deck
     rules: Rules = LESSON_RULES
     turns_played: int = 0
+    game: GameHooks | None = None  # the whole game's money rules; None for movement only
+    last_roll: int = 0  # the dice total of the latest roll (a utility's rent uses it)
 
     @classmethod
     def preset(
@@ -323,16 +353,22 @@ def play_roll(seat: Seat, doubles_so_far: int = 0) -> int:
     """
     if seat.player.in_jail:  # only a turn's first roll can start in jail
         seat.player.start_jail_turn()
-        if seat.rules.jail == "long":
+        if seat.rules.jail == "long" and not leaves_jail_now(seat):
             jail_roll(seat)
             return 0
         seat.player.leave_jail()  # short stay: pay, leave, and roll as a free player
     return free_roll(seat, doubles_so_far)
 
 
+def leaves_jail_now(seat: Seat) -> bool:
+    """In the whole game a jailed player may pay (or use a card) and leave before rolling."""
+    return seat.game is not None and seat.game.leave_jail_now(seat)
+
+
 def free_roll(seat: Seat, doubles_so_far: int) -> int:
     """Roll, move and land; the third doubles in a row sends the player to jail instead."""
     d1, d2 = seat.dice.roll()
+    seat.last_roll = d1 + d2
     doubles = doubles_so_far + 1 if d1 == d2 else 0
     if doubles == DOUBLES_TO_JAIL:
         send_to_jail(seat)
@@ -345,7 +381,10 @@ def free_roll(seat: Seat, doubles_so_far: int) -> int:
 def jail_roll(seat: Seat) -> None:
     """Long stay in jail: leave on doubles or on the last turn allowed, else stay (tally Jail)."""
     d1, d2 = seat.dice.roll()
+    seat.last_roll = d1 + d2
     if d1 == d2 or seat.player.jail_turns >= TURNS_IN_JAIL:
+        if d1 != d2 and seat.game is not None:
+            seat.game.pay_to_leave_jail(seat)  # the whole game: the third failed roll pays
         seat.player.leave_jail()
         move_and_land(seat, d1 + d2)  # no roll again, even after doubles
     else:
@@ -360,17 +399,31 @@ def roll_again(seat: Seat, d1: int, d2: int) -> bool:
 
 def move_and_land(seat: Seat, steps: int) -> None:
     """Move forward by the dice total and resolve the landing."""
-    seat.player.move_forward(steps)
+    advance(seat, steps)
     resolve_landing(seat)
 
 
-def resolve_landing(seat: Seat) -> None:
-    """The one procedure for every landing: Go to Jail, else tally and maybe draw a card."""
+def advance(seat: Seat, steps: int) -> None:
+    """Move forward ``steps`` spaces; in the whole game, passing or landing on Go pays."""
+    passes_go = seat.player.pos - 1 + steps >= NUM_SPACES
+    seat.player.move_forward(steps)
+    if passes_go and seat.game is not None:
+        seat.game.passed_go(seat)
+
+
+def resolve_landing(seat: Seat, card: str | None = None) -> None:
+    """The one procedure for every landing: Go to Jail, else tally and maybe draw a card.
+
+    ``card`` is the card that moved the token here, if one did (the whole game's rent
+    depends on it).
+    """
     space = seat.player.pos
     if space == GO_TO_JAIL:
         send_to_jail(seat)
         return
     count_landing(seat, space)
+    if seat.game is not None:
+        seat.game.landed(seat, card)  # rent, buying, taxes: before any card is drawn
     if space in CHANCE_SPACES:
         draw_card(seat, seat.chance)
     elif space in COMMUNITY_CHEST_SPACES:
@@ -379,7 +432,10 @@ def resolve_landing(seat: Seat) -> None:
 
 def draw_card(seat: Seat, deck: Deck) -> None:
     """Draw a card and follow it: to jail, to a new landing, or nothing at all."""
-    card = deck.card(deck.draw())
+    number = deck.draw()
+    card = deck.card(number)
+    if seat.game is not None:
+        seat.game.card_drawn(seat, deck, number)
     if card in SENDS_TO_JAIL:
         send_to_jail(seat)
         return
@@ -389,8 +445,8 @@ def draw_card(seat: Seat, deck: Deck) -> None:
     if card in GO_BACK:
         seat.player.move_to(destination)
     else:
-        seat.player.move_forward((destination - seat.player.pos) % NUM_SPACES)
-    resolve_landing(seat)  # a card's move is a new landing, resolved the same way
+        advance(seat, (destination - seat.player.pos) % NUM_SPACES)
+    resolve_landing(seat, card)  # a card's move is a new landing, resolved the same way
 
 
 def card_destination(card: str, pos: int) -> int | None:

@@ -452,6 +452,7 @@ class CardDeck:
                 )
         self._preset = preset[::-1]  # pop() from the end deals them in the given order
         self._pile: list[int] = []  # the shuffled cards still to deal, next card last
+        self.held: set[int] = set()  # cards kept by players (the whole game), out of the deck
         self.draws = 0
 
     def __len__(self) -> int:
@@ -463,7 +464,7 @@ class CardDeck:
         """A new deck with the same cards and options, not yet shuffled (for a new game)."""
         deck = copy.copy(self)
         deck.rng = _generator(seed)
-        deck._preset, deck._pile, deck.draws = [], [], 0
+        deck._preset, deck._pile, deck.draws, deck.held = [], [], 0, set()
         return deck
 
     def card(self, number: int) -> str:
@@ -477,10 +478,32 @@ class CardDeck:
         return self.cards[number - 1]
 
     def shuffle(self) -> None:
-        """Shuffle the whole deck; the next draws deal it from the top."""
-        self._pile = (self.rng.permutation(len(self.cards)) + 1).tolist()
+        """Shuffle the whole deck, except cards held by players; the next draws deal it."""
+        pile = (self.rng.permutation(len(self.cards)) + 1).tolist()
+        self._pile = [n for n in pile if n not in self.held] if self.held else pile
         if self.verbose:
-            _say("shuffle", deck=self.name, cards=len(self.cards))
+            _say("shuffle", deck=self.name, cards=len(self._pile))
+
+    def hold(self, number: int) -> None:
+        """A player keeps card ``number`` just drawn: it is out of the deck until put back."""
+        self.held.add(self._known(number))
+
+    def put_back(self, number: int) -> None:
+        """A held card goes back to the bottom of the deck (dealt after every card now in it)."""
+        number = self._known(number)
+        if number not in self.held:
+            raise ValueError(f"card {number} of the {self.name} deck is not held by a player.")
+        self.held.remove(number)
+        self._pile.insert(0, number)
+
+    def _known(self, number: int) -> int:
+        number = _check_int(number, "card number")
+        if not 1 <= number <= len(self.cards):
+            raise ValueError(
+                f"card number must be from 1 to {len(self.cards)} in the {self.name} deck, "
+                f"got {number}."
+            )
+        return number
 
     def draw(self) -> int:
         """Deal the next card and return its number (1-based)."""
