@@ -34,6 +34,7 @@ from .starter import (
     NUM_SPACES,
     CardDeck,
     Player,
+    PresetDice,
     RandomDice,
     community_deck,
     space_name,
@@ -65,7 +66,9 @@ class MonopolyGame:
     """One game in progress: its state, the players' seats, and the money rules' hooks.
 
     ``MonopolyGame(strategies, seed=1).play()`` plays it to the end; ``play_turn()``
-    plays one turn at a time (for stepping through a game).
+    plays one turn at a time (for stepping through a game). For scenarios, ``dice``
+    presets the die faces (two per roll) and ``chance_order``/``chest_order`` the first
+    cards of each deck, and the state may be set up by hand before the first turn.
     """
 
     def __init__(
@@ -75,15 +78,23 @@ class MonopolyGame:
         seed: int | None = None,
         max_rounds: int = 100,
         verbose: bool = False,
+        dice: Sequence[int] | None = None,
+        chance_order: Sequence[int] = (),
+        chest_order: Sequence[int] = (),
     ) -> None:
         strategies = _check_strategies(strategies)
         self.max_rounds = _check_rounds(max_rounds)
         sequence = np.random.SeedSequence(_check_seed(seed))
         self.seed: int = int(sequence.entropy)  # type: ignore[arg-type]
         dice_seed, chance_seed, chest_seed, *player_seeds = sequence.spawn(3 + len(strategies))
-        dice = RandomDice(dice_seed, verbose=verbose)
-        chance = CardDeck(standard_chance_deck, seed=chance_seed, verbose=verbose)
-        community = CardDeck(community_deck, seed=chest_seed, verbose=verbose)
+        dice = (
+            RandomDice(dice_seed, verbose=verbose)
+            if dice is None
+            else PresetDice(dice, verbose=verbose)
+        )
+        chance = CardDeck(standard_chance_deck, seed=chance_seed, order=chance_order,
+                          verbose=verbose)  # fmt: skip
+        community = CardDeck(community_deck, seed=chest_seed, order=chest_order, verbose=verbose)
         players = [
             _player(seat, strategy, player_seeds[seat - 1], verbose)
             for seat, strategy in enumerate(strategies, start=1)
