@@ -5,9 +5,12 @@ Everything a notebook needs is importable from here::
     from monopoly_lesson import Player, PresetDice, RandomDice, CardDeck, SpaceTracker
     from monopoly_lesson import gameboard, chance_deck, community_deck, take_turn, simulate
     from monopoly_lesson import expected_tallies, stationary, euler84  # exact answers
+    from monopoly_lesson import play_monopoly, play_games, win_rates  # the whole game
 """
 
+from .card_effects import chance_effects, community_effects
 from .chapter_checks import CHAPTER_CHECKS, check_chapter
+from .chromosomes import RGA, SGA, TGA
 from .exact import (
     euler84,
     euler84_percentages,
@@ -18,6 +21,11 @@ from .exact import (
     turn_tallies,
 )
 from .fast import fast_game_tallies, fast_tallies
+from .game import MonopolyGame, play_monopoly
+from .game_result import GameResult
+from .game_state import GameState, LotState, PlayerState
+from .lots import lots
+from .plugins import as_strategy, make_strategy
 from .rules import LESSON_RULES, Rules, Seat, card_destination, take_turn
 from .scenarios import SCENARIOS, Scenario, check_scenario, play_preset
 from .simulation import SimulationResult, results_table, simulate, space_table
@@ -38,6 +46,7 @@ from .starter import (
     space_name,
     standard_chance_deck,
 )
+from .strategies import AlwaysBuy, Heuristic, NeverBuy, RandomBuy, Strategy, StrategyError
 
 __all__ = [
     "CHAPTER_CHECKS",
@@ -46,22 +55,39 @@ __all__ = [
     "JAIL",
     "LESSON_RULES",
     "NARRATION",
+    "RGA",
     "SCENARIOS",
+    "SGA",
+    "TGA",
+    "AlwaysBuy",
     "CardDeck",
     "DiceUsedUpError",
+    "GameResult",
+    "GameState",
+    "Heuristic",
+    "LotState",
+    "MonopolyGame",
+    "NeverBuy",
     "Player",
+    "PlayerState",
     "PresetDice",
+    "RandomBuy",
     "RandomDice",
     "Rules",
     "Scenario",
     "Seat",
     "SimulationResult",
     "SpaceTracker",
+    "Strategy",
+    "StrategyError",
+    "as_strategy",
     "card_destination",
     "chance_deck",
+    "chance_effects",
     "check_chapter",
     "check_scenario",
     "community_deck",
+    "community_effects",
     "euler84",
     "euler84_percentages",
     "expected_frequencies",
@@ -69,6 +95,9 @@ __all__ = [
     "fast_game_tallies",
     "fast_tallies",
     "gameboard",
+    "lots",
+    "make_strategy",
+    "play_monopoly",
     "play_preset",
     "results_table",
     "simulate",

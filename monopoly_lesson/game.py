@@ -102,6 +102,7 @@ class MonopolyGame:
         self.state = GameState(players, decks={d.name: d for d in (chance, community)},
                                verbose=verbose)  # fmt: skip
         self.tallies = [_Tally() for _ in players]
+        self.turns = [0] * len(players)  # turns each player has played
         self.seats = [
             Seat(p.token, tally, dice, chance, community, GAME_MOVEMENT, game=self)
             for p, tally in zip(players, self.tallies, strict=True)
@@ -126,6 +127,7 @@ class MonopolyGame:
         if state.verbose:
             say("turn", round=state.round, who=me.name, cash=me.cash,
                 space=space_name(me.token.pos))  # fmt: skip
+        self.turns[me.seat - 1] += 1
         try:
             play_turn(self.seats[me.seat - 1])
             end_of_turn(state, me)
@@ -142,8 +144,9 @@ class MonopolyGame:
 
     def result(self) -> GameResult:
         """The result so far (final once the game is over)."""
+        tallies = [t.counts[1:] for t in self.tallies]
         return game_result(self.state, self.seed, self.ended_by, self._rounds_played(),
-                           [t.counts[1:] for t in self.tallies])  # fmt: skip
+                           list(self.turns), tallies)  # fmt: skip
 
     def _rounds_played(self) -> int:
         return min(self.state.round, self.max_rounds)

@@ -23,7 +23,8 @@ class GameResult:
 
     ``finish_order`` lists seats from first to last; ``bankruptcies`` is a list of
     ``(seat, round, creditor)`` (creditor 0 is the bank); ``rent`` maps each lot's space to
-    the rent it collected; ``tallies`` holds each player's landings on spaces 1..40.
+    the rent it collected; ``turns`` counts each player's turns and ``tallies`` its
+    landings on spaces 1..40.
     """
 
     seed: int
@@ -38,6 +39,7 @@ class GameResult:
     monopolies: list[int]
     bankruptcies: list[tuple[int, int, int]]
     rent: dict[int, int]
+    turns: list[int]
     tallies: list[list[int]]
     state: GameState
 
@@ -109,7 +111,12 @@ def finish_order(game: GameState) -> list[int]:
 
 
 def game_result(
-    game: GameState, seed: int, ended_by: str | None, rounds: int, tallies: list[list[int]]
+    game: GameState,
+    seed: int,
+    ended_by: str | None,
+    rounds: int,
+    turns: list[int],
+    tallies: list[list[int]],
 ) -> GameResult:
     """Gather a :class:`GameResult` from a game's state."""
     seats = [p.seat for p in game.players]
@@ -126,6 +133,7 @@ def game_result(
         monopolies=[len(game.monopolies(s)) for s in seats],
         bankruptcies=list(game.bankruptcies),
         rent={space: lot.rent_collected for space, lot in game.lots.items()},
+        turns=turns,
         tallies=tallies,
         state=game,
     )

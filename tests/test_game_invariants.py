@@ -1,0 +1,118 @@
+"""Property-based tests of the whole game: the invariants hold after every turn.
+
+Hypothesis plays games of 2 to 8 players with random strategies, including a "chaotic"
+one that buys, builds, sells, mortgages and lifts at random among the moves the rules
+allow, from random seeds, with part of each player's cash handed to the bank first so
+that debts and bankruptcies come early. After every turn :meth:`GameState.check` asserts:
+
+- each lot is owned at most once, and only by a player still in the game;
+- buildings stand only on complete, unmortgaged groups, evenly;
+- the bank's houses and hotels plus those on the board are 32 and 12;
+- the ledger balances: every player's cash is $1,500 plus what the ledger paid it, minus
+  what it paid, and is never negative.
+
+And here, besides: money moves only for the reasons the rules define.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from monopoly_lesson.buildings import (
+    why_not_build,
+    why_not_lift,
+    why_not_mortgage,
+    why_not_sell,
+)
+from monopoly_lesson.chromosomes import RGA, SGA, TGA
+from monopoly_lesson.game import MonopolyGame
+from monopoly_lesson.game_state import BANK, LOT_SPACES
+from monopoly_lesson.strategies import Strategy
+
+REASONS = {
+    "salary", "rent", "bought", "auction", "tax", "card", "bail", "building",
+    "building sold", "mortgage", "mortgage lifted", "interest", "bankruptcy",
+}  # fmt: skip
+
+
+class Chaotic(Strategy):
+    """Random legal decisions everywhere, so that every rule of property gets exercised."""
+
+    name = "chaotic"
+
+    def buy(self, game, me, space):
+        return me.rng.random() < 0.7
+
+    def bid(self, game, me, space):
+        return me.rng.randint(0, me.cash)
+
+    def leave_jail(self, game, me):
+        return me.rng.random() < 0.5
+
+    def build(self, game, me):
+        return self._any(game, me, why_not_build, 0.8)
+
+    def lift(self, game, me):
+        return self._any(game, me, why_not_lift, 0.5)
+
+    def raise_cash(self, game, me, owed):
+        if me.rng.random() < 0.2:
+            return None  # leave it to the default
+        sells = [("sell", s) for s in LOT_SPACES if why_not_sell(game, me.seat, s) is None]
+        mortgages = [("mortgage", s) for s in LOT_SPACES if not why_not_mortgage(game, me.seat, s)]
+        options = sells + mortgages
+        return me.rng.choice(options) if options else None
+
+    @staticmethod
+    def _any(game, me, why_not, chance):
+        allowed = [s for s in LOT_SPACES if why_not(game, me.seat, s) is None]
+        return me.rng.choice(allowed) if allowed and me.rng.random() < chance else None
+
+
+def strategy_from(choice: int, seed: int):
+    return [
+        "always", "never", "heuristic", "random:0.3", Chaotic(), Chaotic(),
+        RGA.random(seed), TGA.random(seed), SGA.random(seed),
+    ][choice]  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    choices=st.lists(st.integers(0, 8), min_size=2, max_size=8),
+    seed=st.integers(0, 2**32),
+    drain=st.integers(0, 1400),
+    rounds=st.integers(1, 60),
+)
+def test_the_invariants_hold_after_every_turn(choices, seed, drain, rounds):
+    strategies = [strategy_from(c, seed + k) for k, c in enumerate(choices)]
+    game = MonopolyGame(strategies, seed=seed, max_rounds=rounds)
+    for player in game.state.players:
+        game.state.transfer(player.seat, BANK, drain, "tax")  # poorer players, earlier debts
+    turns = 0
+    while not game.over:
+        game.play_turn()
+        game.state.check()
+        turns += 1
+    assert {p.reason for p in game.state.ledger} <= REASONS
+    result = game.result()
+    assert sorted(result.finish_order) == list(range(1, len(choices) + 1))
+    assert result.rounds <= rounds and turns == sum(result.turns)
+    alive = [p for p in game.state.players if p.in_game]
+    assert (len(alive) == 1) == (result.ended_by == "last player")
+    assert all(p.cash == 0 and not p.lots for p in game.state.players if not p.in_game)
+
+
+def test_the_chaotic_strategy_reaches_every_kind_of_move():
+    """The property test is only as good as the moves it sees: check it sees them all."""
+    reasons = set()
+    rng = random.Random(0)
+    for seed in range(30):
+        game = MonopolyGame([Chaotic(), Chaotic(), "always", Chaotic()], seed=seed)
+        for player in game.state.players:
+            game.state.transfer(player.seat, BANK, rng.randint(0, 1000), "tax")
+        game.play()
+        reasons |= {p.reason for p in game.state.ledger}
+    assert reasons == REASONS
