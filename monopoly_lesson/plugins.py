@@ -9,7 +9,11 @@ and the decision.
 
 from __future__ import annotations
 
+import contextlib
+import difflib
+import inspect
 import numbers
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -35,6 +39,17 @@ BUILT_IN: dict[str, type[Strategy]] = {
 """The built-in strategies without parameters, by name."""
 
 
+ARGUMENTS = {
+    "buy": "game, me, space",
+    "bid": "game, me, space",
+    "leave_jail": "game, me",
+    "build": "game, me",
+    "lift": "game, me",
+    "raise_cash": "game, me, owed",
+}
+"""What each decision is called with."""
+
+
 class _Plugin(Strategy):
     """A plain object's decisions, with the defaults for the ones it does not have."""
 
@@ -43,9 +58,56 @@ class _Plugin(Strategy):
         for decision in DECISIONS:
             method = getattr(obj, decision, None)
             if method is not None:
-                if not callable(method):
-                    raise TypeError(f"strategy {name!r}: {decision} must be a function.")
+                check_decision(name, decision, method)
                 setattr(self, decision, method)
+
+
+_CHECKED: weakref.WeakSet[Strategy] = weakref.WeakSet()
+
+
+def _check_strategy(strategy: Strategy) -> None:
+    """Check a Strategy's decisions once (a tournament passes the same ones again)."""
+    try:
+        if strategy in _CHECKED:
+            return
+    except TypeError:  # unhashable: checked every time
+        pass
+    check_names(strategy.name, strategy)
+    for decision in DECISIONS:
+        check_decision(strategy.name, decision, getattr(strategy, decision))
+    with contextlib.suppress(TypeError):
+        _CHECKED.add(strategy)
+
+
+def check_decision(name: str, decision: str, function: object) -> None:
+    """Refuse a decision that is not a function taking the arguments the game passes."""
+    arguments = ARGUMENTS[decision]
+    if not callable(function):
+        raise TypeError(f"strategy {name!r}: {decision} must be a function ({arguments}).")
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):
+        return  # a builtin or C function: it will be called and checked then
+    try:
+        signature.bind(*arguments.split(", "))
+    except TypeError:
+        raise TypeError(
+            f"strategy {name!r}: {decision} must take ({arguments}), but yours takes "
+            f"{signature}."
+        ) from None
+
+
+def check_names(name: str, obj: object) -> None:
+    """Refuse a method whose name is a misspelt decision (it would silently never be asked)."""
+    for attribute in dir(obj):
+        if attribute.startswith("_") or attribute in DECISIONS:
+            continue
+        close = difflib.get_close_matches(attribute, DECISIONS, n=1, cutoff=0.8)
+        if close and callable(getattr(obj, attribute, None)):
+            raise TypeError(
+                f"strategy {name!r} has a method {attribute!r}, which the game never asks: "
+                f"did you mean {close[0]!r}? The decisions are {', '.join(DECISIONS)}."
+            )
 
 
 def _namespace(decisions: dict[str, Callable[..., Any]]) -> object:
@@ -79,6 +141,7 @@ def as_strategy(spec: object) -> Strategy:
     'random:0.5'
     """
     if isinstance(spec, Strategy):
+        _check_strategy(spec)
         return spec
     if isinstance(spec, str):
         return strategy_named(spec)
@@ -87,7 +150,9 @@ def as_strategy(spec: object) -> Strategy:
             f"give an instance of your strategy class, {spec.__name__}(), not the class itself."
         )
     if callable(getattr(spec, "buy", None)):
-        return _Plugin(spec, str(getattr(spec, "name", type(spec).__name__)))
+        name = str(getattr(spec, "name", type(spec).__name__))
+        check_names(name, spec)
+        return _Plugin(spec, name)
     if callable(spec):
         return _Plugin(_namespace({"buy": spec}), getattr(spec, "__name__", "mine"))
     raise TypeError(
