@@ -47,6 +47,7 @@ from .starter import (
     standard_chance_deck,
 )
 from .strategies import AlwaysBuy, Heuristic, NeverBuy, RandomBuy, Strategy, StrategyError
+from .tournament import play_games, win_rates
 
 __all__ = [
     "CHAPTER_CHECKS",
@@ -97,6 +98,7 @@ __all__ = [
     "gameboard",
     "lots",
     "make_strategy",
+    "play_games",
     "play_monopoly",
     "play_preset",
     "results_table",
@@ -108,6 +110,7 @@ __all__ = [
     "take_turn",
     "transition_matrix",
     "turn_tallies",
+    "win_rates",
 ]
 
 __version__ = "0.1.0"

@@ -1,4 +1,5 @@
-"""The command line: ``python -m monopoly_lesson simulate|trace|exact|euler84 ...``.
+"""The command line: ``python -m monopoly_lesson simulate|trace|exact|euler84|check ...``,
+and the whole game: ``play`` (one game) and ``tournament`` (win rates over many).
 
 Bad arguments end with exit status 2 and one line on stderr, never a traceback.
 """
@@ -12,10 +13,14 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
+from .chromosomes import CHROMOSOME_PLAYERS
 from .exact import MAX_SIDES, euler84, expected_tallies
+from .game import MAX_PLAYERS, MIN_PLAYERS, play_monopoly
 from .notebook_check import MAX_MEMORY_GB, MAX_TIMEOUT, check_notebook
+from .plugins import strategy_named
 from .rules import Rules
 from .scenarios import play_preset
 from .simulation import ENGINES, results_table, simulate, space_table
@@ -27,6 +32,7 @@ from .starter import (
     community_deck,
     standard_chance_deck,
 )
+from .tournament import play_games, win_rates
 
 __all__ = ["main"]
 
@@ -118,7 +124,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
-    for add in (_add_simulate, _add_trace, _add_exact, _add_euler84, _add_check):
+    for add in (_add_simulate, _add_trace, _add_exact, _add_euler84, _add_check, _add_play,
+                _add_tournament):  # fmt: skip
         add(commands)
     return parser
 
@@ -251,18 +258,19 @@ def _format_table(table: pd.DataFrame) -> str:
     return shown.to_string()
 
 
-def _check_csv(path: str, force: bool) -> None:
+def _check_csv(path: str, force: bool, command: str = "simulate") -> None:
     """Refuse a ``--csv`` target that cannot be written, before the run rather than after."""
     target = Path(path)
     folder = target.parent
+    where = f"{PROG} {command}: --csv {path}"
     if target.is_dir():
-        raise UsageError(f"{PROG} simulate: --csv {path} is a folder; give a file name in it.")
+        raise UsageError(f"{where} is a folder; give a file name in it.")
     if not folder.is_dir():
-        raise UsageError(f"{PROG} simulate: --csv {path}: the folder {folder} does not exist.")
+        raise UsageError(f"{where}: the folder {folder} does not exist.")
     if target.exists() and not force:
-        raise UsageError(f"{PROG} simulate: --csv {path} exists; add --force to write over it.")
+        raise UsageError(f"{where} exists; add --force to write over it.")
     if not os.access(target if target.exists() else folder, os.W_OK):
-        raise UsageError(f"{PROG} simulate: --csv {path} cannot be written (permission denied).")
+        raise UsageError(f"{where} cannot be written (permission denied).")
 
 
 def run_simulate(args: argparse.Namespace) -> None:
@@ -354,12 +362,186 @@ def run_check(args: argparse.Namespace) -> None:
         raise CheckFailed
 
 
+# ---------------------------------------------------------------------------
+# The whole game: play one, or a tournament of many
+# ---------------------------------------------------------------------------
+
+GENES_HELP = """\
+A chromosome player (rga, tga, sga) gets random genes, the same for the same seed: the
+k-th player (from 1) is CHROMOSOME_PLAYERS[name].random(seed=1000 * SEED + k), so
+different seats and seeds get different genes."""
+STRATEGY_NAMES = "always, never, heuristic, random:P (P from 0 to 1), rga, tga, sga"
+
+
+def _players(text: str) -> int:
+    value = _whole(text, what="the number of players")
+    if not MIN_PLAYERS <= value <= MAX_PLAYERS:
+        raise argparse.ArgumentTypeError(
+            f"the number of players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, got {value}"
+        )
+    return value
+
+
+def _strategy_names(text: str) -> list[str]:
+    names = [name.strip() for name in text.split(",")]
+    if not all(names):
+        raise argparse.ArgumentTypeError(
+            f"expected comma-separated strategy names, e.g. heuristic,always, got {text!r}"
+        )
+    for name in names:
+        try:
+            strategy_named(name)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error).rstrip(".")) from None
+    return names
+
+
+def _cli_strategy(name: str, seed: int, k: int) -> object:
+    """The k-th player's strategy: a chromosome player gets genes seeded ``1000 * seed + k``."""
+    if name in CHROMOSOME_PLAYERS:
+        return CHROMOSOME_PLAYERS[name].random(seed=1000 * seed + k)
+    return name
+
+
+def _chosen_seed(seed: int | None) -> int:
+    """The seed given, or a fresh one (printed with the results, so the run can be repeated)."""
+    return int(np.random.SeedSequence().entropy % 2**32) if seed is None else seed
+
+
+def _add_game_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--seed",
+        type=_seed,
+        default=None,
+        help="random seed (default: a fresh one, printed with the results)",
+    )
+    parser.add_argument("--max-rounds", type=_positive, default=100,
+                        help="rounds before a game stops (default 100)")  # fmt: skip
+
+
+def _add_play(commands: argparse._SubParsersAction) -> None:
+    play = commands.add_parser(
+        "play",
+        help="play one whole game of Monopoly and print the standings",
+        description="Play one whole game (money, lots, houses, bankruptcy) with the "
+        "strategies given, in seat order, and print the winner and the final standings.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=f"""strategies: {STRATEGY_NAMES}.
+One name plays every seat; otherwise give one name per player.
+{GENES_HELP}
+
+examples:
+  {PROG} play --strategy heuristic,always,rga,never --seed 1
+  {PROG} play --players 3 --strategy heuristic --seed 2 --verbose""",
+    )
+    play.add_argument("--players", type=_players, default=None,
+                      help=f"players, {MIN_PLAYERS} to {MAX_PLAYERS} (default: one per name "
+                      "given, or 4 if one name is given)")  # fmt: skip
+    play.add_argument(
+        "--strategy",
+        type=_strategy_names,
+        default=["always"],
+        metavar="NAMES",
+        help="comma-separated strategy names, one per seat (default always)",
+    )
+    _add_game_options(play)
+    play.add_argument("--verbose", action="store_true", help="narrate every event of the game")
+
+
+def _add_tournament(commands: argparse._SubParsersAction) -> None:
+    tour = commands.add_parser(
+        "tournament",
+        help="play many games of the same strategies and print their win rates",
+        description="Play many whole games of the same strategies, seats rotated from game "
+        "to game (each strategy sits in every seat equally often), and print each "
+        "strategy's win rate with a 95% confidence interval (Wilson score).",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=f"""strategies: {STRATEGY_NAMES}.
+A name given twice is labelled always, always#2.
+{GENES_HELP}
+Each keeps its genes for the whole tournament.
+--csv writes one row per player per game (the table of tournament.play_games).
+
+examples:
+  {PROG} tournament --strategy heuristic,always,never,random:0.5 \\
+      --games 200 --seed 1
+  {PROG} tournament --strategy rga,rga,tga,sga --games 500 --csv games.csv""",
+    )
+    tour.add_argument("--strategy", type=_strategy_names, metavar="NAMES",
+                      default=["heuristic", "always", "never", "random:0.5"],
+                      help=f"comma-separated strategies, {MIN_PLAYERS} to {MAX_PLAYERS} "
+                      "(default heuristic,always,never,random:0.5)")  # fmt: skip
+    tour.add_argument("--games", type=_positive, default=100, help="games (default 100)")
+    _add_game_options(tour)
+    tour.add_argument("--csv", metavar="FILE", help="also write every player's result as CSV")
+    tour.add_argument("--force", action="store_true", help="let --csv write over a file")
+    tour.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+
+
+def run_play(args: argparse.Namespace) -> None:
+    """``play``: one whole game; print the winner and the standings (narrated if verbose)."""
+    names = args.strategy
+    players = args.players or (len(names) if len(names) > 1 else 4)
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise UsageError(f"{PROG} play: --strategy names {len(names)} strategies but --players "
+                         f"is {players}; give one name per player, or one for all.")  # fmt: skip
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise UsageError(f"{PROG} play: a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+                         f"got {players} strategies.")  # fmt: skip
+    seed = _chosen_seed(args.seed)
+    seats = [_cli_strategy(name, seed, k) for k, name in enumerate(names, start=1)]
+    result = play_monopoly(seats, seed=seed, max_rounds=args.max_rounds, verbose=args.verbose)
+    if args.verbose:
+        print()
+    seat = result.winner
+    print(f"Winner: {result.names[seat - 1]} (seat {seat}), "
+          f"net worth ${result.net_worth[seat - 1]:,}.")  # fmt: skip
+    print(result)
+
+
+def run_tournament(args: argparse.Namespace) -> None:
+    """``tournament``: many games, seats rotated; print the win rates (and write CSV)."""
+    names = args.strategy
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        raise UsageError(f"{PROG} tournament: --strategy must name {MIN_PLAYERS} to "
+                         f"{MAX_PLAYERS} strategies, got {len(names)}.")  # fmt: skip
+    if args.csv:
+        _check_csv(args.csv, args.force, "tournament")
+    seed = _chosen_seed(args.seed)
+    entries = [_cli_strategy(name, seed, k) for k, name in enumerate(names, start=1)]
+    table = play_games(entries, args.games, seed=seed, max_rounds=args.max_rounds,
+                       progress=not args.no_progress)  # fmt: skip
+    print(f"{args.games} games of {', '.join(names)}, seats rotated, seed {seed}, "
+          f"at most {args.max_rounds} rounds each.")  # fmt: skip
+    print(f"Equally good strategies would each win about {1 / len(names):.0%} of the games.")
+    print("ci_low to ci_high: a 95% confidence interval for the win rate (Wilson score).\n")
+    print(_format_rates(win_rates(table)))
+    if args.csv:
+        table.to_csv(args.csv, index=False)
+        print(f"\nWrote {args.csv}.")
+
+
+def _format_rates(rates: pd.DataFrame) -> str:
+    percent = "{:.1%}".format
+    return rates.assign(
+        win_rate=rates["win_rate"].map(percent),
+        ci_low=rates["ci_low"].map(percent),
+        ci_high=rates["ci_high"].map(percent),
+        mean_finish=rates["mean_finish"].map("{:.2f}".format),
+        mean_net_worth=rates["mean_net_worth"].map("{:,.0f}".format),
+    ).to_string()
+
+
 COMMANDS = {
     "simulate": run_simulate,
     "trace": run_trace,
     "exact": run_exact,
     "euler84": run_euler84,
     "check": run_check,
+    "play": run_play,
+    "tournament": run_tournament,
 }
 
 

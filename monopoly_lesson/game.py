@@ -135,6 +135,10 @@ class MonopolyGame:
             if me.in_game:
                 raise
         self._next_turn()
+        if self.over and state.verbose:
+            how = "one player left" if self.ended_by == "last player" else "the round limit"
+            winner = state.player(self.result().winner).name
+            say("end", rounds=self._rounds_played(), how=how, who=winner)
 
     def play(self) -> GameResult:
         """Play to the end and return the result."""

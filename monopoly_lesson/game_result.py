@@ -61,7 +61,8 @@ class GameResult:
                  bankrupt_to=_creditor(self, went.get(seat, (None, None))[1]))
             for seat in range(1, len(self.names) + 1)
         ]  # fmt: skip
-        return pd.DataFrame(rows).set_index("seat").sort_values("finish")
+        table = pd.DataFrame(rows).set_index("seat").sort_values("finish")
+        return table.astype({"bankrupt_round": "Int64"})
 
     @property
     def landings(self) -> pd.DataFrame:
