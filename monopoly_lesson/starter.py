@@ -489,10 +489,15 @@ class CardDeck:
         self.held.add(self._known(number))
 
     def put_back(self, number: int) -> None:
-        """A held card goes back to the bottom of the deck (dealt after every card now in it)."""
+        """A held card goes back to the bottom of the deck (dealt after every card now in it).
+
+        A used-up deck is shuffled first (without the card), so the card comes up last.
+        """
         number = self._known(number)
         if number not in self.held:
             raise ValueError(f"card {number} of the {self.name} deck is not held by a player.")
+        if not self._pile and not self.replace:
+            self.shuffle()
         self.held.remove(number)
         self._pile.insert(0, number)
 
