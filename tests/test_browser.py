@@ -17,6 +17,7 @@ import statistics
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -270,7 +271,13 @@ def saved_widget_state(lab, name: str, seconds: float = 30) -> dict:
     """The widget state saved in the notebook file, once the save has written it ({} if not)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        metadata = api(lab, "GET", f"contents/{name}")["content"]["metadata"]
+        try:
+            metadata = api(lab, "GET", f"contents/{name}")["content"]["metadata"]
+        except urllib.error.HTTPError as error:  # read while the save writes the file
+            if error.code != 500:
+                raise
+            time.sleep(0.5)
+            continue
         state = metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json")
         if state:
             return state
