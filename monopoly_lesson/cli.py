@@ -1,5 +1,6 @@
 """The command line: ``python -m monopoly_lesson simulate|trace|exact|euler84|check ...``,
-and the whole game: ``play`` (one game) and ``tournament`` (win rates over many).
+the whole game: ``play`` (one game) and ``tournament`` (win rates over many), and
+``evolve`` (the genetic algorithm's players, generation after generation).
 
 Bad arguments end with exit status 2 and one line on stderr, never a traceback.
 """
@@ -19,6 +20,7 @@ import pandas as pd
 from .chromosomes import CHROMOSOME_PLAYERS
 from .exact import MAX_SIDES, euler84, expected_tallies
 from .game import MAX_PLAYERS, MIN_PLAYERS, play_monopoly
+from .genetic import BENCHMARK_OPPONENTS, FITNESS, EvolutionResult, evolve
 from .notebook_check import MAX_MEMORY_GB, MAX_TIMEOUT, check_notebook
 from .plugins import strategy_named
 from .rules import Rules
@@ -125,7 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
     for add in (_add_simulate, _add_trace, _add_exact, _add_euler84, _add_check, _add_play,
-                _add_tournament):  # fmt: skip
+                _add_tournament, _add_evolve):  # fmt: skip
         add(commands)
     return parser
 
@@ -534,6 +536,107 @@ def _format_rates(rates: pd.DataFrame) -> str:
     ).to_string()
 
 
+# ---------------------------------------------------------------------------
+# The genetic algorithm: evolve
+# ---------------------------------------------------------------------------
+
+
+def _population(text: str) -> int:
+    value = _whole(text, 4, "the population")
+    if value % 4:
+        raise argparse.ArgumentTypeError(
+            f"the population must be a multiple of 4 (tables of 4 players), got {value}"
+        )
+    return value
+
+
+def _add_evolve(commands: argparse._SubParsersAction) -> None:
+    evo = commands.add_parser(
+        "evolve",
+        help="evolve genetic-algorithm players (Mukhar and Kalita), saving every generation",
+        description="Evolve a population of chromosome players: each generation every player "
+        "plays games of 4, scores a fitness, and the next population is bred (best 10%% kept, "
+        "30%% roulette copies, 30%% mutated copies, 30%% crossover children).",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=f"""--out gets parameters.json, history.csv, best.npz, population.npz and
+benchmark.csv, rewritten after every generation. After Ctrl-C, run the same command with
+--resume to continue where it stopped (the result is the same as an unbroken run).
+The benchmark: the best player against {", ".join(BENCHMARK_OPPONENTS)}, seats rotated.
+
+examples:
+  {PROG} evolve --chromosome rga --fitness finish_order --out runs/rga-fo --seed 1
+  {PROG} evolve --chromosome sga --population 100 --games-per-player 20 \\
+      --generations 10 --out runs/small""",
+    )
+    evo.add_argument("--chromosome", choices=tuple(CHROMOSOME_PLAYERS), default="rga",
+                     help="the kind of player (default rga)")  # fmt: skip
+    evo.add_argument("--fitness", choices=tuple(FITNESS), default="finish_order",
+                     help="points per game (default finish_order)")  # fmt: skip
+    evo.add_argument("--population", type=_population, default=1000,
+                     help="players, a multiple of 4 (default 1000)")  # fmt: skip
+    evo.add_argument("--games-per-player", type=_positive, default=100,
+                     help="games each player plays per generation (default 100)")  # fmt: skip
+    evo.add_argument("--generations", type=_positive, default=100, help="generations (100)")
+    evo.add_argument("--out", required=True, metavar="FOLDER", help="the run's folder")
+    evo.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
+    evo.add_argument("--resume", action="store_true", help="continue the run in --out")
+    evo.add_argument("--benchmark-every", type=_nonnegative, default=10, metavar="N",
+                     help="benchmark every N generations and the last; 0 never (10)")  # fmt: skip
+    evo.add_argument("--benchmark-games", type=_positive, default=200,
+                     help="games per benchmark (default 200)")  # fmt: skip
+    evo.add_argument("--max-rounds", type=_positive, default=100,
+                     help="rounds before a game stops (default 100)")  # fmt: skip
+    evo.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+
+
+def _nonnegative(text: str) -> int:
+    return _whole(text, 0, "this option")
+
+
+def run_evolve(args: argparse.Namespace) -> None:
+    """``evolve``: run (or resume) the genetic algorithm; print a summary."""
+    try:
+        result = evolve(
+            chromosome=args.chromosome, fitness=args.fitness, population=args.population,
+            games_per_player=args.games_per_player, generations=args.generations,
+            seed=args.seed, out=args.out, resume=args.resume,
+            benchmark_every=args.benchmark_every, benchmark_games=args.benchmark_games,
+            max_rounds=args.max_rounds, progress=not args.no_progress,
+        )  # fmt: skip
+    except (ValueError, TypeError) as error:
+        raise UsageError(f"{PROG} evolve: {error}") from None
+    except KeyboardInterrupt:
+        print(f"\n{PROG} evolve: stopped; the completed generations are in {args.out}: run "
+              "the same command with --resume to continue.", file=sys.stderr)  # fmt: skip
+        raise
+    print(_evolve_summary(result, args.out))
+
+
+def _evolve_summary(result: EvolutionResult, out: str) -> str:
+    """A few lines: what was evolved, how long it took, the last fitness and benchmark."""
+    p, history = result.parameters, result.history
+    last = history.iloc[-1]
+    ran = result.generations_run
+    pace = f" ({result.seconds / ran:.2f} s per generation)" if ran else ""
+    lines = [
+        f"{p['chromosome']} players, fitness {p['fitness']}, population {p['population']}, "
+        f"{p['games_per_player']} games per player per generation, seed {p['seed']}.",
+        f"Generations: {len(history)}, of which {ran} run now{pace}.",
+        f"Generation {int(last['generation'])}: best fitness {last['max']:g}, "
+        f"mean {last['mean']:g}.",
+    ]
+    if not result.benchmark.empty:
+        b = result.benchmark.iloc[-1]
+        lines.append(
+            f"Benchmark at generation {int(b['generation'])}: the best player won "
+            f"{b['win_rate']:.1%} of {int(b['games'])} games against "
+            f"{', '.join(BENCHMARK_OPPONENTS)} (95% CI {b['ci_low']:.1%} to "
+            f"{b['ci_high']:.1%}); an equal player would win 25%."
+        )
+    lines.append(f"Saved in {out}.")
+    return "\n".join(lines)
+
+
 COMMANDS = {
     "simulate": run_simulate,
     "trace": run_trace,
@@ -542,6 +645,7 @@ COMMANDS = {
     "check": run_check,
     "play": run_play,
     "tournament": run_tournament,
+    "evolve": run_evolve,
 }
 
 

@@ -1,0 +1,118 @@
+"""``python -m monopoly_lesson evolve``: a run, its summary, refusals, Ctrl-C and --resume."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from monopoly_lesson import genetic
+from monopoly_lesson.cli import main
+
+FILES = ("parameters.json", "history.csv", "best.npz", "population.npz", "benchmark.csv")
+SMALL = ("evolve", "--chromosome", "tga", "--fitness", "finish_order", "--population", "16",
+         "--games-per-player", "2", "--max-rounds", "10", "--benchmark-every", "2",
+         "--benchmark-games", "4", "--seed", "1", "--no-progress")  # fmt: skip
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def one_line(err):
+    return err.endswith("\n") and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_evolve_writes_the_run_and_prints_a_summary(capsys, tmp_path):
+    out = tmp_path / "run"
+    status, printed, err = run(capsys, *SMALL, "--generations", "3", "--out", str(out))
+    assert status == 0 and err == ""
+    assert sorted(path.name for path in out.iterdir()) == sorted(FILES)
+    lines = printed.splitlines()
+    assert lines[0].startswith("tga players, fitness finish_order, population 16")
+    assert (
+        lines[1].startswith("Generations: 3, of which 3 run now (")
+        and "s per generation" in lines[1]
+    )
+    assert lines[2] == "Generation 3: best fitness " + lines[2].split("best fitness ")[1]
+    assert "mean 3." in lines[2]  # finish_order: 1.5 points a game, 2 games each
+    assert lines[3].startswith("Benchmark at generation 3: the best player won ")
+    assert f"Saved in {out}." in printed
+    assert pd.read_csv(out / "history.csv")["generation"].tolist() == [1, 2, 3]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (("--population", "18"), "the population must be a multiple of 4"),
+        (("--population", "many"), "the population must be a whole number"),
+        (("--chromosome", "xga"), "invalid choice: 'xga'"),
+        (("--fitness", "wins"), "invalid choice: 'wins'"),
+        (("--generations", "0"), "must be at least 1"),
+        (("--benchmark-every", "-1"), "must be at least 0"),
+        (("--seed", "-2"), "the seed must be at least 0"),
+    ],
+)
+def test_bad_arguments_exit_2_with_one_line(capsys, tmp_path, argv, message):
+    status, printed, err = run(capsys, "evolve", "--out", str(tmp_path / "run"), *argv)
+    assert status == 2 and printed == "" and one_line(err)
+    assert err.startswith("python -m monopoly_lesson evolve: ") and message in err
+    assert not (tmp_path / "run").exists()
+
+
+def test_out_is_required(capsys):
+    status, _, err = run(capsys, "evolve", "--chromosome", "rga")
+    assert status == 2 and one_line(err) and "--out" in err
+
+
+def test_a_folder_holding_a_run_is_refused_with_one_line(capsys, tmp_path):
+    out = str(tmp_path / "run")
+    assert run(capsys, *SMALL, "--generations", "1", "--out", out)[0] == 0
+    status, printed, err = run(capsys, *SMALL, "--generations", "1", "--out", out)
+    assert status == 2 and printed == "" and one_line(err) and "--resume" in err
+    status, printed, err = run(capsys, *SMALL, "--population", "20", "--out", out, "--resume")
+    assert status == 2 and one_line(err) and "holds a different run" in err
+    assert "population 16 there, 20 here" in err
+
+
+def files_of(folder):
+    return {name: (folder / name).read_bytes() for name in FILES}
+
+
+def test_ctrl_c_exits_130_and_resume_finishes_the_same_run(capsys, tmp_path, monkeypatch):
+    for name in ("a", "b"):  # the same relative --out: the same command in parameters.json
+        (tmp_path / name).mkdir()
+    monkeypatch.chdir(tmp_path / "a")
+    assert run(capsys, *SMALL, "--generations", "3", "--out", "run")[0] == 0
+    monkeypatch.chdir(tmp_path / "b")
+    real = genetic.play_population_games
+    calls = []
+
+    def play(*args, **kwargs):  # Ctrl-C during the second generation's games
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(genetic, "play_population_games", play)
+    status, printed, err = run(capsys, *SMALL, "--generations", "3", "--out", "run")
+    assert status == 130 and printed == "" and "--resume" in err and "Traceback" not in err
+    assert len(pd.read_csv(tmp_path / "b" / "run" / "history.csv")) == 1
+    monkeypatch.setattr(genetic, "play_population_games", real)
+    status, printed, _ = run(capsys, *SMALL, "--generations", "3", "--out", "run", "--resume")
+    assert status == 0 and "Generations: 3, of which 2 run now" in printed
+    assert files_of(tmp_path / "b" / "run") == files_of(tmp_path / "a" / "run")
+
+
+def test_the_real_command_prints_no_traceback(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "monopoly_lesson", "evolve", "--population", "10", "--out",
+         str(tmp_path / "run")],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 2 and done.stdout == "" and one_line(done.stderr)
+    assert "multiple of 4" in done.stderr
