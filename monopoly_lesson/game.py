@@ -25,6 +25,7 @@ from .game_cards import CARD_RENT, apply_card
 from .game_narration import say
 from .game_result import GameResult, game_result
 from .game_state import BANK, PRICE, GameState, PlayerState
+from .game_streams import GameStreams, StreamDice
 from .lots import TAXES
 from .money import Bankrupt, pay
 from .plugins import as_strategy, ask, ask_yes_no
@@ -69,6 +70,9 @@ class MonopolyGame:
     plays one turn at a time (for stepping through a game). For scenarios, ``dice``
     presets the die faces (two per roll) and ``chance_order``/``chest_order`` the first
     cards of each deck, and the state may be set up by hand before the first turn.
+    With ``streams`` (:class:`~monopoly_lesson.game_streams.GameStreams`) every random
+    draw comes from pre-drawn arrays instead of the seed: the compiled engine, fed the
+    same streams, must play the same game.
     """
 
     def __init__(
@@ -81,6 +85,7 @@ class MonopolyGame:
         dice: Sequence[int] | None = None,
         chance_order: Sequence[int] = (),
         chest_order: Sequence[int] = (),
+        streams: GameStreams | None = None,
     ) -> None:
         strategies = _check_strategies(strategies)
         self.max_rounds = _check_rounds(max_rounds)
@@ -103,6 +108,8 @@ class MonopolyGame:
                                verbose=verbose)  # fmt: skip
         self.tallies = [_Tally() for _ in players]
         self.turns = [0] * len(players)  # turns each player has played
+        if streams is not None:
+            dice = _draw_from(streams, (chance, community), players)
         self.seats = [
             Seat(p.token, tally, dice, chance, community, GAME_MOVEMENT, game=self)
             for p, tally in zip(players, self.tallies, strict=True)
@@ -304,6 +311,17 @@ def _player(
     token = Player(verbose=verbose, name=name)
     rng = random.Random(int(seed.generate_state(2, np.uint64)[0]))
     return PlayerState(seat=seat, name=name, strategy=strategy, token=token, rng=rng)
+
+
+def _draw_from(
+    streams: GameStreams, decks: tuple[CardDeck, CardDeck], players: list[PlayerState]
+) -> StreamDice:
+    """Point the decks and the players' draws at ``streams``; return its dice."""
+    for index, deck in enumerate(decks):
+        deck.rng = streams.deck_source(index)  # type: ignore[assignment]
+    for player in players:
+        player.rng = streams.player_source(player.seat)  # type: ignore[assignment]
+    return streams.dice()
 
 
 def _check_strategies(strategies: object) -> list[object]:
