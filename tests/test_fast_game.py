@@ -1,0 +1,146 @@
+"""The compiled whole-game engine plays exactly the reference engine's games.
+
+Both engines are fed identical pre-drawn random streams (die faces, deck shuffles and
+every decision's uniform number, :class:`GameStreams`), and must then agree on every
+player's cash and every lot's owner, mortgage and buildings after every round, and on
+the finish order, net worths and rounds: 1,000 games with mixed strategies and 2 to 8
+players. Statistical agreement alone would not catch a rule applied in a different order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from monopoly_lesson import fast_game_loop as loop
+from monopoly_lesson.chromosomes import RGA, SGA, TGA
+from monopoly_lesson.fast_game import fast_games, strategy_codes
+from monopoly_lesson.game import MonopolyGame
+from monopoly_lesson.game_state import LOT_SPACES
+from monopoly_lesson.game_streams import GameStreams, StreamExhausted
+
+GAMES = 1000
+CHUNK = 100
+
+
+def pool(seed):
+    """Every kind of built-in strategy, chromosome players with genes from ``seed``."""
+    return [
+        "always", "never", "random:0.3", "random:0.8", "heuristic", "heuristic",
+        RGA.random(seed), TGA.random(seed + 1), SGA.random(seed + 2), RGA.random(seed + 3),
+    ]  # fmt: skip
+
+
+def seating(game):
+    """Game ``game``'s players: 2 to 8 members of the pool, chosen from its number."""
+    rng = np.random.default_rng(game)
+    players = int(rng.integers(2, 9))
+    return rng.integers(0, 10, size=players)
+
+
+def reference_rounds(strategies, streams, max_rounds):
+    """Play the reference engine; the state after every round, and the final result."""
+    game = MonopolyGame(strategies, streams=streams, max_rounds=max_rounds)
+    snapshots, played = [], 1
+    while not game.over:
+        game.play_turn()
+        if game.over or game.state.round != played:
+            snapshots.append(snapshot(game.state))
+            played = game.state.round
+    return snapshots, game.result()
+
+
+def snapshot(state):
+    """Cash per seat; owner (seat - 1, or -1), mortgaged and buildings per lot."""
+    lots = [state.lots[s] for s in LOT_SPACES]
+    return (
+        [p.cash for p in state.players],
+        [-1 if lot.owner is None else lot.owner - 1 for lot in lots],
+        [int(lot.mortgaged) for lot in lots],
+        [lot.buildings for lot in lots],
+    )
+
+
+def compiled_snapshot(row, players):
+    spaces = np.array(LOT_SPACES)
+    return (
+        row[loop.CASH : loop.CASH + players].tolist(),
+        row[loop.OWNER + spaces].tolist(),
+        row[loop.MORT + spaces].tolist(),
+        row[loop.BLD + spaces].tolist(),
+    )
+
+
+def compare_chunk(first, max_rounds=100):
+    members = pool(first)
+    codes = strategy_codes(members)
+    mismatches = []
+    for players in range(2, 9):
+        games = [g for g in range(first, first + CHUNK) if len(seating(g)) == players]
+        if not games:
+            continue
+        who = np.array([seating(g) for g in games])
+        streams = [GameStreams.draw(g, players) for g in games]
+        out = fast_games(codes, who, streams=streams, max_rounds=max_rounds, trace=True)
+        for k, g in enumerate(games):
+            strategies = [members[i] for i in who[k]]
+            streams = GameStreams.draw(g, players)
+            if not same_game(out, k, *reference_rounds(strategies, streams, max_rounds)):
+                mismatches.append(g)
+    return mismatches
+
+
+def same_game(out, k, expected, result):
+    """Whether compiled game ``k`` matches the reference's rounds and result."""
+    players = len(result.names)
+    got = [compiled_snapshot(out["trace"][k, r], players) for r in range(len(expected))]
+    finish = [result.finish_order.index(seat) + 1 for seat in range(1, players + 1)]
+    return (
+        got == expected
+        and out["finish"][k].tolist() == finish
+        and out["net_worth"][k].tolist() == result.net_worth
+        and out["rounds"][k] == result.rounds
+    )
+
+
+@pytest.mark.parametrize("first", range(0, GAMES, CHUNK))
+def test_the_compiled_engine_plays_the_reference_games_round_by_round(first):
+    assert compare_chunk(first) == []
+
+
+def test_the_comparison_can_fail():
+    """One game whose draws differ by a single die face is told apart by the snapshots."""
+    members = pool(0)
+    codes = strategy_codes(members)
+    who = np.array([[0, 4, 6, 7]])
+    streams = GameStreams.draw(5, 4)
+    faces = streams.faces.copy()
+    faces[10] = faces[10] % 6 + 1  # the sixth roll's first die, one pip more
+    changed = GameStreams(faces, streams.shuffles, streams.uniforms)
+    out = fast_games(codes, who, streams=[changed], trace=True)
+    expected, _ = reference_rounds([members[i] for i in who[0]], streams, 100)
+    got = [compiled_snapshot(out["trace"][0, r], 4) for r in range(len(expected))]
+    assert got != expected
+
+
+def test_short_streams_are_reported():
+    codes = strategy_codes(["always", "always"])
+    streams = [GameStreams.draw(1, 2, rolls=20)]
+    with pytest.raises(StreamExhausted):
+        fast_games(codes, np.array([[0, 1]]), streams=streams)
+
+
+def test_student_strategies_are_refused_with_a_pointer_to_the_reference_engine():
+    with pytest.raises(ValueError, match="play_monopoly"):
+        strategy_codes([lambda game, me, space: True])
+
+
+def test_seeded_games_are_reproducible_and_differ_by_seed():
+    codes = strategy_codes(["always", "heuristic", RGA.random(1), "never"])
+    who = np.tile(np.arange(4), (50, 1))
+    first = fast_games(codes, who, seeds=np.arange(50))
+    again = fast_games(codes, who, seeds=np.arange(50))
+    other = fast_games(codes, who, seeds=np.arange(50, 100))
+    assert all((first[k] == again[k]).all() for k in first)
+    assert (first["net_worth"] != other["net_worth"]).any()
+    assert sorted(first["finish"][0]) == [1, 2, 3, 4]
