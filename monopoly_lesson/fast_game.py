@@ -10,6 +10,7 @@ reference engine's games; with seeds it draws its own numbers, for speed.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -22,7 +23,7 @@ from .game_table import OPS, game_roll_table
 from .plugins import as_strategy
 from .strategies import AlwaysBuy, Heuristic, NeverBuy, RandomBuy, Strategy
 
-__all__ = ["FIELDS", "StrategyCodes", "fast_games", "movement_tables", "strategy_codes"]
+__all__ = ["FIELDS", "StrategyCodes", "fast_games", "pack_movement", "strategy_codes"]
 
 FIELDS = ("finish", "lots", "monopolies", "net_worth", "cash")
 """The per-seat results of :func:`fast_games`, each an array of shape (games, players)."""
@@ -31,10 +32,17 @@ assert [OPS[k] for k in ("end", "go", "land", "draw", "leave", "fee")] == [
 ]  # fmt: skip
 
 
-def movement_tables() -> tuple[np.ndarray, ...]:
-    """The game roll table's arrays, as the compiled loop reads them."""
+def pack_movement() -> np.ndarray:
+    """The game roll table in one array, as the compiled loop reads it (``M_*`` header)."""
     table = game_roll_table(GAME_MOVEMENT)
-    return table.dice_class, table.leaf, table.start, table.events, table.asks
+    parts = [table.dice_class, table.leaf, table.start, table.events, table.asks]
+    header = 6
+    offsets = np.cumsum([header] + [part.size for part in parts])[:-1]
+    m = np.concatenate([np.zeros(header, np.int64)] + [p.ravel().astype(np.int64) for p in parts])
+    m[loop.M_CLASSES] = table.leaf.shape[1]
+    m[[loop.M_DICE, loop.M_LEAF, loop.M_START, loop.M_EVENTS, loop.M_ASKS]] = offsets
+    assert table.leaf.shape[2:] == (2, 16, 16) and table.events.shape[1] == 4
+    return m
 
 
 class StrategyCodes:
@@ -44,9 +52,7 @@ class StrategyCodes:
         members = [as_strategy(s) for s in strategies]
         n = len(members)
         self.kind = np.zeros(n, np.int64)
-        self.prob = np.zeros(n, np.float64)
-        self.buy = np.zeros((n, 4, 40), np.float64)
-        self.jail = np.zeros((n, 64, 64), np.float64)
+        self.genes = np.zeros((n, loop.GENE_WIDTH), np.float64)  # p, buy, jail (64 x 64)
         for i, member in enumerate(members):
             self._code(i, member)
 
@@ -55,13 +61,15 @@ class StrategyCodes:
         if type(member) in simple:
             self.kind[i] = simple[type(member)]
         elif type(member) is RandomBuy:
-            self.kind[i], self.prob[i] = loop.RANDOM, member.p
+            self.kind[i], self.genes[i, 0] = loop.RANDOM, member.p
         elif type(member) in (RGA, TGA, SGA):
             self.kind[i] = loop.RGA if type(member) is RGA else loop.TGA
-            scale = 63.0 if type(member) is SGA else 1.0
-            self.buy[i] = member.buy_genes / scale
-            jail = member.jail_genes / scale
-            self.jail[i, : jail.shape[0], : jail.shape[1]] = jail
+            scale = 63.0 if type(member) is SGA else 1.0  # SGA's genes are read as n/63
+            self.genes[i, 1:161] = (member.buy_genes / scale).ravel()
+            jail = np.zeros((64, 64))
+            genes = member.jail_genes / scale
+            jail[: genes.shape[0], : genes.shape[1]] = genes
+            self.genes[i, 161:] = jail.ravel()
         else:
             raise ValueError(
                 f"the compiled engine plays the built-in strategies (always, never, random:P, "
@@ -92,15 +100,42 @@ def fast_games(
     round (see :mod:`monopoly_lesson.fast_game_loop` for its slots).
     """
     who = np.ascontiguousarray(who, dtype=np.int64)
-    games, players = who.shape
-    mode = 1 if streams is not None else 0
-    faces, shuffles, uniforms = _stream_arrays(streams, players) if mode else _no_streams(players)
+    games = who.shape[0]
+    if streams is not None:
+        chunks = [_play_streams(codes, who[k : k + 64], streams[k : k + 64], max_rounds, trace)
+                  for k in range(0, games, 64)]  # fmt: skip
+        return {key: np.concatenate([c[key] for c in chunks]) for key in chunks[0]}
     seed_array = np.zeros(games, np.uint32) if seeds is None else np.asarray(seeds, np.uint32)
+    no_streams, lengths = np.zeros((1, 0), np.int64), np.zeros(3, np.int64)
+    return _play(codes.genes.reshape(1, -1), codes.kind, who, seed_array, no_streams,
+                 lengths, 0, max_rounds, trace)  # fmt: skip
+
+
+def _play_streams(
+    codes: StrategyCodes,
+    who: np.ndarray,
+    streams: Sequence[GameStreams],
+    max_rounds: int,
+    trace: bool,
+) -> dict[str, np.ndarray]:
+    """Mode 1: each game's own streams (in ``s``) and uniforms (after the genes in ``f``)."""
+    players = who.shape[1]
+    ints = np.stack([np.concatenate([s.faces, np.stack(s.shuffles).ravel()]) for s in streams])
+    uniforms = np.stack([s.uniforms[:players].ravel() for s in streams])
+    f = np.concatenate([np.broadcast_to(codes.genes.ravel(), (len(streams), codes.genes.size)),
+                        uniforms], axis=1)  # fmt: skip
+    first = streams[0]
+    lengths = np.array([first.faces.size, first.shuffles[0].shape[0], first.uniforms.shape[1]])
+    return _play(f, codes.kind, who, np.zeros(len(who), np.uint32), ints.astype(np.int64),
+                 lengths, 1, max_rounds, trace)  # fmt: skip
+
+
+def _play(f, kind, who, seeds, ints, lengths, mode, max_rounds, trace):  # type: ignore[no-untyped-def]
+    games, players = who.shape
     results = np.zeros((games, 5 * players + 3), np.int64)
     traces = np.zeros((games, max_rounds, loop.SIZE) if trace else (1, 0, loop.SIZE), np.int64)
-    loop.play_many(movement_tables(), codes.kind, codes.prob, codes.buy, codes.jail, who,
-                   seed_array, faces, shuffles, uniforms, mode, max_rounds, results,
-                   traces)  # fmt: skip
+    loop.play_many(_movement(), np.ascontiguousarray(f), kind, who, seeds, ints, lengths,
+                   mode, max_rounds, results, traces)  # fmt: skip
     if results[:, 5 * players + 2].any():
         raise StreamExhausted("a game needed more draws than its streams hold")
     out = {name: results[:, k * players : (k + 1) * players] for k, name in enumerate(FIELDS)}
@@ -111,15 +146,6 @@ def fast_games(
     return out
 
 
-def _stream_arrays(
-    streams: Sequence[GameStreams], players: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    faces = np.stack([s.faces for s in streams]).astype(np.int64)
-    shuffles = np.stack([np.stack(s.shuffles) for s in streams]).astype(np.int64)
-    uniforms = np.stack([s.uniforms[:players] for s in streams]).astype(np.float64)
-    return faces, shuffles, uniforms
-
-
-def _no_streams(players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    return (np.zeros((1, 0), np.int64), np.zeros((1, 2, 0, 16), np.int64),
-            np.zeros((1, players, 0), np.float64))  # fmt: skip
+@functools.lru_cache(maxsize=1)
+def _movement() -> np.ndarray:
+    return pack_movement()

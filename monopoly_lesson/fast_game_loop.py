@@ -78,7 +78,14 @@ PILE, PLEN, HELD = 173, 205, 207  # decks: pile (next card last), its length, he
 FACE_PTR, SHUF_PTR, UNI_PTR = 241, 242, 244  # stream positions (1 + 2 + 8)
 GONE, NGONE, BROUND = 252, 260, 261  # bankrupt seats in order, how many, their rounds
 LAST_ROLL, ROUND, NPLAYERS, MODE, ERROR, MOVER = 269, 270, 271, 272, 273, 274
-SIZE = 275
+KIND, GENE_AT = 275, 283  # per player: strategy code, where its genes start in ``f``
+FACES_AT, NFACES, SHUF_AT, NSHUF, UNI_AT, NUNI = 291, 292, 293, 294, 295, 296  # streams
+SIZE = 297
+GENE_WIDTH = 1 + 4 * 40 + 64 * 64
+"""A member's genes in ``f``: its probability (random:P), buy genes, jail genes (64 x 64)."""
+# The movement tables, packed into one array ``m`` (fast_game.pack_movement): a header of
+# offsets, then the dice classes, leaves, leaf starts, events and jail-choice flags.
+M_CLASSES, M_DICE, M_LEAF, M_START, M_EVENTS, M_ASKS = range(6)
 BANK = -1
 
 
@@ -88,43 +95,44 @@ BANK = -1
 
 
 @njit(cache=True)
-def roll_die(s, R):
-    """One die face."""
+def roll_die(s):
+    """One die face: the stream's next, or numba's generator's."""
     if s[MODE] == 0:
         return np.random.randint(1, 7)
     i = s[FACE_PTR]
-    if i >= R[0].shape[0]:
+    if i >= s[NFACES]:
         s[ERROR] = 1
         return 1
     s[FACE_PTR] = i + 1
-    return R[0][i]
+    return s[s[FACES_AT] + i]
 
 
 @njit(cache=True)
-def uniform(s, R, p):
+def uniform(s, f, p):
     """Player ``p``'s next decision draw."""
     if s[MODE] == 0:
         return np.random.random()
     i = s[UNI_PTR + p]
-    if i >= R[2].shape[1]:
+    if i >= s[NUNI]:
         s[ERROR] = 1
         return 0.0
     s[UNI_PTR + p] = i + 1
-    return R[2][p, i]
+    return f[s[UNI_AT] + p * s[NUNI] + i]
 
 
 @njit(cache=True)
-def shuffle(s, R, d):
+def shuffle(s, d):
     """Shuffle deck ``d`` without its held cards (as CardDeck.shuffle)."""
     if s[MODE] == 0:
         perm = np.random.permutation(16) + 1
     else:
         i = s[SHUF_PTR + d]
-        if i >= R[1].shape[1]:
+        if i >= s[NSHUF]:
             s[ERROR] = 1
             i = 0
         s[SHUF_PTR + d] = i + 1
-        perm = R[1][d, i]
+        at = s[SHUF_AT] + (d * s[NSHUF] + i) * 16
+        perm = s[at : at + 16]
     n = 0
     for card in perm:
         if s[HELD + 17 * d + card] == 0:
@@ -134,20 +142,20 @@ def shuffle(s, R, d):
 
 
 @njit(cache=True)
-def deal(s, R, d):
+def deal(s, d):
     """The next card of deck ``d`` (reshuffled when used up)."""
     if s[PLEN + d] == 0:
-        shuffle(s, R, d)
+        shuffle(s, d)
     n = s[PLEN + d] - 1
     s[PLEN + d] = n
     return s[PILE + 16 * d + n]
 
 
 @njit(cache=True)
-def put_back(s, R, d, card):
+def put_back(s, d, card):
     """A held card goes to the bottom of its deck (a used-up deck is shuffled first)."""
     if s[PLEN + d] == 0:
-        shuffle(s, R, d)
+        shuffle(s, d)
     s[HELD + 17 * d + card] = 0
     n = s[PLEN + d]
     for i in range(n, 0, -1):
@@ -413,23 +421,22 @@ def heuristic_buy(s, p, space):
 
 
 @njit(cache=True)
-def decide_buy(s, R, Q, p, space):
+def decide_buy(s, f, p, space):
     """Strategy.buy: always, never, random:P, heuristic, or a chromosome's buy gene."""
-    i = Q[4][p]
-    kind = Q[0][i]
+    kind, at = s[KIND + p], s[GENE_AT + p]
     if kind == ALWAYS or kind == NEVER:
         return kind == ALWAYS
     if kind == HEURISTIC:
         return heuristic_buy(s, p, space)
     if kind == RANDOM:
-        return uniform(s, R, p) < Q[1][i]
-    return uniform(s, R, p) < Q[2][i, ownership_state(s, p, space), space - 1]
+        return uniform(s, f, p) < f[at]
+    return uniform(s, f, p) < f[at + 1 + ownership_state(s, p, space) * 40 + space - 1]
 
 
 @njit(cache=True)
-def decide_bid(s, R, Q, p, space):
+def decide_bid(s, f, p, space):
     """Strategy.bid: the price (capped at the cash) if it would buy, else 0."""
-    if decide_buy(s, R, Q, p, space):
+    if decide_buy(s, f, p, space):
         return min(PRICE_A[space], s[CASH + p])
     return 0
 
@@ -457,10 +464,9 @@ def monopoly_bits(s, p, groups):
 
 
 @njit(cache=True)
-def decide_leave(s, R, Q, p):
+def decide_leave(s, f, p):
     """Strategy.leave_jail: no (defaults), the heuristic's rule, or a chromosome's jail gene."""
-    i = Q[4][p]
-    kind = Q[0][i]
+    kind = s[KIND + p]
     if kind == HEURISTIC:
         unowned = 0
         for space in LOTS:
@@ -472,7 +478,7 @@ def decide_leave(s, R, Q, p):
         west, north = monopoly_bits(s, p, TGA_WEST), monopoly_bits(s, p, TGA_NORTH)
     else:
         return False
-    return uniform(s, R, p) < Q[3][i, west, north]
+    return uniform(s, f, p) < f[s[GENE_AT + p] + 1 + 4 * 40 + west * 64 + north]
 
 
 # ---------------------------------------------------------------------------
@@ -481,28 +487,28 @@ def decide_leave(s, R, Q, p):
 
 
 @njit(cache=True)
-def pay(s, R, Q, payer, payee, amount):
+def pay(s, f, payer, payee, amount):
     """``payer`` pays, raising the cash first; False if it went bankrupt instead."""
     if payee == BANK:
-        return pay_bank(s, R, Q, payer, amount)
+        return pay_bank(s, f, payer, amount)
     if s[CASH + payer] < amount:
         raise_cash(s, payer, amount)
     if s[CASH + payer] < amount:
         leave_game(s, payer)
-        bankrupt_to_player(s, R, Q, payer, payee)
+        bankrupt_to_player(s, f, payer, payee)
         return False
     transfer(s, payer, payee, amount)
     return True
 
 
 @njit(cache=True)
-def pay_bank(s, R, Q, payer, amount):
+def pay_bank(s, f, payer, amount):
     """``payer`` pays the bank, raising the cash first; False if it went bankrupt."""
     if s[CASH + payer] < amount:
         raise_cash(s, payer, amount)
     if s[CASH + payer] < amount:
         leave_game(s, payer)
-        bankrupt_to_bank(s, R, Q, payer)
+        bankrupt_to_bank(s, f, payer)
         return False
     transfer(s, payer, BANK, amount)
     return True
@@ -527,7 +533,7 @@ def leave_game(s, debtor):
 
 
 @njit(cache=True)
-def bankrupt_to_player(s, R, Q, debtor, creditor):
+def bankrupt_to_player(s, f, debtor, creditor):
     """Cash, cards and lots to the creditor, who pays 10% on the mortgaged ones."""
     transfer(s, debtor, creditor, s[CASH + debtor])
     for k in range(s[NCARDS + debtor]):
@@ -541,17 +547,17 @@ def bankrupt_to_player(s, R, Q, debtor, creditor):
             taken[space] = True
     for space in LOTS:
         if taken[space] and s[MORT + space]:
-            if not pay_bank(s, R, Q, creditor, (MORT_A[space] + 9) // 10):
+            if not pay_bank(s, f, creditor, (MORT_A[space] + 9) // 10):
                 return
 
 
 @njit(cache=True)
-def bankrupt_to_bank(s, R, Q, debtor):
+def bankrupt_to_bank(s, f, debtor):
     """Cash to the bank, cards back to their decks, lots auctioned unmortgaged."""
     transfer(s, debtor, BANK, s[CASH + debtor])
     for k in range(s[NCARDS + debtor]):
         code = s[CARDS + 2 * debtor + k]
-        put_back(s, R, code // 32, code % 32)
+        put_back(s, code // 32, code % 32)
     s[NCARDS + debtor] = 0
     freed = np.zeros(41, np.bool_)
     for space in LOTS:
@@ -560,11 +566,11 @@ def bankrupt_to_bank(s, R, Q, debtor):
             freed[space] = True
     for space in LOTS:
         if freed[space]:
-            auction(s, R, Q, space, (debtor + 1) % s[NPLAYERS])
+            auction(s, f, space, (debtor + 1) % s[NPLAYERS])
 
 
 @njit(cache=True)
-def auction(s, R, Q, space, first):
+def auction(s, f, space, first):
     """Every player in the game bids from seat ``first`` on; the highest pays the second + 1."""
     n = s[NPLAYERS]
     winner, top, second = BANK, 0, 0
@@ -572,7 +578,7 @@ def auction(s, R, Q, space, first):
         p = (first + k) % n
         if not s[ALIVE + p]:
             continue
-        bid = decide_bid(s, R, Q, p, space)
+        bid = decide_bid(s, f, p, space)
         if bid > top:
             winner, top, second = p, bid, top
         elif bid > second:
@@ -604,31 +610,31 @@ def rent_due(s, space, dice, times, dice_times):
 
 
 @njit(cache=True)
-def land(s, R, Q, p, space, times, dice_times):
+def land(s, f, p, space, times, dice_times):
     """A tax, rent, or a lot to buy or auction; False if ``p`` went bankrupt."""
     if TAX_A[space]:
-        return pay(s, R, Q, p, BANK, TAX_A[space])
+        return pay(s, f, p, BANK, TAX_A[space])
     owner = s[OWNER + space]
     if PRICE_A[space] == 0 or owner == p:
         return True
     if owner == BANK:
-        if s[CASH + p] >= PRICE_A[space] and decide_buy(s, R, Q, p, space):
+        if s[CASH + p] >= PRICE_A[space] and decide_buy(s, f, p, space):
             transfer(s, p, BANK, PRICE_A[space])
             s[OWNER + space] = p
         else:
-            auction(s, R, Q, space, p)
+            auction(s, f, space, p)
         return True
     if s[MORT + space]:
         return True
     dice = s[LAST_ROLL]
     if dice_times:
-        dice = roll_die(s, R)
-        dice += roll_die(s, R)
-    return pay(s, R, Q, p, owner, rent_due(s, space, dice, times, dice_times))
+        dice = roll_die(s)
+        dice += roll_die(s)
+    return pay(s, f, p, owner, rent_due(s, space, dice, times, dice_times))
 
 
 @njit(cache=True)
-def apply_card(s, R, Q, p, d, card):
+def apply_card(s, f, p, d, card):
     """A card's money, or keeping it; False if ``p`` went bankrupt."""
     effect, amount = CARD[d, card, 0], CARD[d, card, 1]
     if effect == 6:
@@ -638,9 +644,9 @@ def apply_card(s, R, Q, p, d, card):
     elif effect == 1:
         transfer(s, BANK, p, amount)
     elif effect == 2:
-        return pay(s, R, Q, p, BANK, amount)
+        return pay(s, f, p, BANK, amount)
     elif effect == 3 or effect == 4:
-        return each_other(s, R, Q, p, amount, effect == 3)
+        return each_other(s, f, p, amount, effect == 3)
     elif effect == 5:
         cost = 0
         for space in LOTS:
@@ -648,20 +654,20 @@ def apply_card(s, R, Q, p, d, card):
                 b = s[BLD + space]
                 cost += CARD[d, card, 3] if b == 5 else b * CARD[d, card, 2]
         if cost:
-            return pay(s, R, Q, p, BANK, cost)
+            return pay(s, f, p, BANK, cost)
     return True
 
 
 @njit(cache=True)
-def each_other(s, R, Q, p, amount, collect):
+def each_other(s, f, p, amount, collect):
     """Every other player pays ``p`` (collect) or is paid by it, in seat order after it."""
     n = s[NPLAYERS]
     for k in range(1, n):
         o = (p + k) % n
         if s[ALIVE + o]:
             if collect:
-                pay(s, R, Q, o, p, amount)
-            elif not pay(s, R, Q, p, o, amount):
+                pay(s, f, o, p, amount)
+            elif not pay(s, f, p, o, amount):
                 return False
             if not s[ALIVE + p]:
                 return False
@@ -669,14 +675,14 @@ def each_other(s, R, Q, p, amount, collect):
 
 
 @njit(cache=True)
-def use_card_or_pay(s, R, Q, p):
+def use_card_or_pay(s, f, p):
     """Leave jail with a held card (back to its deck), else $50; False if bankrupt."""
     if s[NCARDS + p] == 0:
-        return pay(s, R, Q, p, BANK, JAIL_FEE)
+        return pay(s, f, p, BANK, JAIL_FEE)
     code = s[CARDS + 2 * p]
     s[CARDS + 2 * p] = s[CARDS + 2 * p + 1]
     s[NCARDS + p] -= 1
-    put_back(s, R, code // 32, code % 32)
+    put_back(s, code // 32, code % 32)
     return True
 
 
@@ -688,23 +694,24 @@ END, GO, LAND, DRAW, LEAVE, FEE = range(6)  # game_table.OPS, checked by fast_ga
 
 
 @njit(cache=True)
-def play_roll(s, R, Q, M, p, doubles):
+def play_roll(s, f, m, p, doubles):
     """One roll of ``p``: the recorded events with the money added. Returns the doubles so
     far if it rolls again, 0 if its turn is over, -1 if it went bankrupt."""
-    dice_class, leaf_of, start, events, asks = M
     row = doubles * 43 + s[ST + p]
     leave = 0
-    if asks[row] and (s[NCARDS + p] or s[CASH + p] >= JAIL_FEE) and decide_leave(s, R, Q, p):
-        leave = 1
-    d1 = roll_die(s, R)
-    d2 = roll_die(s, R)
+    if m[m[M_ASKS] + row] and (s[NCARDS + p] or s[CASH + p] >= JAIL_FEE):
+        leave = 1 if decide_leave(s, f, p) else 0
+    d1 = roll_die(s)
+    d2 = roll_die(s)
     s[LAST_ROLL] = d1 + d2
-    cls = dice_class[(d1 - 1) * 6 + d2 - 1]
-    cards = np.zeros(2, np.int64)
-    leaf = leaf_of[row, cls, leave, 0, 0]
-    i = start[leaf]
+    cls = m[m[M_DICE] + (d1 - 1) * 6 + d2 - 1]
+    chance = chest = 0  # the cards drawn so far (0-based), to find the roll's leaf
+    first = ((row * m[M_CLASSES] + cls) * 2 + leave) * 256  # the roll's 16 x 16 leaves
+    leaf = m[m[M_LEAF] + first]
+    i = m[m[M_START] + leaf]
     while True:
-        op, a, b, c = events[i, 0], events[i, 1], events[i, 2], events[i, 3]
+        at = m[M_EVENTS] + 4 * i
+        op, a, b, c = m[at], m[at + 1], m[at + 2], m[at + 3]
         if op == END:
             s[ST + p] = a
             return b
@@ -712,35 +719,42 @@ def play_roll(s, R, Q, M, p, doubles):
         if op == GO:
             transfer(s, BANK, p, SALARY)
         elif op == LAND:
-            alive = land(s, R, Q, p, a, b, c)
+            alive = land(s, f, p, a, b, c)
         elif op == DRAW:
-            card = deal(s, R, a)
-            alive = apply_card(s, R, Q, p, a, card)
-            cards[a] = card - 1
-            offset = i - start[leaf]
-            leaf = leaf_of[row, cls, leave, cards[0], cards[1]]
-            i = start[leaf] + offset
+            card = deal(s, a)
+            alive = apply_card(s, f, p, a, card)
+            if a == 0:
+                chance = card - 1
+            else:
+                chest = card - 1
+            offset = i - m[m[M_START] + leaf]
+            leaf = m[m[M_LEAF] + first + chance * 16 + chest]
+            i = m[m[M_START] + leaf] + offset
         else:  # LEAVE or FEE: a held card, or $50
-            alive = use_card_or_pay(s, R, Q, p)
+            alive = use_card_or_pay(s, f, p)
         if not alive:
             return -1
         i += 1
 
 
 @njit(cache=True)
-def play_turn(s, R, Q, M, p):
+def play_turn(s, f, m, p):
     """A whole turn of ``p``, then its building and lifting."""
-    doubles = play_roll(s, R, Q, M, p, 0)
+    doubles = play_roll(s, f, m, p, 0)
     while doubles > 0:
-        doubles = play_roll(s, R, Q, M, p, doubles)
+        doubles = play_roll(s, f, m, p, doubles)
     if s[ALIVE + p]:
         end_of_turn(s, p)
 
 
 @njit(cache=True)
-def new_game(players, mode):
-    """The state vector of a game about to start."""
-    s = np.zeros(SIZE, np.int64)
+def new_game(players, mode, streams, lengths):
+    """The state vector of a game about to start, its streams (mode 1) after the slots."""
+    s = np.zeros(SIZE + (streams.size if mode == 1 else 0), np.int64)
+    if mode == 1:
+        s[SIZE:] = streams
+        s[FACES_AT], s[NFACES] = SIZE, lengths[0]
+        s[SHUF_AT], s[NSHUF], s[NUNI] = SIZE + lengths[0], lengths[1], lengths[2]
     s[OWNER : OWNER + 41] = BANK
     s[HOUSES_LEFT], s[HOTELS_LEFT] = HOUSES, HOTELS
     s[NPLAYERS], s[MODE], s[ROUND] = players, mode, 1
@@ -759,7 +773,7 @@ def alive_count(s):
 
 
 @njit(cache=True)
-def play_game(s, R, Q, M, max_rounds, trace):
+def play_game(s, f, m, max_rounds, trace):
     """Play rounds until one player is left or ``max_rounds``; a snapshot per round into
     ``trace`` (if it has rows). Returns the rounds played and 1 if it ended early."""
     n = s[NPLAYERS]
@@ -767,7 +781,7 @@ def play_game(s, R, Q, M, max_rounds, trace):
         s[ROUND] = rnd
         for p in range(n):
             if s[ALIVE + p]:
-                play_turn(s, R, Q, M, p)
+                play_turn(s, f, m, p)
                 if alive_count(s) <= 1:
                     snapshot(s, trace, rnd)
                     return rnd, 1
@@ -779,7 +793,7 @@ def play_game(s, R, Q, M, max_rounds, trace):
 def snapshot(s, trace, rnd):
     """Keep the state after round ``rnd`` (when tracing)."""
     if trace.shape[0] >= rnd:
-        trace[rnd - 1, :] = s
+        trace[rnd - 1, :] = s[:SIZE]
 
 
 @njit(cache=True)
@@ -813,25 +827,28 @@ def less(a, b):
 
 
 @njit(cache=True, parallel=True)
-def play_many(M, kind, prob, buy, jail, who, seeds, faces, shuffles, uniforms, mode,
-              max_rounds, results, traces):  # fmt: skip
+def play_many(m, f, kind, who, seeds, streams, lengths, mode, max_rounds, results, traces):
     """Play game ``g`` for every row of ``who`` (the population members in seat order).
 
-    ``results[g]`` gets, per seat: place, lots, monopolies, net worth, cash; then rounds,
-    ended early, and the stream error flag. Mode 1 reads the streams of game ``g``; mode
-    0 draws from numba's generator seeded with ``seeds[g]``.
+    ``f`` holds every member's genes (:data:`GENE_WIDTH` each; in mode 1, one row per game
+    with that game's uniforms after them); ``streams[g]`` the game's die faces then deck
+    shuffles, as counted by ``lengths`` (faces, shuffles per deck, uniforms per player).
+    ``results[g]`` gets, per seat: place, lots, monopolies, net worth, cash; then the
+    rounds, 1 if it ended early, and 1 if a stream ran out. Mode 0 draws from numba's
+    generator seeded with ``seeds[g]`` instead of the streams.
     """
     games, n = who.shape
     for gu in prange(games):
         g = np.int64(gu)  # prange's index may be unsigned: mixed with signed it turns float
         if mode == 0:
             np.random.seed(seeds[g])
-        k = min(g, faces.shape[0] - 1)  # mode 0 passes one empty stream for all games
-        R = (faces[k], shuffles[k], uniforms[k])
-        Q = (kind, prob, buy, jail, who[g])
-        s = new_game(n, mode)
+        s = new_game(n, mode, streams[min(g, streams.shape[0] - 1)], lengths)
+        for p in range(n):
+            s[KIND + p], s[GENE_AT + p] = kind[who[g, p]], who[g, p] * GENE_WIDTH
+        s[UNI_AT] = kind.size * GENE_WIDTH
+        game_f = f[min(g, f.shape[0] - 1)]
         trace = traces[min(g, traces.shape[0] - 1)]
-        rounds, early = play_game(s, R, Q, M, max_rounds, trace)
+        rounds, early = play_game(s, game_f, m, max_rounds, trace)
         out = results[g]
         finish(s, out[0:n])
         for p in range(n):
