@@ -23,7 +23,14 @@ from .game_table import OPS, game_roll_table
 from .plugins import as_strategy
 from .strategies import AlwaysBuy, Heuristic, NeverBuy, RandomBuy, Strategy
 
-__all__ = ["FIELDS", "StrategyCodes", "fast_games", "pack_movement", "strategy_codes"]
+__all__ = [
+    "FIELDS",
+    "StrategyCodes",
+    "fast_games",
+    "genome_codes",
+    "pack_movement",
+    "strategy_codes",
+]
 
 FIELDS = ("finish", "lots", "monopolies", "net_worth", "cash")
 """The per-seat results of :func:`fast_games`, each an array of shape (games, players)."""
@@ -77,6 +84,24 @@ class StrategyCodes:
             )
 
 
+def genome_codes(chromosome: str, buy: np.ndarray, jail: np.ndarray) -> StrategyCodes:
+    """The compiled loop's codes for a population of one chromosome (genes as arrays).
+
+    ``buy`` is (population, 4, 40) and ``jail`` (population, J, J); SGA's genes are whole
+    numbers 0..63, read as n/63 as :class:`~monopoly_lesson.chromosomes.SGA` reads them.
+    """
+    buy, jail = np.asarray(buy), np.asarray(jail)
+    codes = StrategyCodes([])
+    scale = 63.0 if chromosome == "sga" else 1.0
+    n, j = len(buy), jail.shape[1]
+    codes.kind = np.full(n, loop.RGA if chromosome == "rga" else loop.TGA, np.int64)
+    codes.genes = np.zeros((n, loop.GENE_WIDTH), np.float64)
+    codes.genes[:, 1:161] = buy.reshape(n, 160) / scale
+    cells = codes.genes[:, 161:].reshape(n, 64, 64)
+    cells[:, :j, :j] = jail / scale
+    return codes
+
+
 def strategy_codes(strategies: Sequence[object]) -> StrategyCodes:
     """The compiled loop's codes for ``strategies`` (names, Strategy objects, genomes)."""
     return StrategyCodes(strategies)
@@ -96,8 +121,8 @@ def fast_games(
     Give ``seeds`` (whole numbers below 2**32, one per game) for the compiled engine's
     own draws, or ``streams`` (one :class:`GameStreams` per game) to play exactly the
     draws the reference engine is given. Returns :data:`FIELDS` (games x players), plus
-    ``rounds``, ``ended_early`` and, with ``trace=True``, ``trace``: the state after every
-    round (see :mod:`monopoly_lesson.fast_game_loop` for its slots).
+    ``rounds``, ``ended_early``, ``turns`` (all players' turns) and, with ``trace=True``,
+    ``trace``: the state after every round (see :mod:`monopoly_lesson.fast_game_loop`).
     """
     who = np.ascontiguousarray(who, dtype=np.int64)
     games = who.shape[0]
@@ -132,7 +157,7 @@ def _play_streams(
 
 def _play(f, kind, who, seeds, ints, lengths, mode, max_rounds, trace):  # type: ignore[no-untyped-def]
     games, players = who.shape
-    results = np.zeros((games, 5 * players + 3), np.int64)
+    results = np.zeros((games, 5 * players + 4), np.int64)
     traces = np.zeros((games, max_rounds, loop.SIZE) if trace else (1, 0, loop.SIZE), np.int64)
     loop.play_many(_movement(), np.ascontiguousarray(f), kind, who, seeds, ints, lengths,
                    mode, max_rounds, results, traces)  # fmt: skip
@@ -141,6 +166,7 @@ def _play(f, kind, who, seeds, ints, lengths, mode, max_rounds, trace):  # type:
     out = {name: results[:, k * players : (k + 1) * players] for k, name in enumerate(FIELDS)}
     out["rounds"] = results[:, 5 * players]
     out["ended_early"] = results[:, 5 * players + 1].astype(bool)
+    out["turns"] = results[:, 5 * players + 3]
     if trace:
         out["trace"] = traces
     return out

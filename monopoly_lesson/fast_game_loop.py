@@ -80,7 +80,8 @@ GONE, NGONE, BROUND = 252, 260, 261  # bankrupt seats in order, how many, their 
 LAST_ROLL, ROUND, NPLAYERS, MODE, ERROR, MOVER = 269, 270, 271, 272, 273, 274
 KIND, GENE_AT = 275, 283  # per player: strategy code, where its genes start in ``f``
 FACES_AT, NFACES, SHUF_AT, NSHUF, UNI_AT, NUNI = 291, 292, 293, 294, 295, 296  # streams
-SIZE = 297
+TURNS = 297  # turns played in the game, all players together
+SIZE = 298
 GENE_WIDTH = 1 + 4 * 40 + 64 * 64
 """A member's genes in ``f``: its probability (random:P), buy genes, jail genes (64 x 64)."""
 # The movement tables, packed into one array ``m`` (fast_game.pack_movement): a header of
@@ -781,6 +782,7 @@ def play_game(s, f, m, max_rounds, trace):
         s[ROUND] = rnd
         for p in range(n):
             if s[ALIVE + p]:
+                s[TURNS] += 1
                 play_turn(s, f, m, p)
                 if alive_count(s) <= 1:
                     snapshot(s, trace, rnd)
@@ -834,8 +836,8 @@ def play_many(m, f, kind, who, seeds, streams, lengths, mode, max_rounds, result
     with that game's uniforms after them); ``streams[g]`` the game's die faces then deck
     shuffles, as counted by ``lengths`` (faces, shuffles per deck, uniforms per player).
     ``results[g]`` gets, per seat: place, lots, monopolies, net worth, cash; then the
-    rounds, 1 if it ended early, and 1 if a stream ran out. Mode 0 draws from numba's
-    generator seeded with ``seeds[g]`` instead of the streams.
+    rounds, 1 if it ended early, 1 if a stream ran out, and the turns played. Mode 0
+    draws from numba's generator seeded with ``seeds[g]`` instead of the streams.
     """
     games, n = who.shape
     for gu in prange(games):
@@ -857,3 +859,4 @@ def play_many(m, f, kind, who, seeds, streams, lengths, mode, max_rounds, result
             out[3 * n + p] = net_worth(s, p)
             out[4 * n + p] = s[CASH + p]
         out[5 * n], out[5 * n + 1], out[5 * n + 2] = rounds, early, s[ERROR]
+        out[5 * n + 3] = s[TURNS]

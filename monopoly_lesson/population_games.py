@@ -3,7 +3,8 @@
 The genetic algorithm (:mod:`monopoly_lesson.genetic`) scores a generation by playing
 many four-player games among its genomes. :func:`play_population_games` takes the
 genomes as arrays and the seating of every game, and returns what the fitness functions
-need, per game and seat, as arrays.
+need, per game and seat, as arrays: from the compiled engine (the default, on every
+core), or from the reference engine (``engine="reference"``, the readable one).
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ import numpy as np
 from .chromosomes import CHROMOSOME_PLAYERS
 from .game import play_monopoly
 
-__all__ = ["OUTCOMES", "play_population_games"]
+__all__ = ["ENGINES", "OUTCOMES", "play_population_games"]
 
 OUTCOMES = ("finish", "lots", "monopolies", "net_worth")
 """The arrays :func:`play_population_games` returns, each of shape (games, seats)."""
+ENGINES = ("compiled", "reference")
 
 
 def play_population_games(
@@ -28,19 +30,33 @@ def play_population_games(
     tables: np.ndarray,
     seeds: Iterable[int],
     max_rounds: int = 100,
+    engine: str = "compiled",
 ) -> dict[str, np.ndarray]:
     """Play game ``g`` among genomes ``tables[g]`` (seat order) with seed ``seeds[g]``.
 
     ``buy`` has shape (population, 4, 40) and ``jail`` (population, J, J), the genes of
-    ``chromosome`` ("rga", "tga" or "sga"). Returns ``finish`` (1 = winner), ``lots``,
-    ``monopolies`` and ``net_worth``, each an int array of shape ``tables.shape``.
+    ``chromosome`` ("rga", "tga" or "sga"; SGA's as whole numbers 0..63). Returns
+    ``finish`` (1 = winner), ``lots``, ``monopolies`` and ``net_worth``, each an int
+    array of shape ``tables.shape``. The two engines play the same rules; a seed gives a
+    different (but reproducible) game in each, as they draw their numbers differently.
     """
     if chromosome not in CHROMOSOME_PLAYERS:
-        raise ValueError(
-            f"chromosome must be one of {', '.join(CHROMOSOME_PLAYERS)}, got {chromosome!r}."
-        )
-    kind = CHROMOSOME_PLAYERS[chromosome]
-    tables = np.asarray(tables)
+        known = ", ".join(CHROMOSOME_PLAYERS)
+        raise ValueError(f"chromosome must be one of {known}, got {chromosome!r}.")
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}.")
+    tables = np.asarray(tables, dtype=np.int64)
+    seeds = np.fromiter((int(s) for s in seeds), dtype=np.int64, count=len(tables))
+    if engine == "compiled":
+        from .fast_game import fast_games, genome_codes
+
+        out = fast_games(genome_codes(chromosome, buy, jail), tables, seeds=seeds,
+                         max_rounds=max_rounds)  # fmt: skip
+        return {name: out[name] for name in OUTCOMES}
+    return _reference_games(CHROMOSOME_PLAYERS[chromosome], buy, jail, tables, seeds, max_rounds)
+
+
+def _reference_games(kind, buy, jail, tables, seeds, max_rounds):  # type: ignore[no-untyped-def]
     players = {}
     out = {name: np.zeros(tables.shape, dtype=np.int64) for name in OUTCOMES}
     for g, seed in enumerate(seeds):
