@@ -80,6 +80,7 @@ bench: $(VENV)/.lesson-installed
 	$(BIN)/python benchmarks/bench_simulation.py
 	$(BIN)/python benchmarks/bench_engines.py
 	$(BIN)/python benchmarks/bench_game.py
+	$(BIN)/python benchmarks/bench_fast_game.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis *.egg-info _handouts _book _student

@@ -6,6 +6,7 @@ Everything a notebook needs is importable from here::
     from monopoly_lesson import gameboard, chance_deck, community_deck, take_turn, simulate
     from monopoly_lesson import expected_tallies, stationary, euler84  # exact answers
     from monopoly_lesson import play_monopoly, play_games, win_rates  # the whole game
+    from monopoly_lesson import evolve  # the genetic algorithm (its games compiled)
 """
 
 from .card_effects import chance_effects, community_effects
@@ -24,6 +25,7 @@ from .fast import fast_game_tallies, fast_tallies
 from .game import MonopolyGame, play_monopoly
 from .game_result import GameResult
 from .game_state import GameState, LotState, PlayerState
+from .genetic import EvolutionResult, evolve, load_evolution
 from .lots import lots
 from .plugins import as_strategy, make_strategy
 from .rules import LESSON_RULES, Rules, Seat, card_destination, take_turn
@@ -63,6 +65,7 @@ __all__ = [
     "AlwaysBuy",
     "CardDeck",
     "DiceUsedUpError",
+    "EvolutionResult",
     "GameResult",
     "GameState",
     "Heuristic",
@@ -91,11 +94,13 @@ __all__ = [
     "community_effects",
     "euler84",
     "euler84_percentages",
+    "evolve",
     "expected_frequencies",
     "expected_tallies",
     "fast_game_tallies",
     "fast_tallies",
     "gameboard",
+    "load_evolution",
     "lots",
     "make_strategy",
     "play_games",

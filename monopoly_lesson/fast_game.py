@@ -14,6 +14,7 @@ import functools
 from collections.abc import Sequence
 
 import numpy as np
+from tqdm.auto import tqdm
 
 from . import fast_game_loop as loop
 from .chromosomes import RGA, SGA, TGA
@@ -32,6 +33,8 @@ __all__ = [
     "strategy_codes",
 ]
 
+CHUNK = 5000
+"""Games per call of the compiled loop: a progress bar moves, and Ctrl-C is seen, between."""
 FIELDS = ("finish", "lots", "monopolies", "net_worth", "cash")
 """The per-seat results of :func:`fast_games`, each an array of shape (games, players)."""
 assert [OPS[k] for k in ("end", "go", "land", "draw", "leave", "fee")] == [
@@ -115,6 +118,7 @@ def fast_games(
     streams: Sequence[GameStreams] | None = None,
     max_rounds: int = 100,
     trace: bool = False,
+    progress: bool = False,
 ) -> dict[str, np.ndarray]:
     """Play game ``g`` among ``codes``' members ``who[g]`` (seat order), on every core.
 
@@ -123,6 +127,7 @@ def fast_games(
     draws the reference engine is given. Returns :data:`FIELDS` (games x players), plus
     ``rounds``, ``ended_early``, ``turns`` (all players' turns) and, with ``trace=True``,
     ``trace``: the state after every round (see :mod:`monopoly_lesson.fast_game_loop`).
+    ``progress=True`` shows a progress bar (games are played in chunks of 5,000).
     """
     who = np.ascontiguousarray(who, dtype=np.int64)
     games = who.shape[0]
@@ -132,8 +137,14 @@ def fast_games(
         return {key: np.concatenate([c[key] for c in chunks]) for key in chunks[0]}
     seed_array = np.zeros(games, np.uint32) if seeds is None else np.asarray(seeds, np.uint32)
     no_streams, lengths = np.zeros((1, 0), np.int64), np.zeros(3, np.int64)
-    return _play(codes.genes.reshape(1, -1), codes.kind, who, seed_array, no_streams,
-                 lengths, 0, max_rounds, trace)  # fmt: skip
+    genes = codes.genes.reshape(1, -1)
+    chunks = []
+    with tqdm(total=games, unit="game", disable=not progress, mininterval=0.2) as bar:
+        for k in range(0, games, CHUNK):
+            chunks.append(_play(genes, codes.kind, who[k : k + CHUNK], seed_array[k : k + CHUNK],
+                                no_streams, lengths, 0, max_rounds, trace))  # fmt: skip
+            bar.update(len(who[k : k + CHUNK]))
+    return {key: np.concatenate([c[key] for c in chunks]) for key in chunks[0]}
 
 
 def _play_streams(

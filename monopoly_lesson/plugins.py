@@ -92,8 +92,7 @@ def check_decision(name: str, decision: str, function: object) -> None:
         signature.bind(*arguments.split(", "))
     except TypeError:
         raise TypeError(
-            f"strategy {name!r}: {decision} must take ({arguments}), but yours takes "
-            f"{signature}."
+            f"strategy {name!r}: {decision} must take ({arguments}), but yours takes {signature}."
         ) from None
 
 

@@ -1,0 +1,81 @@
+"""Benchmark the compiled whole-game engine against the reference engine and the paper's.
+
+Run ``python benchmarks/bench_fast_game.py`` (part of ``make bench``). Prints the games
+and player-turns per second of 4 always-buy players with a 100-round limit, the time of
+one generation of the paper's genetic algorithm (1,000 random RGA players, 100 games
+each: 25,000 games), the ratios to the reference engine and to the paper's Java engine
+(about 790 games per second on this kind of machine), and the peak memory of a
+100,000-game run in a fresh process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+from monopoly_lesson.fast_game import fast_games, genome_codes, strategy_codes
+from monopoly_lesson.game import play_monopoly
+
+JAVA_GAMES_PER_SECOND = 790
+PEAK_RUN = """
+import resource, numpy as np
+from monopoly_lesson.fast_game import fast_games, strategy_codes
+codes = strategy_codes(["always"] * 4)
+for k in range(4):
+    fast_games(codes, np.zeros((25_000, 4), np.int64), seeds=np.arange(25_000) + 25_000 * k)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+"""
+
+
+def best_of(repeat: int, run) -> float:  # type: ignore[no-untyped-def]
+    """The best wall time of ``repeat`` runs of ``run()``."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main() -> None:
+    """Time the engines and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=25_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    codes = strategy_codes(["always"] * 4)
+    who = np.zeros((args.games, 4), np.int64)
+    fast_games(codes, who[:10], seeds=np.arange(10))  # compile (or load the cache)
+    out = fast_games(codes, who, seeds=np.arange(args.games))
+    seconds = best_of(args.repeat, lambda: fast_games(codes, who, seeds=np.arange(args.games)))
+    turns = int(out["turns"].sum())
+    reference = best_of(1, lambda: [play_monopoly(["always"] * 4, seed=s) for s in range(200)])
+    rng = np.random.default_rng(0)
+    population = genome_codes("rga", rng.random((1000, 4, 40)), rng.random((1000, 64, 64)))
+    tables = np.concatenate([rng.permutation(1000).reshape(-1, 4) for _ in range(100)])
+    generation = best_of(
+        args.repeat, lambda: fast_games(population, tables, seeds=np.arange(25_000))
+    )
+    peak = subprocess.run([sys.executable, "-c", PEAK_RUN], capture_output=True, text=True,
+                          check=True, env={**os.environ}).stdout.strip()  # fmt: skip
+    rate = args.games / seconds
+    print(f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores")
+    print(f"compiled whole game, 4 always-buy players, max_rounds=100, {args.games:,} games:")
+    print(f"  {rate:,.0f} games per second, {turns / seconds:,.0f} player-turns per second")
+    print(
+        f"  {rate / (200 / reference):.0f}x the reference engine ({200 / reference:,.0f} games/s)"
+    )
+    print(f"  {rate / JAVA_GAMES_PER_SECOND:.1f}x the paper's Java engine (~790 games/s)")
+    print(f"one GA generation (1,000 RGA players x 100 games = 25,000 games): {generation:.2f} s")
+    print(f"  {generation * 1000 / 3600:.2f} hours for 1,000 generations of games")
+    print(f"peak memory of 100,000 games in a fresh process: {float(peak):.0f} MB")
+
+
+if __name__ == "__main__":
+    main()
