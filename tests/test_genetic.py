@@ -359,3 +359,26 @@ def test_a_folder_of_other_files_or_a_file_is_refused(tmp_path):
 def test_bad_arguments_get_plain_errors(options, error, message):
     with pytest.raises(error, match=message):
         evolve(**{"population": 16, "games_per_player": 1, "generations": 1, **options})
+
+
+def test_identical_players_score_a_binomial_like_spread():
+    """The paper's "binomial" generation 0, checked where it can be exact: a population of
+    one genome copied 400 times. Each game's FINISH_ORDER points are 3, 2, 1, 0 with equal
+    chance for identical players, so 100 games give mean 150 and sd sqrt(100 * 1.25) = 11.2;
+    players that differ (random genes) spread wider."""
+    rng = np.random.default_rng(7)
+    genome = random_population("rga", 1, rng)
+    same = play_generation("rga", np.repeat(genome, 400, axis=0), "finish_order", 100, rng)
+    assert same.mean() == 150
+    assert 10.0 < same.std() < 12.5
+    mixed = play_generation("rga", random_population("rga", 400, rng), "finish_order", 100, rng)
+    assert mixed.std() > 12.5
+
+
+def test_a_small_run_of_200_players_and_20_generations():
+    """Small enough for a test (a few seconds): the history's shape and FINISH_ORDER's mean."""
+    run = evolve("rga", population=200, games_per_player=20, generations=20, seed=3,
+                 benchmark_every=0, progress=False)  # fmt: skip
+    assert list(run.history["generation"]) == list(range(1, 21))
+    assert (run.history["mean"] == 1.5 * 20).all()
+    assert run.best_genomes.shape == (20, genome_length("rga"))
