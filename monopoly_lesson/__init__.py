@@ -28,6 +28,7 @@ from .game_state import GameState, LotState, PlayerState
 from .genetic import EvolutionResult, evolve, load_evolution
 from .lots import lots
 from .plugins import as_strategy, make_strategy
+from .rent_value import rent_per_turn
 from .rules import LESSON_RULES, Rules, Seat, card_destination, take_turn
 from .scenarios import SCENARIOS, Scenario, check_scenario, play_preset
 from .simulation import SimulationResult, results_table, simulate, space_table
@@ -106,6 +107,7 @@ __all__ = [
     "play_games",
     "play_monopoly",
     "play_preset",
+    "rent_per_turn",
     "results_table",
     "simulate",
     "space_name",

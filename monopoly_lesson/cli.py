@@ -23,6 +23,7 @@ from .game import MAX_PLAYERS, MIN_PLAYERS, play_monopoly
 from .genetic import BENCHMARK_OPPONENTS, FITNESS, EvolutionResult, evolve
 from .notebook_check import MAX_MEMORY_GB, MAX_TIMEOUT, check_notebook
 from .plugins import strategy_named
+from .rent_value import rent_per_turn
 from .rules import Rules
 from .scenarios import play_preset
 from .simulation import ENGINES, results_table, simulate, space_table
@@ -126,8 +127,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
-    for add in (_add_simulate, _add_trace, _add_exact, _add_euler84, _add_check, _add_play,
-                _add_tournament, _add_evolve):  # fmt: skip
+    for add in (_add_simulate, _add_trace, _add_exact, _add_euler84, _add_rent, _add_check,
+                _add_play, _add_tournament, _add_evolve):  # fmt: skip
         add(commands)
     return parser
 
@@ -209,6 +210,25 @@ def _add_euler84(commands: argparse._SubParsersAction) -> None:
         "with Project Euler's own model (jail is just a square).",
     )
     euler.add_argument("--sides", type=_sides, default=6, help=EXACT_SIDES_HELP)
+
+
+def _add_rent(commands: argparse._SubParsersAction) -> None:
+    rent = commands.add_parser(
+        "rent",
+        help="print each lot's exact expected rent per opponent turn, at every stage",
+        description="The exact long-run rent one opponent pays the owner of each lot per turn "
+        "of that opponent (every landing, by the dice or a card), unimproved, in a complete "
+        "group, with 1-4 houses or a hotel; railroads by how many are held, utilities too.",
+    )
+    rent.add_argument("--sides", type=_sides, default=6, help=EXACT_SIDES_HELP)
+    rent.add_argument(
+        "--jail",
+        choices=("long", "short"),
+        default="long",
+        help="the opponent's jail stay (default long; short: leaves at once)",
+    )
+    rent.add_argument("--deck", choices=("lesson", "standard"), default="standard",
+                      help="Chance deck (default standard, the whole game's)")  # fmt: skip
 
 
 def _add_check(commands: argparse._SubParsersAction) -> None:
@@ -343,6 +363,14 @@ def run_exact(args: argparse.Namespace) -> None:
         print(f"\nSpaces by {'frequency' if order == 'frequency' else 'board order'}:")
         table = space_table(expected, "expected", order)
         print(_format_table(table.assign(expected=table["expected"].map("{:.3f}".format))))
+
+
+def run_rent(args: argparse.Namespace) -> None:
+    """``rent``: print the exact expected rent per opponent turn of every lot."""
+    rules = Rules(dice_sides=args.sides, jail=args.jail, chance=args.deck)
+    table = rent_per_turn(rules)
+    print(f"Expected rent per opponent turn ($), {rules.describe()} (cards drawn uniformly):")
+    print(table.to_string(float_format="{:.2f}".format, na_rep="-"))
 
 
 def run_euler84(args: argparse.Namespace) -> None:
@@ -642,6 +670,7 @@ COMMANDS = {
     "trace": run_trace,
     "exact": run_exact,
     "euler84": run_euler84,
+    "rent": run_rent,
     "check": run_check,
     "play": run_play,
     "tournament": run_tournament,

@@ -1,0 +1,112 @@
+"""What a lot is worth: the exact long-run rent one opponent pays per turn of its own.
+
+The exact solver's chain gives how often, in the long run, each roll of a turn is played;
+the game roll table (:mod:`monopoly_lesson.game_table`, the movement rules enumerated)
+gives every landing of every roll, by the dice or by a card, with the card's rent rule.
+Together they give each lot's expected landings per opponent turn, and so its rent at
+every stage of development (:func:`rent_per_turn`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+
+from .exact import _chain, _exact_rules, _roll_chain, _stationary_vector
+from .game import GAME_MOVEMENT
+from .game_state import GROUP, PRICE, RENTS
+from .game_table import OPS, GameRollTable, game_roll_table
+from .lots import RAILROAD_RENTS, UTILITY_MULTIPLIERS, lots
+from .roll_table import STATES, dice_classes, state_label
+from .rules import DOUBLES_TO_JAIL, Rules
+
+__all__ = ["LEVELS", "expected_landings", "rent_per_turn"]
+
+LEVELS = (
+    "unimproved", "complete_group", "houses_1", "houses_2", "houses_3", "houses_4", "hotel",
+    "railroads_1", "railroads_2", "railroads_3", "railroads_4", "utilities_1", "utilities_2",
+)  # fmt: skip
+"""The columns of :func:`rent_per_turn`: street stages, railroads held, utilities held."""
+ROWS = DOUBLES_TO_JAIL * STATES
+
+
+def _roll_visits(rules: Rules) -> np.ndarray:
+    """How often each roll row is played per turn, in the long run (rows of the roll table)."""
+    moves, _, labels = _chain(rules)
+    pi = np.zeros(ROWS)
+    kept = [int(i) for i, label in enumerate(state_label(s) for s in range(STATES))
+            if label in labels]  # fmt: skip
+    pi[kept] = _stationary_vector(moves)
+    _, again, _ = _roll_chain(rules)
+    visits, rolling = np.zeros(ROWS), pi
+    while rolling.any():
+        visits += rolling
+        rolling = rolling @ again
+    return visits
+
+
+def expected_landings(rules: Rules = GAME_MOVEMENT) -> pd.DataFrame:
+    """Per lot, per opponent turn in the long run: plain landings, by the dice or a card
+    that leaves the rent as it is (``landings``), the dice total summed over them
+    (``dice``), landings by a card that doubles a railroad's rent (``doubled``) and by a
+    card that charges 10 x a fresh roll (``fresh_roll``)."""
+    rules = _exact_rules(rules)
+    table = game_roll_table(replace(rules, replacement=False))
+    faces, _, class_size = dice_classes(rules.dice_sides)
+    visits = _roll_visits(rules)
+    found = np.zeros((41, 4))
+    for row in np.flatnonzero(visits):
+        for cls, (d1, d2) in enumerate(faces):
+            weight = visits[row] * class_size[cls] / rules.dice_sides**2
+            leaves, counts = np.unique(table.leaf[row, cls, 0], return_counts=True)
+            for leaf, count in zip(leaves, counts, strict=True):
+                p = weight * count / table.leaf[row, cls, 0].size  # the cards' chance
+                for space, kinds in _lot_landings(table, leaf, d1 + d2):
+                    found[space] += p * kinds
+    spaces = list(lots.index)
+    return pd.DataFrame(found[spaces], index=pd.Index(spaces, name="space"),
+                        columns=["landings", "dice", "doubled", "fresh_roll"])  # fmt: skip
+
+
+def _lot_landings(table: GameRollTable, leaf: int, total: int):  # type: ignore[no-untyped-def]
+    """Each landing on a lot in ``leaf``: its space and [plain, dice total, doubled, fresh]."""
+    for op, space, times, fresh in table.events[table.start[leaf] : table.start[leaf + 1]]:
+        if op == OPS["land"] and space in PRICE:
+            plain = times == 1 and not fresh
+            yield space, np.array([plain, plain * total, times == 2, fresh > 0], dtype=float)
+
+
+def rent_per_turn(rules: Rules = GAME_MOVEMENT) -> pd.DataFrame:
+    """The exact long-run rent one opponent pays the owner of each lot, per turn of that
+    opponent, at every stage of development (columns :data:`LEVELS`; NaN where a stage
+    does not apply).
+
+    Every landing counts, by the dice or by a card, under the movement ``rules`` (cards
+    drawn uniformly, as the exact solver assumes). A railroad reached by a "nearest
+    Railroad" card charges twice its rent. A utility charges 4 or 10 times the dice total
+    of the roll that brought the mover there (the expected total given that landing), or,
+    reached by the "nearest Utility" card, 10 times a fresh roll (expected total: sides + 1).
+    """
+    seen = expected_landings(rules)
+    sides = _exact_rules(rules).dice_sides
+    table = pd.DataFrame(np.nan, index=seen.index, columns=list(LEVELS))
+    for space in seen.index:
+        n = seen.at[space, "landings"] + seen.at[space, "doubled"] + seen.at[space, "fresh_roll"]
+        if GROUP[space] == "railroad":
+            paid = seen.at[space, "landings"] + 2 * seen.at[space, "doubled"]
+            for k, rent in enumerate(RAILROAD_RENTS, start=1):
+                table.at[space, f"railroads_{k}"] = rent * paid
+        elif GROUP[space] == "utility":
+            fresh = 10 * (sides + 1) * seen.at[space, "fresh_roll"]
+            for k, times in enumerate(UTILITY_MULTIPLIERS, start=1):
+                table.at[space, f"utilities_{k}"] = times * seen.at[space, "dice"] + fresh
+        else:
+            rents = RENTS[space]
+            table.loc[space, ["unimproved", "complete_group"]] = [n * rents[0], 2 * n * rents[0]]
+            for level, rent in zip(LEVELS[2:7], rents[1:], strict=True):
+                table.at[space, level] = n * rent
+    table.insert(0, "group", lots["group"])
+    table.insert(0, "title", lots["title"])
+    return table
