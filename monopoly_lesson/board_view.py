@@ -66,20 +66,26 @@ def board_svg(
     tokens: Mapping[str, int] | None = None,
     extras: Mapping[int, SpaceExtras] | None = None,
     centre: Sequence[str] = (),
+    token_colours: Mapping[str, str] | None = None,
 ) -> str:
     """The board as one standalone SVG: short names, colour bands, tallies, tokens, extras.
 
     ``counts`` (a Series indexed 1..40) shades each square and prints its tally; ``tokens``
-    maps player names to spaces; ``extras`` maps spaces to :class:`SpaceExtras`; ``centre``
-    adds plain-text lines to the middle of the board. Full names appear on hover.
+    maps player names to spaces, drawn in :data:`TOKEN_COLOURS` in order unless
+    ``token_colours`` names a player's colour; ``extras`` maps spaces to
+    :class:`SpaceExtras`; ``centre`` adds plain-text lines to the middle of the board.
+    Full names appear on hover.
     """
     counts = _checked_counts(counts)
     tokens = _checked_tokens(tokens or {})
     extras = _checked_extras(extras or {})
+    chosen = token_colours or {}
+    colours = {name: chosen.get(name, TOKEN_COLOURS[i % len(TOKEN_COLOURS)])
+               for i, name in enumerate(tokens)}  # fmt: skip
     top = int(counts.max()) if counts is not None else 0
     squares = "".join(
         _square(space, None if counts is None else int(counts[space]), max(top, 1),
-                [(i, name) for i, (name, at) in enumerate(tokens.items()) if at == space],
+                [(colours[name], name) for name, at in tokens.items() if at == space],
                 extras.get(space))
         for space in range(1, NUM_SPACES + 1)
     )  # fmt: skip
@@ -88,7 +94,8 @@ def board_svg(
         f'aria-label="Monopoly board" width="{_SIZE}" height="{_SIZE}" '
         f'viewBox="-1 -1 {_SIZE + 2} {_SIZE + 2}" font-family="{_FONT}" fill="#111">'
         f'{_STRIPES}<rect x="0" y="0" width="{_SIZE}" height="{_SIZE}" fill="#cde6d0" '
-        f'stroke="#222" stroke-width="2"/>{squares}{_centre(tokens, centre, counts, top)}</svg>'
+        f'stroke="#222" stroke-width="2"/>{squares}'
+        f"{_centre(tokens, colours, centre, counts, top)}</svg>"
     )
 
 
@@ -99,9 +106,11 @@ def board_html(
     extras: Mapping[int, SpaceExtras] | None = None,
     centre: Sequence[str] = (),
     css_class: str = "",
+    token_colours: Mapping[str, str] | None = None,
 ) -> str:
     """The board of :func:`board_svg` in an HTML ``<div>`` with ``css_class``, for a page."""
-    svg = board_svg(counts, tokens=tokens, extras=extras, centre=centre)
+    svg = board_svg(counts, tokens=tokens, extras=extras, centre=centre,
+                    token_colours=token_colours)  # fmt: skip
     return f'<div class="monopoly-board {html.escape(css_class)}">{svg}</div>'
 
 
@@ -145,7 +154,7 @@ def _square(
     space: int,
     count: int | None,
     top: int,
-    here: Sequence[tuple[int, str]],
+    here: Sequence[tuple[str, str]],
     extra: SpaceExtras | None,
 ) -> str:
     x, y, w, h = _square_box(space)
@@ -225,16 +234,16 @@ def _mark(css: str, colour: str, cx: float, cy: float, w: int, h: int) -> str:
     )
 
 
-def _token_dots(names: Sequence[tuple[int, str]], x: int, y: int, w: int, h: int) -> str:
-    """A coloured dot per ``(player index, name)`` at the bottom middle of a square's body."""
+def _token_dots(names: Sequence[tuple[str, str]], x: int, y: int, w: int, h: int) -> str:
+    """A coloured dot per ``(colour, name)`` at the bottom middle of a square's body."""
     return "".join(
-        _dot(index, name, x + w / 2 + (i - (len(names) - 1) / 2) * 12, y + h - 8)
-        for i, (index, name) in enumerate(names)
+        _dot(colour, name, x + w / 2 + (i - (len(names) - 1) / 2) * 12, y + h - 8)
+        for i, (colour, name) in enumerate(names)
     )
 
 
-def _dot(index: int, name: str, cx: float, cy: float) -> str:
-    colour = TOKEN_COLOURS[index % len(TOKEN_COLOURS)]
+def _dot(colour: str, name: str, cx: float, cy: float) -> str:
+    colour = html.escape(colour)
     return (
         f'<circle class="monopoly-token" cx="{cx:g}" cy="{cy:g}" r="5.5" fill="{colour}" '
         f'stroke="black"><title>{html.escape(name)}</title></circle>'
@@ -259,12 +268,16 @@ def _hover(space: int, count: int | None, extra: SpaceExtras | None) -> str:
 
 
 def _centre(
-    tokens: Mapping[str, int], lines: Sequence[str], counts: pd.Series | None, top: int
+    tokens: Mapping[str, int],
+    colours: Mapping[str, str],
+    lines: Sequence[str],
+    counts: pd.Series | None,
+    top: int,
 ) -> str:
     """The middle of the board: the MONOPOLY banner, where each token is, notes, the key."""
     rows = [
-        (14, f"{name} on {_TITLES[space - 1]} ({space})", index)
-        for index, (name, space) in enumerate(tokens.items())
+        (14, f"{name} on {_TITLES[space - 1]} ({space})", colours[name])
+        for name, space in tokens.items()
     ]
     rows += [(14, line, None) for line in lines]
     if counts is not None:
@@ -275,14 +288,14 @@ def _centre(
     middle = _SIZE / 2
     y = middle + 20 - 9 * len(rows)
     drawn = ""
-    for size, text, index in rows:
+    for size, text, colour in rows:
         y += size + 5
         ink = "#333" if size == 11 else "#111"
         x = middle
-        if index is not None:  # a token's dot before the line, the two centred together
+        if colour is not None:  # a token's dot before the line, the two centred together
             x += 8
             left = x - 0.27 * size * len(text)
-            drawn += _dot(index, text.split(" on ")[0], left - 10, y - 4)
+            drawn += _dot(colour, text.split(" on ")[0], left - 10, y - 4)
         drawn += (
             f'<text x="{x:g}" y="{y:g}" font-size="{size}" text-anchor="middle" fill="{ink}">'
             f"{html.escape(text)}</text>"

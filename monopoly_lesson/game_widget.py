@@ -1,0 +1,154 @@
+"""The whole game as a widget: the board with owners and buildings, the players, the log.
+
+The game is a plain :class:`~monopoly_lesson.game_stepper.GameStepperState`; this view
+only turns clicks into its methods and draws it, on the shared board of
+:mod:`monopoly_lesson.board_view`, as :class:`~monopoly_lesson.widgets.TurnStepper` does.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+import ipywidgets as widgets
+
+from .board_view import board_html, board_svg
+from .game_stepper import DEFAULT_STRATEGIES, GameStepperState
+from .widgets import REOPENED_NOTE, STATIC_NOTE
+
+__all__ = ["GameStepper"]
+
+_REOPENED_HTML = (
+    "<style>.game-stepper-reopened{display:none}"
+    ".jupyter-widgets-disconnected .game-stepper-reopened{display:block}</style>"
+    '<div class="game-stepper-reopened" style="color:#b00020;font-weight:bold">'
+    f"{REOPENED_NOTE}</div>"
+)
+_LOG_BOX = (
+    "height:300px;width:430px;overflow:auto;display:flex;flex-direction:column-reverse;"
+    "border:1px solid #ccc;box-sizing:border-box"
+)
+_LOG_TEXT = "flex:none;margin:0 0 auto 0;padding:4px;font-size:11px;white-space:pre-wrap"
+
+
+def _button(label: str, tooltip: str, icon: str) -> widgets.Button:
+    button = widgets.Button(description=label, tooltip=tooltip, icon=icon)
+    button.add_class("game-stepper-" + label.lower().replace(" ", "-"))
+    return button
+
+
+class GameStepper(widgets.VBox):
+    """Step through a whole game: "One turn", "One round", "To the end", "New game".
+
+    Takes the arguments of :class:`~monopoly_lesson.game_stepper.GameStepperState`
+    (``stepper.state``). A strategy that fails is shown in the status line and the log;
+    the widget keeps working and "New game" starts again.
+    """
+
+    def __init__(
+        self,
+        strategies: Sequence[object] = DEFAULT_STRATEGIES,
+        *,
+        seed: int = 1,
+        max_rounds: int = 100,
+    ) -> None:
+        self.state = GameStepperState(strategies, seed=seed, max_rounds=max_rounds)
+        self.one_turn = _button("One turn", "Play the next player's turn", "play")
+        self.one_round = _button("One round", "Play the rest of this round", "forward")
+        self.to_end = _button("To the end", "Play until the game is over", "fast-forward")
+        self.new_game = _button("New game", "Start again with the seed below", "undo")
+        self.seed_box = widgets.BoundedIntText(value=seed, min=0, max=2**31 - 1,
+                                               description="Seed:")  # fmt: skip
+        self.one_turn.on_click(lambda _: self._do(self.state.step_turn))
+        self.one_round.on_click(lambda _: self._do(self.state.step_round))
+        self.to_end.on_click(lambda _: self._do(self.state.play_to_end))
+        self.new_game.on_click(lambda _: self._do(lambda: self.state.reset(self.seed_box.value)))
+        self.status_view, self.players_view = widgets.HTML(), widgets.HTML()
+        self.board_view, self.log_view = widgets.HTML(), widgets.HTML()
+        buttons = [self.one_turn, self.one_round, self.to_end, self.new_game, self.seed_box]
+        super().__init__(
+            children=[
+                widgets.HTML(_REOPENED_HTML),
+                widgets.HBox(buttons),
+                self.status_view,
+                widgets.HBox([self.board_view, widgets.VBox([self.players_view, self.log_view])],
+                             layout=widgets.Layout(flex_flow="row wrap")),
+            ]
+        )  # fmt: skip
+        self.add_class("game-stepper")
+        self.redraw()
+
+    def _do(self, action: object) -> None:
+        action()  # type: ignore[operator]
+        self.redraw()
+
+    # -- drawing -----------------------------------------------------------------------
+
+    def redraw(self) -> None:
+        """Draw the state: status, board, players' cash and net worth, and the log."""
+        state = self.state
+        colour = "#b00020" if state.error else "#111"
+        self.status_view.value = (
+            f'<b class="game-stepper-status" style="color:{colour}">'
+            f"{html.escape(state.status())}</b>"
+        )
+        self.board_view.value = board_html(**self._board(), css_class="game-stepper-board")
+        self.players_view.value = self._players_html()
+        text = html.escape("\n".join(state.lines[-300:]) or "(no turns yet)")
+        self.log_view.value = (
+            f'<div class="game-stepper-log" style="{_LOG_BOX}">'
+            f'<pre style="{_LOG_TEXT}">{text}</pre></div>'
+        )
+
+    def _board(self) -> dict:
+        colours = self.state.players()["colour"].to_dict()
+        return {"tokens": self.state.tokens(), "extras": self.state.extras(),
+                "token_colours": colours}  # fmt: skip
+
+    def _players_html(self) -> str:
+        rows = "".join(
+            f'<tr><td><span style="color:{p.colour}">&#9679;</span> {html.escape(name)}</td>'
+            f'<td align="right">${p.cash:,}</td><td align="right">${p.net_worth:,}</td>'
+            f'<td align="right">{p.lots}</td><td align="right">{p.monopolies}</td>'
+            f"<td>{'' if p.playing else 'bankrupt'}{' in jail' if p.in_jail else ''}</td></tr>"
+            for name, p in self.state.players().iterrows()
+        )
+        return (
+            '<table class="game-stepper-players" style="font-size:12px">'
+            "<tr><th>player</th><th>cash</th><th>net worth</th><th>lots</th>"
+            f"<th>monopolies</th><th></th></tr>{rows}</table>"
+        )
+
+    # -- static stand-in ---------------------------------------------------------------
+
+    def snapshot_html(self) -> str:
+        """A static picture of the widget: status, board, players, log, and how to use it."""
+        return (
+            f'<div class="game-stepper-static"><p><em>{STATIC_NOTE}</em></p>'
+            f"<p>{self.status_view.value}</p>"
+            f'<div style="display:flex;gap:12px;flex-wrap:wrap">{self.board_view.value}'
+            f"<div>{self.players_view.value}{self.log_view.value}</div></div></div>"
+        )
+
+    def snapshot_svg(self) -> str:
+        """The board as standalone SVG (for print)."""
+        return board_svg(**self._board())
+
+    def snapshot_markdown(self, log_lines: int = 12) -> str:
+        """A static snapshot in Markdown, for print: the status, the players, the log."""
+        players = self.state.players()
+        table = "| player | cash | net worth | lots | monopolies |\n|---|---:|---:|---:|---:|\n"
+        table += "".join(
+            f"| {name} | ${p.cash:,} | ${p.net_worth:,} | {p.lots} | {p.monopolies} |\n"
+            for name, p in players.iterrows()
+        )
+        log = "\n".join(self.state.lines[-log_lines:]) or "(no turns yet)"
+        return f"*{STATIC_NOTE}*\n\n**{self.state.status()}**\n\n{table}\n\n```\n{log}\n```\n"
+
+    def _repr_mimebundle_(self, **kwargs) -> dict:
+        bundle = super()._repr_mimebundle_(**kwargs) or {}
+        bundle["text/plain"] = f"GameStepper: {self.state.status()} {STATIC_NOTE}"
+        bundle["text/html"] = self.snapshot_html()
+        bundle["text/markdown"] = self.snapshot_markdown()
+        bundle["image/svg+xml"] = self.snapshot_svg()
+        return bundle
