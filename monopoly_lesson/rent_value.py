@@ -22,7 +22,16 @@ from .lots import RAILROAD_RENTS, UTILITY_MULTIPLIERS, lots
 from .roll_table import STATES, dice_classes, state_label
 from .rules import DOUBLES_TO_JAIL, Rules
 
-__all__ = ["LEVELS", "expected_landings", "rent_per_turn"]
+__all__ = [
+    "LEVELS",
+    "STAGES",
+    "expected_landings",
+    "group_costs",
+    "group_rent",
+    "payback_turns",
+    "rent_per_dollar",
+    "rent_per_turn",
+]
 
 LEVELS = (
     "unimproved", "complete_group", "houses_1", "houses_2", "houses_3", "houses_4", "hotel",
@@ -110,3 +119,37 @@ def rent_per_turn(rules: Rules = GAME_MOVEMENT) -> pd.DataFrame:
     table.insert(0, "group", lots["group"])
     table.insert(0, "title", lots["title"])
     return table
+
+
+STAGES = ("complete_group", "houses_1", "houses_2", "houses_3", "houses_4", "hotel")
+"""A street group's stages of development, each lot alike (buildings 0 to 5)."""
+
+
+def group_rent(rules: Rules = GAME_MOVEMENT) -> pd.DataFrame:
+    """Each street group's rent per opponent turn (its lots together) at every stage."""
+    table = rent_per_turn(rules)
+    streets = table[~table["group"].isin(["railroad", "utility"])]
+    return streets.groupby("group", sort=False)[list(STAGES)].sum()
+
+
+def group_costs() -> pd.DataFrame:
+    """What a street group costs to own at every stage: its lots' prices plus buildings."""
+    streets = lots[lots["house_cost"] > 0]
+    groups = streets.groupby("group", sort=False)
+    price, houses = groups["price"].sum(), groups["house_cost"].first() * groups.size()
+    return pd.DataFrame({stage: price + k * houses for k, stage in enumerate(STAGES)})
+
+
+def payback_turns(rules: Rules = GAME_MOVEMENT) -> pd.DataFrame:
+    """Opponent turns for a group's buildings to earn back their cost at each stage: what
+    the buildings cost, over the rent they add to the complete group's (doubled) rent."""
+    rent, costs = group_rent(rules), group_costs()
+    buildings = costs[list(STAGES[1:])].sub(costs["complete_group"], axis=0)
+    added = rent[list(STAGES[1:])].sub(rent["complete_group"], axis=0)
+    return buildings / added
+
+
+def rent_per_dollar(rules: Rules = GAME_MOVEMENT) -> pd.DataFrame:
+    """Each group's rent per opponent turn for every dollar it cost (lots and buildings);
+    the best group at each stage is ``rent_per_dollar().idxmax()``."""
+    return group_rent(rules) / group_costs()

@@ -110,3 +110,26 @@ def test_the_cli_refuses_bad_options_in_one_line(capsys):
     assert main(["rent", "--jail", "forever"]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "--jail" in err
+
+
+def test_group_costs_and_payback_follow_the_lots_table():
+    from monopoly_lesson.rent_value import group_costs, group_rent, payback_turns
+
+    costs = group_costs()
+    assert costs.loc["dark blue", "complete_group"] == 350 + 400
+    assert costs.loc["dark blue", "hotel"] == 750 + 5 * 2 * 200
+    rent, payback = group_rent(), payback_turns()
+    added = rent.loc["orange", "houses_3"] - rent.loc["orange", "complete_group"]
+    assert payback.loc["orange", "houses_3"] == pytest.approx(3 * 3 * 100 / added)
+    assert (payback > 0).all().all()
+
+
+def test_orange_is_the_best_group_per_dollar_once_built_up():
+    """The classic answer, worked out exactly: orange (6, 8 and 9 spaces past Jail) earns
+    the most per dollar from three houses on; undeveloped, dark blue does."""
+    from monopoly_lesson.rent_value import rent_per_dollar
+
+    for jail in ("long", "short"):
+        best = rent_per_dollar(Rules(chance="standard", jail=jail)).idxmax()
+        assert list(best[["houses_3", "houses_4", "hotel"]]) == ["orange"] * 3
+        assert best["complete_group"] == "dark blue"
