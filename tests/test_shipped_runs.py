@@ -1,0 +1,46 @@
+"""The shipped paper-scale run is what its recorded command makes: its first generations
+are re-run here and must give the same numbers."""
+
+from __future__ import annotations
+
+import shlex
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from monopoly_lesson.genetic import evolve
+from monopoly_lesson.shipped_runs import load_shipped_run
+
+
+@pytest.fixture(scope="module")
+def run():
+    return load_shipped_run()
+
+
+def test_the_run_is_the_paper_scale_and_records_its_command(run):
+    p = run.parameters
+    assert (p["population"], p["games_per_player"], p["chromosome"]) == (1000, 100, "rga")
+    assert p["generations"] >= 300 and len(run.history) == p["generations"]
+    words = shlex.split(p["command"])
+    assert words[:4] == ["python", "-m", "monopoly_lesson", "evolve"]
+    assert words[words.index("--seed") + 1] == str(p["seed"])
+    assert run.best_buy.shape == (p["generations"], 4, 40)
+    assert (run.history["mean"] == 150).all()  # FINISH_ORDER: 6 points a game, 4 players
+
+
+def test_its_first_generations_are_reproduced(run):
+    p = run.parameters
+    again = evolve(p["chromosome"], p["fitness"], population=p["population"],
+                   games_per_player=p["games_per_player"], generations=2, seed=p["seed"],
+                   benchmark_every=0, max_rounds=p["max_rounds"], progress=False)  # fmt: skip
+    pd.testing.assert_frame_equal(again.history, run.history.head(2), check_dtype=False)
+    best, _ = np.split(again.best_genomes[1], [160])
+    np.testing.assert_allclose(best.reshape(4, 40), run.best_buy[1], rtol=1e-6)
+
+
+def test_the_best_player_plays(run):
+    from monopoly_lesson.game import play_monopoly
+
+    result = play_monopoly([run.best_player(), "heuristic"], seed=1, max_rounds=10)
+    assert result.rounds == 10

@@ -1,0 +1,55 @@
+"""Make the small data file of an evolve run that ships with the package.
+
+Usage: ``python tools/ship_run.py RUN_FOLDER NAME`` writes ``monopoly_lesson/data/NAME/``:
+the run's ``history.csv`` and ``benchmark.csv`` as they are, ``run.json`` (its parameters
+and the exact command that makes it), and ``genes.npz``: each generation's best buy genes
+(float32), the final best genome, and the final population's mean buy and jail genes.
+The run's own population and best genomes (tens of MB) stay out of the package.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+
+from monopoly_lesson.genetic import genome_genes, load_evolution
+
+DATA = Path(__file__).resolve().parent.parent / "monopoly_lesson" / "data"
+
+
+def main() -> None:
+    """Write the shipped files of one run."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("run", type=Path, help="the folder evolve wrote")
+    parser.add_argument("name", help="the name of the shipped run (a folder under data/)")
+    args = parser.parse_args()
+    run = load_evolution(args.run)
+    chromosome = run.parameters["chromosome"]
+    out = DATA / args.name
+    out.mkdir(parents=True, exist_ok=True)
+    for name in ("history.csv", "benchmark.csv"):
+        shutil.copyfile(args.run / name, out / name)
+    parameters = {k: v for k, v in run.parameters.items() if k != "command"}
+    options = " ".join(f"--{k.replace('_', '-')} {parameters[k]}" for k in (
+        "chromosome", "fitness", "population", "games_per_player", "generations", "seed",
+        "benchmark_every", "benchmark_games", "max_rounds"))  # fmt: skip
+    parameters["command"] = f"python -m monopoly_lesson evolve {options} --out runs/{args.name}"
+    (out / "run.json").write_text(json.dumps(parameters, indent=2) + "\n")
+    best_buy, _ = genome_genes(chromosome, run.best_genomes)
+    buy, jail = genome_genes(chromosome, run.population)
+    np.savez_compressed(
+        out / "genes.npz",
+        best_buy=best_buy.astype(np.float32),
+        final_best=run.best_genomes[-1],
+        population_buy=buy.mean(axis=0),
+        population_jail=jail.mean(axis=0),
+    )
+    print(f"wrote {out}: " + ", ".join(f"{p.name} {p.stat().st_size:,} B" for p in out.iterdir()))
+
+
+if __name__ == "__main__":
+    main()
