@@ -330,3 +330,68 @@ def test_no_news_or_update_pop_ups(page, lab):
     open_notebook(page, lab, "00_welcome.ipynb")
     page.wait_for_timeout(2000)
     assert page.locator(".jp-toast-container .Toastify__toast").count() == 0
+
+
+# -- the game widget (chapter 9) ----------------------------------------------------
+
+
+def game_status(page) -> str:
+    return page.locator(".game-stepper .game-stepper-status").first.inner_text()
+
+
+def game_click(page, label: str) -> float:
+    """Click a game widget button; return the seconds until its status line changes."""
+    before = game_status(page)
+    start = time.perf_counter()
+    page.locator(f".game-stepper button:has-text('{label}')").first.click()
+    page.wait_for_function(
+        "before => document.querySelector('.game-stepper .game-stepper-status')"
+        ".innerText !== before",
+        arg=before,
+        polling="raf",
+    )
+    return time.perf_counter() - start
+
+
+def game_view(page, cls: str) -> str:
+    return page.locator(f".game-stepper .{cls}").first.inner_html()
+
+
+def test_stepping_the_whole_game_in_chapter_9(page, lab, record_property):
+    open_notebook(page, lab, "09_whole_game.ipynb")
+    run_all_cells(page)
+    page.locator(".game-stepper button:has-text('One turn')").first.wait_for()
+    board, players = game_view(page, "game-stepper-board"), game_view(page, "game-stepper-players")
+    game_click(page, "One round")
+    assert game_view(page, "game-stepper-board") != board  # new owners, tokens moved
+    assert game_view(page, "game-stepper-players") != players  # cash changed
+    assert game_status(page).startswith("Round 5:")
+
+    latencies = [game_click(page, "One turn") for _ in range(CLICKS)]
+    median_ms = 1000 * statistics.median(latencies)
+    record_property("game_one_turn_click_median_ms", round(median_ms, 1))
+    print(f"\n'One turn' (game widget) click to page update: median {median_ms:.0f} ms")
+
+    game_click(page, "To the end")
+    assert game_status(page).startswith("Over after")
+    game_click(page, "New game")
+    assert game_status(page).startswith("Round 1:")
+    page.keyboard.press("Escape")
+
+
+def test_a_failing_strategy_shows_in_the_game_widget(page, lab):
+    open_notebook(page, lab, "09_whole_game.ipynb")
+    run_all_cells(page)
+    page.locator(".game-stepper button:has-text('One turn')").first.wait_for()
+    widget_cell = "stepper = GameStepper(players, seed=7)"
+    broken = (
+        'bug = make_strategy("bug", buy=lambda game, me, space: 1 / 0)\n'
+        'stepper = GameStepper([bug, "always"], seed=7)\nstepper'
+    )
+    edit_cell(page, widget_cell, broken)
+    page.locator(".game-stepper button:has-text('To the end')").first.wait_for()
+    game_click(page, "To the end")
+    assert "ZeroDivisionError" in game_status(page)
+    assert "The game stopped" in game_view(page, "game-stepper-log")
+    game_click(page, "New game")  # the widget survives and starts again
+    assert game_status(page).startswith("Round 1:")
