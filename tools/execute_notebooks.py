@@ -8,6 +8,7 @@ a rendered book, a PDF, or a notebook that has not been run yet.
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from pathlib import Path
@@ -16,17 +17,28 @@ import nbformat
 from nbclient import NotebookClient
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+PROGRESS = re.compile(r"\d+%\|.*\| *\d+/\d+")
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def keep_static_outputs(notebook: nbformat.NotebookNode) -> None:
-    """Drop widget views (and the saved widget state) where a static snapshot exists."""
+    """Drop widget views (and the saved widget state) where a static snapshot exists, and
+    progress bars, which are live only (stored, they would show the bar at its start)."""
     notebook.metadata.pop("widgets", None)
     for cell in notebook.cells:
-        for output in cell.get("outputs", []):
+        outputs = cell.get("outputs", [])
+        outputs[:] = [output for output in outputs if not is_progress_bar(output)]
+        for output in outputs:
             data = output.get("data", {})
             if WIDGET_VIEW in data and ("text/html" in data or "text/markdown" in data):
                 del data[WIDGET_VIEW]
+
+
+def is_progress_bar(output: nbformat.NotebookNode) -> bool:
+    """Whether an output is a tqdm progress bar widget (its text: ``name:  0%|...| 0/10``)."""
+    data = output.get("data", {})
+    text = data.get("text/plain", "")
+    return WIDGET_VIEW in data and bool(PROGRESS.search(text if isinstance(text, str) else ""))
 
 
 def execute(path: Path) -> float:
