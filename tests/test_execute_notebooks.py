@@ -9,7 +9,7 @@ from pathlib import Path
 import nbformat
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
-from execute_notebooks import WIDGET_VIEW, keep_static_outputs  # noqa: E402
+from execute_notebooks import WIDGET_VIEW, keep_static_outputs
 
 
 def output(data):
