@@ -48,12 +48,14 @@ def win_rate_chart(rates: pd.DataFrame, title: str = "Win rates (95% intervals)"
     return fig
 
 
-def heat_map(frame: pd.DataFrame, title: str, value: str = "{:.2f}") -> go.Figure:
-    """A table of numbers as a heat map, rows and columns labelled, each cell printed."""
-    text = [[value.format(v) for v in row] for row in frame.to_numpy()]
+def heat_map(frame: pd.DataFrame, title: str, value: str | None = "{:.2f}") -> go.Figure:
+    """A table of numbers as a heat map, rows and columns labelled, each cell printed in the
+    format ``value`` (None: no numbers, a colour scale instead, for big tables)."""
+    text = [[value.format(v) for v in row] for row in frame.to_numpy()] if value else None
     fig = go.Figure(go.Heatmap(
         z=frame.to_numpy(), x=[str(c) for c in frame.columns], y=[str(i) for i in frame.index],
-        text=text, texttemplate="%{text}", colorscale="Blues", showscale=False,
+        text=text, texttemplate="%{text}" if value else None, colorscale="Blues",
+        showscale=value is None,
     ))  # fmt: skip
     fig.update_layout(title=title, yaxis_autorange="reversed", **_STYLE)
     return fig

@@ -31,6 +31,7 @@ __all__ = [
     "payback_turns",
     "rent_per_dollar",
     "rent_per_turn",
+    "simulated_rent",
 ]
 
 LEVELS = (
@@ -153,3 +154,36 @@ def rent_per_dollar(rules: Rules = GAME_MOVEMENT) -> pd.DataFrame:
     """Each group's rent per opponent turn for every dollar it cost (lots and buildings);
     the best group at each stage is ``rent_per_dollar().idxmax()``."""
     return group_rent(rules) / group_costs()
+
+
+def simulated_rent(games: int = 100, seed: int = 0, rounds: int = 300) -> pd.DataFrame:
+    """Rent the lots collect in whole games, per turn of the paying player, against
+    :func:`rent_per_turn` (the whole game's movement rules).
+
+    In each two-player game one player owns every lot (complete groups, 4 railroads, both
+    utilities), never builds and is rich; the other never buys and is rich, and pays. The
+    ``collected`` column is the mean over games, with its standard error ``se`` and the
+    exact value for that stage, ``exact``.
+    """
+    from .game import MonopolyGame  # the reference engine, played here only
+    from .game_state import BANK, LOT_SPACES
+    from .plugins import make_strategy
+
+    keeper = make_strategy("keeper", buy=lambda *_: False, build=lambda *_: None)
+    per_turn = []
+    for game_seed in np.random.SeedSequence(seed).generate_state(games):
+        game = MonopolyGame([keeper, "never"], seed=int(game_seed), max_rounds=rounds)
+        for space in LOT_SPACES:
+            game.state.lots[space].owner = 1
+            game.state.player(1).lots.add(space)
+        for seat in (1, 2):
+            game.state.transfer(BANK, seat, 10**7, "salary")
+        game.play()
+        per_turn.append([game.state.lots[s].rent_collected / game.turns[1] for s in LOT_SPACES])
+    rents = np.array(per_turn)
+    table = rent_per_turn()
+    exact = table["complete_group"].fillna(table["railroads_4"]).fillna(table["utilities_2"])
+    return pd.DataFrame(
+        {"title": table["title"], "collected": rents.mean(axis=0),
+         "se": rents.std(axis=0, ddof=1) / np.sqrt(games), "exact": exact},
+    )  # fmt: skip

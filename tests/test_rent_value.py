@@ -2,9 +2,9 @@
 
 - Its landings agree with the exact solver's long-run frequencies, which come from the
   movement roll table: two enumerations of the rules, one answer.
-- Simulated whole games collect that rent: one player owns every lot (complete groups,
-  four railroads, both utilities) and never builds; the other never buys and pays. The
-  rent each lot collects per opponent turn matches the exact value within sampling error.
+- Simulated whole games collect that rent (``simulated_rent``: one player owns every lot
+  and never builds, the other never buys and pays): each lot's rent per opponent turn
+  matches the exact value within sampling error.
 """
 
 from __future__ import annotations
@@ -13,10 +13,7 @@ import numpy as np
 import pytest
 
 from monopoly_lesson.exact import stationary
-from monopoly_lesson.game import GAME_MOVEMENT, MonopolyGame
-from monopoly_lesson.game_state import BANK, LOT_SPACES
-from monopoly_lesson.plugins import make_strategy
-from monopoly_lesson.rent_value import LEVELS, expected_landings, rent_per_turn
+from monopoly_lesson.rent_value import LEVELS, expected_landings, rent_per_turn, simulated_rent
 from monopoly_lesson.rules import Rules
 
 
@@ -41,56 +38,24 @@ def test_the_table_has_every_stage_and_the_cards_rules():
     assert seen.loc[13, "fresh_roll"] > 0 and np.isnan(table.loc[13, "hotel"])
 
 
-def owner_and_payer(seed):
-    """Seat 1 owns every lot, never builds, and is rich; seat 2 never buys and is rich."""
-    keeper = make_strategy("keeper", buy=lambda *_: False, build=lambda *_: None)
-    game = MonopolyGame([keeper, "never"], seed=seed, max_rounds=300)
-    owner = game.state.player(1)
-    for space in LOT_SPACES:
-        game.state.lots[space].owner = 1
-        owner.lots.add(space)
-    for seat in (1, 2):
-        game.state.transfer(BANK, seat, 10**7, "salary")
-    return game
-
-
-GAMES = 200
-
-
 @pytest.fixture(scope="module")
 def collected():
-    """Rent each lot collected per turn of the paying player, one row per game."""
-    rents, turns = [], []
-    for seed in range(GAMES):
-        game = owner_and_payer(seed)
-        game.play()
-        rents.append([game.state.lots[s].rent_collected for s in LOT_SPACES])
-        turns.append(game.turns[1])
-    return np.array(rents) / np.array(turns)[:, None]
-
-
-def z_scores(collected, expected):
-    se = collected.std(axis=0, ddof=1) / np.sqrt(len(collected))
-    return (collected.mean(axis=0) - np.asarray(expected)) / se
-
-
-def owned_stage():
-    """The stage of the simulated owner's lots: complete groups, 4 railroads, 2 utilities."""
-    table = rent_per_turn(GAME_MOVEMENT)
-    return table["complete_group"].fillna(table["railroads_4"]).fillna(table["utilities_2"])
+    """Rent each lot collected per turn of the paying player, 400 games (simulated_rent):
+    enough for the railroad card's double rent to stand out (about 6 standard errors)."""
+    return simulated_rent(games=400, seed=0)
 
 
 def test_simulated_games_collect_the_exact_rent(collected):
-    z = z_scores(collected, owned_stage())
-    assert np.abs(z).max() < 4.5, dict(zip(LOT_SPACES, z.round(1), strict=True))
+    z = (collected["collected"] - collected["exact"]) / collected["se"]
+    assert z.abs().max() < 4.5, z.round(1).to_dict()
 
 
 def test_the_railroad_card_s_double_rent_shows_in_the_simulation(collected):
     """The check can fail: railroad rent without the card's doubling is told apart."""
-    seen, plain = expected_landings(), owned_stage()
+    seen, plain = expected_landings(), collected["exact"].copy()
     for space in (6, 16, 26, 36):
         plain[space] = 200 * (seen.loc[space, "landings"] + seen.loc[space, "doubled"])
-    assert np.abs(z_scores(collected, plain)).max() > 4.5
+    assert ((collected["collected"] - plain) / collected["se"]).abs().max() > 4.5
 
 
 def test_the_cli_prints_the_table(capsys):
