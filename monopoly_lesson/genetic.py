@@ -56,7 +56,7 @@ import pandas as pd
 
 from .chromosomes import BUY_SHAPE, CHROMOSOME_PLAYERS, GENE_BITS, RGA
 from .population_games import play_population_games
-from .tournament import play_games, win_rates
+from .tournament import play_games, wilson_interval, win_rates
 
 __all__ = [
     "BENCHMARK_COLUMNS",
@@ -67,6 +67,7 @@ __all__ = [
     "MUTATION_SD",
     "EvolutionResult",
     "benchmark",
+    "benchmark_each",
     "crossover",
     "evolve",
     "finish_order",
@@ -371,6 +372,33 @@ def benchmark(player: RGA, games: int = 200, seed: int = 0, max_rounds: int = 10
         "wins": int(row["wins"]),
         **{name: float(row[name]) for name in ("win_rate", "ci_low", "ci_high")},
     }
+
+
+def benchmark_each(
+    chromosome: str, genomes: np.ndarray, games: int = 1000, seed: int = 0, max_rounds: int = 100
+) -> pd.DataFrame:
+    """:func:`benchmark` for every genome (a row of ``genomes``, e.g. each generation's best),
+    with the compiled engine: ``games`` games each against :data:`BENCHMARK_OPPONENTS`,
+    seats rotated. One row per genome, numbered from 1: :data:`BENCHMARK_COLUMNS`."""
+    from .fast_game import fast_games, genome_codes, strategy_codes
+
+    buy, jail = genome_genes(chromosome, genomes)
+    codes = genome_codes(chromosome, buy, jail)
+    fixed = strategy_codes(list(BENCHMARK_OPPONENTS))
+    codes.kind = np.concatenate([codes.kind, fixed.kind])
+    codes.genes = np.concatenate([codes.genes, fixed.genes])
+    count = len(genomes)
+    table = [-1, *range(count, count + len(BENCHMARK_OPPONENTS))]  # -1: the genome's seat
+    seating = np.array([np.roll(table, k) for k in range(len(table))])[
+        np.arange(games) % len(table)
+    ]
+    who = np.concatenate([np.where(seating < 0, i, seating) for i in range(count)])
+    seeds = np.tile(np.random.SeedSequence(seed).generate_state(games), count)
+    finish = fast_games(codes, who, seeds=seeds, max_rounds=max_rounds)["finish"]
+    wins = ((who < count) & (finish == 1)).sum(axis=1).reshape(count, games).sum(axis=1)
+    low, high = wilson_interval(wins, np.full(count, games))
+    return pd.DataFrame({"generation": np.arange(1, count + 1), "games": games, "wins": wins,
+                         "win_rate": wins / games, "ci_low": low, "ci_high": high})  # fmt: skip
 
 
 # ---------------------------------------------------------------------------

@@ -27,12 +27,14 @@ SHIPPED_RUNS = ("rga_finish_order",)
 
 @dataclass(frozen=True)
 class ShippedRun:
-    """A shipped run: ``parameters`` (with its ``command``), ``history``, ``benchmark``,
+    """A shipped run: ``parameters`` (with its ``command``), ``history``, ``benchmark`` (every
+    10 generations), ``benchmark_each`` (every generation's best genome, 1,000 games),
     ``best_buy`` (generations, 4, 40), ``population_buy`` (4, 40), ``population_jail``."""
 
     parameters: dict
     history: pd.DataFrame
     benchmark: pd.DataFrame
+    benchmark_each: pd.DataFrame
     best_buy: np.ndarray
     final_best: np.ndarray
     population_buy: np.ndarray
@@ -55,6 +57,7 @@ def load_shipped_run(name: str = "rga_finish_order") -> ShippedRun:
         parameters=json.loads((folder / "run.json").read_text()),
         history=pd.read_csv(folder / "history.csv"),
         benchmark=pd.read_csv(folder / "benchmark.csv"),
+        benchmark_each=pd.read_csv(folder / "benchmark_each.csv"),
         best_buy=genes["best_buy"],
         final_best=genes["final_best"],
         population_buy=genes["population_buy"],

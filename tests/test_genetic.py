@@ -382,3 +382,15 @@ def test_a_small_run_of_200_players_and_20_generations():
     assert list(run.history["generation"]) == list(range(1, 21))
     assert (run.history["mean"] == 1.5 * 20).all()
     assert run.best_genomes.shape == (20, genome_length("rga"))
+
+
+def test_benchmark_each_tells_a_buyer_from_a_non_buyer():
+    """Genes of 1 buy everything, genes of 0 nothing: against the heuristic field the first
+    wins far more often (the benchmark can fail)."""
+    from monopoly_lesson.genetic import benchmark_each
+
+    genomes = np.vstack([np.ones(genome_length("rga")), np.zeros(genome_length("rga"))])
+    each = benchmark_each("rga", genomes, games=400, seed=1)
+    assert list(each["games"]) == [400, 400]
+    assert each["ci_low"].iloc[0] > each["ci_high"].iloc[1]
+    assert each["wins"].iloc[1] < 20

@@ -44,3 +44,16 @@ def test_the_best_player_plays(run):
 
     result = play_monopoly([run.best_player(), "heuristic"], seed=1, max_rounds=10)
     assert result.rounds == 10
+
+
+def test_every_generation_has_its_benchmark(run):
+    from monopoly_lesson.genetic import benchmark_each
+
+    each = run.benchmark_each
+    assert list(each["generation"]) == list(range(1, run.parameters["generations"] + 1))
+    assert (each["ci_low"] <= each["win_rate"]).all() and (
+        each["win_rate"] <= each["ci_high"]
+    ).all()
+    last = benchmark_each("rga", run.final_best[None], games=int(each["games"].iloc[-1]),
+                          seed=run.parameters["seed"])  # fmt: skip
+    assert last["wins"].iloc[0] == each["wins"].iloc[-1]  # the shipped figure is reproduced

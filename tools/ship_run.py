@@ -1,9 +1,11 @@
 """Make the small data file of an evolve run that ships with the package.
 
 Usage: ``python tools/ship_run.py RUN_FOLDER NAME`` writes ``monopoly_lesson/data/NAME/``:
-the run's ``history.csv`` and ``benchmark.csv`` as they are, ``run.json`` (its parameters
-and the exact command that makes it), and ``genes.npz``: each generation's best buy genes
-(float32), the final best genome, and the final population's mean buy and jail genes.
+the run's ``history.csv`` and ``benchmark.csv`` as they are, ``benchmark_each.csv`` (every
+generation's best genome against the benchmark opponents, 1,000 games each, compiled
+engine), ``run.json`` (its parameters and the exact command that makes it), and
+``genes.npz``: each generation's best buy genes (float32), the final best genome, and the
+final population's mean buy and jail genes.
 The run's own population and best genomes (tens of MB) stay out of the package.
 """
 
@@ -16,9 +18,10 @@ from pathlib import Path
 
 import numpy as np
 
-from monopoly_lesson.genetic import genome_genes, load_evolution
+from monopoly_lesson.genetic import benchmark_each, genome_genes, load_evolution
 
 DATA = Path(__file__).resolve().parent.parent / "monopoly_lesson" / "data"
+EACH_GAMES = 1000  # benchmark games of every generation's best genome (compiled engine)
 
 
 def main() -> None:
@@ -39,6 +42,10 @@ def main() -> None:
         "benchmark_every", "benchmark_games", "max_rounds"))  # fmt: skip
     parameters["command"] = f"python -m monopoly_lesson evolve {options} --out runs/{args.name}"
     (out / "run.json").write_text(json.dumps(parameters, indent=2) + "\n")
+    each = benchmark_each(
+        chromosome, run.best_genomes, games=EACH_GAMES, seed=run.parameters["seed"]
+    )
+    each.to_csv(out / "benchmark_each.csv", index=False)
     best_buy, _ = genome_genes(chromosome, run.best_genomes)
     buy, jail = genome_genes(chromosome, run.population)
     np.savez_compressed(
