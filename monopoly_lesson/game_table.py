@@ -12,14 +12,14 @@ at once, the third failed roll's fee, and where the roll ends.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import numpy as np
 
 from .card_effects import chance_effects
-from .roll_table import STATES, _NeedCard, _OneRoll, _ProbeDeck, _state_of, dice_classes
+from .roll_table import STATES, dice_classes, each_card_choice, probe_seat, state_of
 from .rules import DOUBLES_TO_JAIL, Rules, Seat, play_roll
-from .starter import JAIL, NUM_SPACES, Player, community_deck
+from .starter import NUM_SPACES, community_deck
 
 __all__ = ["EVENT_WIDTH", "OPS", "GameRollTable", "game_roll_table"]
 
@@ -64,34 +64,21 @@ class _Recorder:
         """The recorder is the tracker too; tallies are not needed here."""
 
 
-@dataclass(frozen=True)
-class _GameRoll:
-    rules: Rules
-    decks: tuple[list[str], list[str]]
-    state: int
-    doubles: int
-    faces: tuple[int, int]
-    leave: bool
-
-    def play(self, chosen: dict[int, int]) -> tuple[tuple[int, ...], list[tuple[int, ...]]]:
-        player = Player(self.state + 1 if self.state < NUM_SPACES else JAIL)
-        if self.state >= NUM_SPACES:
-            player.in_jail, player.jail_turns = True, self.state - NUM_SPACES
-        recorder = _Recorder(self.leave)
-        chance, community = (_ProbeDeck(i, cards, chosen) for i, cards in enumerate(self.decks))
-        dice = _OneRoll(self.faces, self.rules.dice_sides)
-        seat = Seat(player, recorder, dice, chance, community, self.rules, game=recorder)
-        doubles = play_roll(seat, self.doubles)
-        events = [*recorder.events, (OPS["end"], _state_of(player), doubles, int(recorder.asked))]
-        return (chosen.get(0, -1), chosen.get(1, -1)), events
-
-    def leaves(self, chosen: dict[int, int] | None = None) -> list:
-        chosen = chosen or {}
-        try:
-            return [self.play(chosen)]
-        except _NeedCard as need:
-            cards = range(len(self.decks[need.deck]))
-            return [leaf for card in cards for leaf in self.leaves({**chosen, need.deck: card})]
+def _play_recorded(
+    rules: Rules,
+    decks: tuple[list[str], list[str]],
+    state: int,
+    doubles: int,
+    faces: tuple[int, int],
+    leave: bool,
+    chosen: dict[int, int],
+) -> tuple[tuple[int, int], list[tuple[int, ...]]]:
+    """One roll with these cards chosen: the cards and the recorded events, ending in ``end``."""
+    recorder = _Recorder(leave)
+    seat = probe_seat(rules, decks, state, faces, chosen, recorder, game=recorder)
+    again = play_roll(seat, doubles)
+    end = (OPS["end"], state_of(seat.player), again, int(recorder.asked))
+    return (chosen.get(0, -1), chosen.get(1, -1)), [*recorder.events, end]
 
 
 @dataclass(frozen=True)
@@ -129,8 +116,8 @@ def game_roll_table(rules: Rules) -> GameRollTable:
             continue  # a player in jail never rolls again in the same turn
         for cls, roll in enumerate(faces):
             for leave in (False, True):
-                probe = _GameRoll(rules, decks, state, doubles, roll, leave)
-                for (chance, chest), leaf_events in probe.leaves():
+                play = partial(_play_recorded, rules, decks, state, doubles, roll, leave)
+                for (chance, chest), leaf_events in each_card_choice(play, sizes):
                     leaf[row, cls, int(leave), _cards(chance), _cards(chest)] = len(start) - 1
                     events += leaf_events
                     start.append(len(events))

@@ -15,16 +15,29 @@ turns" (k < ``TURNS_IN_JAIL``); a roll's *row* is ``doubles_so_far * STATES + st
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeVar
 
 import numpy as np
 
 from .rules import DOUBLES_TO_JAIL, TURNS_IN_JAIL, Rules, Seat, play_roll
 from .starter import JAIL, NUM_SPACES, Player, community_deck
 
-__all__ = ["STATES", "Leaf", "RollTable", "dice_classes", "roll_table", "state_label"]
+__all__ = [
+    "STATES",
+    "Leaf",
+    "RollTable",
+    "dice_classes",
+    "each_card_choice",
+    "probe_seat",
+    "roll_table",
+    "state_label",
+    "state_of",
+]
 
+T = TypeVar("T")
 STATES = NUM_SPACES + TURNS_IN_JAIL
 """Start-of-roll states: free on a space (0..39), or in jail after k turns (40 + k)."""
 DECKS = ("chance", "community")
@@ -141,7 +154,8 @@ class _Recorder:
 # ---------------------------------------------------------------------------
 
 
-def _state_of(player: Player) -> int:
+def state_of(player: Player) -> int:
+    """The roll table's state of a token: free on a space (0..39), or in jail after k turns."""
     if not player.in_jail:
         return player.pos - 1
     if player.jail_turns >= TURNS_IN_JAIL:
@@ -150,6 +164,42 @@ def _state_of(player: Player) -> int:
             f"{TURNS_IN_JAIL} the tables have states for."
         )
     return NUM_SPACES + player.jail_turns
+
+
+def probe_seat(
+    rules: Rules,
+    decks: tuple[list[str], list[str]],
+    state: int,
+    faces: tuple[int, int],
+    chosen: dict[int, int],
+    tracker: object,
+    game: object = None,
+) -> Seat:
+    """A seat for one roll from ``state``: the dice roll ``faces`` once, and each deck deals
+    the card ``chosen`` for it (a deck without a chosen card raises _NeedCard)."""
+    player = Player(state + 1 if state < NUM_SPACES else JAIL)
+    if state >= NUM_SPACES:
+        player.in_jail, player.jail_turns = True, state - NUM_SPACES
+    chance, community = (_ProbeDeck(i, cards, chosen) for i, cards in enumerate(decks))
+    dice = _OneRoll(faces, rules.dice_sides)
+    return Seat(player, tracker, dice, chance, community, rules, game=game)  # type: ignore[arg-type]
+
+
+def each_card_choice(
+    play: Callable[[dict[int, int]], T],
+    sizes: tuple[int, int],
+    chosen: dict[int, int] | None = None,
+) -> list[T]:
+    """``play(chosen)`` for every way the roll can go: a card is chosen only when drawn."""
+    chosen = chosen or {}
+    try:
+        return [play(chosen)]
+    except _NeedCard as need:
+        return [
+            leaf
+            for card in range(sizes[need.deck])
+            for leaf in each_card_choice(play, sizes, {**chosen, need.deck: card})
+        ]
 
 
 @dataclass(frozen=True)
@@ -164,26 +214,15 @@ class _Roll:
 
     def play(self, chosen: dict[int, int]) -> Leaf:
         """Play it with these cards chosen; raise _NeedCard if a deck without one is drawn."""
-        player = Player(self.state + 1 if self.state < NUM_SPACES else JAIL)
-        if self.state >= NUM_SPACES:
-            player.in_jail, player.jail_turns = True, self.state - NUM_SPACES
         tracker = _Recorder()
-        chance, community = (_ProbeDeck(i, cards, chosen) for i, cards in enumerate(self.decks))
-        dice = _OneRoll(self.faces, self.rules.dice_sides)
-        doubles = play_roll(
-            Seat(player, tracker, dice, chance, community, self.rules), self.doubles
-        )
+        seat = probe_seat(self.rules, self.decks, self.state, self.faces, chosen, tracker)
+        doubles = play_roll(seat, self.doubles)
         cards = (chosen.get(0), chosen.get(1))
-        return Leaf(cards, _state_of(player), doubles, tuple(tracker.spaces))
+        return Leaf(cards, state_of(seat.player), doubles, tuple(tracker.spaces))
 
-    def leaves(self, chosen: dict[int, int] | None = None) -> list[Leaf]:
+    def leaves(self) -> list[Leaf]:
         """Every way the roll can go: a card is chosen only when the roll draws it."""
-        chosen = chosen or {}
-        try:
-            return [self.play(chosen)]
-        except _NeedCard as need:
-            cards = range(len(self.decks[need.deck]))
-            return [leaf for card in cards for leaf in self.leaves({**chosen, need.deck: card})]
+        return each_card_choice(self.play, (len(self.decks[0]), len(self.decks[1])))
 
 
 def dice_classes(sides: int) -> tuple[list[tuple[int, int]], np.ndarray, np.ndarray]:
