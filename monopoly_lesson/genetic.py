@@ -56,7 +56,7 @@ import pandas as pd
 
 from .chromosomes import BUY_SHAPE, CHROMOSOME_PLAYERS, GENE_BITS, RGA
 from .population_games import play_population_games
-from .tournament import play_games, wilson_interval, win_rates
+from .tournament import check_whole, play_games, wilson_interval, win_rates
 
 __all__ = [
     "BENCHMARK_COLUMNS",
@@ -219,7 +219,7 @@ def split_counts(population: int) -> tuple[int, int, int, int]:
     >>> split_counts(1000), split_counts(16)
     ((100, 300, 300, 300), (2, 5, 5, 4))
     """
-    population = _check_whole(population, "population", SEATS)
+    population = check_whole(population, "population", SEATS)
     elite = max(1, (population + 5) // 10)
     copies = (3 * population + 5) // 10
     return elite, copies, copies, population - elite - 2 * copies
@@ -774,12 +774,12 @@ def _parameters(
         "chromosome": _check_name(chromosome, "chromosome"),
         "fitness": _check_name(fitness, "fitness"),
         "population": _check_population(population),
-        "games_per_player": _check_whole(games_per_player, "games_per_player", 1),
-        "generations": _check_whole(generations, "generations", 1),
-        "seed": _check_whole(seed, "seed", 0),
-        "max_rounds": _check_whole(max_rounds, "max_rounds", 1),
-        "benchmark_every": _check_whole(benchmark_every, "benchmark_every", 0),
-        "benchmark_games": _check_whole(benchmark_games, "benchmark_games", 1),
+        "games_per_player": check_whole(games_per_player, "games_per_player", 1),
+        "generations": check_whole(generations, "generations", 1),
+        "seed": check_whole(seed, "seed", 0),
+        "max_rounds": check_whole(max_rounds, "max_rounds", 1),
+        "benchmark_every": check_whole(benchmark_every, "benchmark_every", 0),
+        "benchmark_games": check_whole(benchmark_games, "benchmark_games", 1),
         "benchmark_opponents": list(BENCHMARK_OPPONENTS),
         "version": __version__,
     }
@@ -807,16 +807,8 @@ def _check_name(value: object, what: str) -> str:
     return value
 
 
-def _check_whole(value: object, what: str, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{what} must be a whole number, got {value!r}.")
-    if value < low:
-        raise ValueError(f"{what} must be at least {low}, got {value}.")
-    return int(value)
-
-
 def _check_population(value: object) -> int:
-    population = _check_whole(value, "population", SEATS)
+    population = check_whole(value, "population", SEATS)
     if population % SEATS:
         raise ValueError(f"population must be a multiple of {SEATS} (the players are shuffled "
                          f"into tables of {SEATS}), got {population}; try "

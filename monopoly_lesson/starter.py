@@ -469,13 +469,7 @@ class CardDeck:
 
     def card(self, number: int) -> str:
         """Return the text of card ``number`` (1-based)."""
-        number = _check_int(number, "card number")
-        if not 1 <= number <= len(self.cards):
-            raise ValueError(
-                f"card number must be from 1 to {len(self.cards)} in the {self.name} deck, "
-                f"got {number}."
-            )
-        return self.cards[number - 1]
+        return self.cards[self._known(number) - 1]
 
     def shuffle(self) -> None:
         """Shuffle the whole deck, except cards held by players; the next draws deal it."""

@@ -29,6 +29,7 @@ from .strategies import Strategy
 __all__ = [
     "ENDINGS",
     "TABLE_COLUMNS",
+    "check_whole",
     "game_seed",
     "play_games",
     "strategy_labels",
@@ -94,9 +95,9 @@ def play_games(
     {'always': [1, 2, 3], 'always#2': [1, 2, 3], 'never': [1, 2, 3]}
     """
     entries = _check_strategies(strategies)
-    games = _check_whole(games, "games", 1)
-    seed = _check_whole(seed, "seed", 0)
-    max_rounds = _check_whole(max_rounds, "max_rounds", 1)
+    games = check_whole(games, "games", 1)
+    seed = check_whole(seed, "seed", 0)
+    max_rounds = check_whole(max_rounds, "max_rounds", 1)
     for flag, name in ((rotate, "rotate"), (progress, "progress")):
         if not isinstance(flag, bool):
             raise TypeError(f"{name} must be True or False, got {flag!r}.")
@@ -253,7 +254,8 @@ def _check_strategies(strategies: object) -> list[Strategy]:
     return [as_strategy(strategy) for strategy in strategies]
 
 
-def _check_whole(value: object, what: str, low: int) -> int:
+def check_whole(value: object, what: str, low: int) -> int:
+    """``value`` as an int, or a plain error: a whole number of at least ``low``."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{what} must be a whole number, got {value!r}.")
     if value < low:
