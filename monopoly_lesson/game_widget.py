@@ -14,27 +14,11 @@ import ipywidgets as widgets
 
 from .board_view import board_html, board_svg
 from .game_stepper import DEFAULT_STRATEGIES, GameStepperState
-from .widgets import REOPENED_NOTE, STATIC_NOTE
+from .widgets import STATIC_NOTE, log_html, reopened_html, static_html, widget_button
 
 __all__ = ["GameStepper"]
 
-_REOPENED_HTML = (
-    "<style>.game-stepper-reopened{display:none}"
-    ".jupyter-widgets-disconnected .game-stepper-reopened{display:block}</style>"
-    '<div class="game-stepper-reopened" style="color:#b00020;font-weight:bold">'
-    f"{REOPENED_NOTE}</div>"
-)
-_LOG_BOX = (
-    "height:300px;width:430px;overflow:auto;display:flex;flex-direction:column-reverse;"
-    "border:1px solid #ccc;box-sizing:border-box"
-)
-_LOG_TEXT = "flex:none;margin:0 0 auto 0;padding:4px;font-size:11px;white-space:pre-wrap"
-
-
-def _button(label: str, tooltip: str, icon: str) -> widgets.Button:
-    button = widgets.Button(description=label, tooltip=tooltip, icon=icon)
-    button.add_class("game-stepper-" + label.lower().replace(" ", "-"))
-    return button
+PREFIX = "game-stepper"  # the CSS classes of the widget and its parts
 
 
 class GameStepper(widgets.VBox):
@@ -53,10 +37,14 @@ class GameStepper(widgets.VBox):
         max_rounds: int = 100,
     ) -> None:
         self.state = GameStepperState(strategies, seed=seed, max_rounds=max_rounds)
-        self.one_turn = _button("One turn", "Play the next player's turn", "play")
-        self.one_round = _button("One round", "Play the rest of this round", "forward")
-        self.to_end = _button("To the end", "Play until the game is over", "fast-forward")
-        self.new_game = _button("New game", "Start again with the seed below", "undo")
+        self.one_turn = widget_button(PREFIX, "One turn", "Play the next player's turn", "play")
+        self.one_round = widget_button(
+            PREFIX, "One round", "Play the rest of this round", "forward"
+        )
+        self.to_end = widget_button(
+            PREFIX, "To the end", "Play until the game is over", "fast-forward"
+        )
+        self.new_game = widget_button(PREFIX, "New game", "Start again with the seed below", "undo")
         self.seed_box = widgets.BoundedIntText(value=seed, min=0, max=2**31 - 1,
                                                description="Seed:")  # fmt: skip
         self.one_turn.on_click(lambda _: self._do(self.state.step_turn))
@@ -68,7 +56,7 @@ class GameStepper(widgets.VBox):
         buttons = [self.one_turn, self.one_round, self.to_end, self.new_game, self.seed_box]
         super().__init__(
             children=[
-                widgets.HTML(_REOPENED_HTML),
+                widgets.HTML(reopened_html(PREFIX)),
                 widgets.HBox(buttons),
                 self.status_view,
                 widgets.HBox([self.board_view, widgets.VBox([self.players_view, self.log_view])],
@@ -94,11 +82,7 @@ class GameStepper(widgets.VBox):
         )
         self.board_view.value = board_html(**self._board(), css_class="game-stepper-board")
         self.players_view.value = self._players_html()
-        text = html.escape("\n".join(state.lines[-300:]) or "(no turns yet)")
-        self.log_view.value = (
-            f'<div class="game-stepper-log" style="{_LOG_BOX}">'
-            f'<pre style="{_LOG_TEXT}">{text}</pre></div>'
-        )
+        self.log_view.value = log_html(state.lines[-300:], PREFIX, width=430, height=300)
 
     def _board(self) -> dict:
         colours = self.state.players()["colour"].to_dict()
@@ -123,12 +107,8 @@ class GameStepper(widgets.VBox):
 
     def snapshot_html(self) -> str:
         """A static picture of the widget: status, board, players, log, and how to use it."""
-        return (
-            f'<div class="game-stepper-static"><p><em>{STATIC_NOTE}</em></p>'
-            f"<p>{self.status_view.value}</p>"
-            f'<div style="display:flex;gap:12px;flex-wrap:wrap">{self.board_view.value}'
-            f"<div>{self.players_view.value}{self.log_view.value}</div></div></div>"
-        )
+        side = self.players_view.value + self.log_view.value
+        return static_html(PREFIX, self.status_view.value, self.board_view.value, side)
 
     def snapshot_svg(self) -> str:
         """The board as standalone SVG (for print)."""

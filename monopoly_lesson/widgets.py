@@ -26,26 +26,57 @@ STATIC_NOTE = "Run this notebook in JupyterLab to step turns with the buttons."
 REOPENED_NOTE = "This is the stepper as it was saved: run the cell to step turns."
 """What the widget says when no kernel is behind it (a reopened notebook, a restarted kernel)."""
 
-# The note is hidden while the widget is live. JupyterLab's widget manager marks a widget
-# whose kernel side is gone (restored from the state saved with the notebook, or after a
-# restart) with the class jupyter-widgets-disconnected; then the note shows.
-_REOPENED_HTML = (
-    "<style>.turn-stepper-reopened{display:none}"
-    ".jupyter-widgets-disconnected .turn-stepper-reopened{display:block}</style>"
-    '<div class="turn-stepper-reopened" style="color:#b00020;font-weight:bold">'
-    f"{REOPENED_NOTE}</div>"
-)
+
+def reopened_html(prefix: str) -> str:
+    """The note a widget shows when no kernel is behind it, hidden while it is live.
+
+    JupyterLab's widget manager marks a widget whose kernel side is gone (restored from the
+    state saved with the notebook, or after a restart) with the class
+    jupyter-widgets-disconnected; then the note shows.
+    """
+    return (
+        f"<style>.{prefix}-reopened{{display:none}}"
+        f".jupyter-widgets-disconnected .{prefix}-reopened{{display:block}}</style>"
+        f'<div class="{prefix}-reopened" style="color:#b00020;font-weight:bold">'
+        f"{REOPENED_NOTE}</div>"
+    )
+
+
 # The log scrolls inside a box anchored at its bottom (column-reverse), so the newest lines
 # are in sight after every redraw; a short log sits at the top (the auto margin below it).
 # The text must not shrink to the box (JupyterLab gives <pre> its own overflow), or it would
 # scroll by itself, from its top.
 _LOG_BOX = (
-    "height:260px;width:390px;overflow:auto;display:flex;flex-direction:column-reverse;"
-    "border:1px solid #ccc;box-sizing:border-box"
+    "height:{height}px;width:{width}px;overflow:auto;display:flex;"
+    "flex-direction:column-reverse;border:1px solid #ccc;box-sizing:border-box"
 )
 _LOG_TEXT = (
     "flex:none;overflow:visible;margin:0 0 auto 0;padding:4px;font-size:11px;white-space:pre-wrap"
 )
+
+
+def log_html(lines: Sequence[str], prefix: str, width: int = 390, height: int = 260) -> str:
+    """A widget's log: its lines in a box that keeps the newest in sight."""
+    text = html.escape("\n".join(lines) or "(no turns yet)")
+    box = _LOG_BOX.format(width=width, height=height)
+    return f'<div class="{prefix}-log" style="{box}"><pre style="{_LOG_TEXT}">{text}</pre></div>'
+
+
+def static_html(prefix: str, status: str, board: str, side: str) -> str:
+    """A widget's static stand-in: how to use it, its status, the board and what is beside."""
+    return (
+        f'<div class="{prefix}-static"><p><em>{STATIC_NOTE}</em></p><p>{status}</p>'
+        f'<div style="display:flex;gap:12px;flex-wrap:wrap">{board}<div>{side}</div></div></div>'
+    )
+
+
+def widget_button(prefix: str, label: str, tooltip: str, icon: str) -> widgets.Button:
+    """A button with a CSS class from its label (``prefix-one-turn``), for tests to find."""
+    button = widgets.Button(description=label, tooltip=tooltip, icon=icon)
+    button.add_class(f"{prefix}-" + label.lower().replace(" ", "-"))
+    return button
+
+
 _STATUS_ERROR = 160  # characters of an error shown in the status line
 
 _TITLES = gameboard["title"].tolist()
@@ -59,9 +90,7 @@ def _faces(text: str) -> list[int]:
 
 
 def _button(label: str, tooltip: str, icon: str) -> widgets.Button:
-    button = widgets.Button(description=label, tooltip=tooltip, icon=icon)
-    button.add_class("turn-stepper-" + label.lower().replace(" ", "-"))
-    return button
+    return widget_button("turn-stepper", label, tooltip, icon)
 
 
 class TurnStepper(widgets.VBox):
@@ -96,7 +125,7 @@ class TurnStepper(widgets.VBox):
         self.reset_button.on_click(lambda _button: self.reset())
         self._add_controls(self.state.setup.players, self.state.setup.seed, preset)
         self.status_view = widgets.HTML()
-        self.reopened_view = widgets.HTML(_REOPENED_HTML)
+        self.reopened_view = widgets.HTML(reopened_html("turn-stepper"))
         self.board_view = widgets.HTML(layout=widgets.Layout(margin="0 6px 8px 0"))
         self.chart_view, self.log_view = widgets.HTML(), widgets.HTML()
         super().__init__(
@@ -185,11 +214,7 @@ class TurnStepper(widgets.VBox):
         self.status_view.value = f'<span class="turn-stepper-status">{status}</span>'
         self.board_view.value = board_html(**self._board(), css_class="turn-stepper-board")
         self.chart_view.value = _chart_html(state.tallies)
-        text = html.escape("\n".join(state.lines[-200:]) or "(no turns yet)")
-        self.log_view.value = (
-            f'<div class="turn-stepper-log" style="{_LOG_BOX}">'
-            f'<pre style="{_LOG_TEXT}">{text}</pre></div>'
-        )
+        self.log_view.value = log_html(state.lines[-200:], "turn-stepper")
 
     def _board(self) -> dict:
         """What the board shows: tallies, tokens, and who is in jail in the centre."""
@@ -201,12 +226,8 @@ class TurnStepper(widgets.VBox):
 
     def snapshot_html(self) -> str:
         """A static picture of the widget: status, board, chart, log, and how to use it."""
-        return (
-            f'<div class="turn-stepper-static"><p><em>{STATIC_NOTE}</em></p>'
-            f"<p>{self.status_view.value}</p>"
-            f'<div style="display:flex;gap:12px;flex-wrap:wrap">{self.board_view.value}'
-            f"<div>{self.chart_view.value}{self.log_view.value}</div></div></div>"
-        )
+        side = self.chart_view.value + self.log_view.value
+        return static_html("turn-stepper", self.status_view.value, self.board_view.value, side)
 
     def snapshot_svg(self) -> str:
         """A static picture of the board, as standalone SVG (for print: Typst embeds SVG)."""

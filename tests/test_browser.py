@@ -127,19 +127,19 @@ def run_all_cells(page) -> None:
     wait_idle(page)
 
 
-def status(page) -> str:
-    return page.locator(".turn-stepper .turn-stepper-status").first.inner_text()
+def status(page, widget: str = "turn-stepper") -> str:
+    return page.locator(f".{widget} .{widget}-status").first.inner_text()
 
 
-def click_and_wait(page, label: str) -> float:
-    """Click a stepper button; return the seconds until its status line changes."""
-    before = status(page)
-    button = page.locator(f".turn-stepper button:has-text('{label}')").first
+def click_and_wait(page, label: str, widget: str = "turn-stepper") -> float:
+    """Click a button of ``widget`` (its CSS class); return the seconds until its status
+    line changes."""
+    before = status(page, widget)
+    button = page.locator(f".{widget} button:has-text('{label}')").first
     start = time.perf_counter()
     button.click()
     page.wait_for_function(
-        "before => document.querySelector('.turn-stepper .turn-stepper-status')"
-        ".innerText !== before",
+        f"before => document.querySelector('.{widget} .{widget}-status').innerText !== before",
         arg=before,
         polling="raf",
     )
@@ -150,8 +150,8 @@ def turns_played(page) -> int:
     return int(status(page).split(" turn")[0])
 
 
-def view(page, cls: str) -> str:
-    return page.locator(f".turn-stepper .{cls}").first.inner_html()
+def view(page, cls: str, widget: str = "turn-stepper") -> str:
+    return page.locator(f".{widget} .{cls}").first.inner_html()
 
 
 def test_stepping_turns_in_chapter_5(page, lab, record_property):
@@ -336,25 +336,16 @@ def test_no_news_or_update_pop_ups(page, lab):
 
 
 def game_status(page) -> str:
-    return page.locator(".game-stepper .game-stepper-status").first.inner_text()
+    return status(page, "game-stepper")
 
 
 def game_click(page, label: str) -> float:
     """Click a game widget button; return the seconds until its status line changes."""
-    before = game_status(page)
-    start = time.perf_counter()
-    page.locator(f".game-stepper button:has-text('{label}')").first.click()
-    page.wait_for_function(
-        "before => document.querySelector('.game-stepper .game-stepper-status')"
-        ".innerText !== before",
-        arg=before,
-        polling="raf",
-    )
-    return time.perf_counter() - start
+    return click_and_wait(page, label, "game-stepper")
 
 
 def game_view(page, cls: str) -> str:
-    return page.locator(f".game-stepper .{cls}").first.inner_html()
+    return view(page, cls, "game-stepper")
 
 
 def test_stepping_the_whole_game_in_chapter_9(page, lab, record_property):
