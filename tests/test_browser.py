@@ -273,8 +273,8 @@ def saved_widget_state(lab, name: str, seconds: float = 30) -> dict:
     while time.monotonic() < deadline:
         try:
             metadata = api(lab, "GET", f"contents/{name}")["content"]["metadata"]
-        except urllib.error.HTTPError as error:  # read while the save writes the file
-            if error.code != 500:
+        except urllib.error.HTTPError as error:  # read while the save writes the file:
+            if error.code not in (400, 500):  # "unreadable notebook" or a server error
                 raise
             time.sleep(0.5)
             continue
