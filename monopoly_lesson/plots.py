@@ -10,11 +10,13 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import math
 import shutil
 import threading
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
@@ -28,12 +30,14 @@ from .starter import NUM_SPACES, gameboard
 __all__ = [
     "COLORSCALE",
     "SHORT_TITLES",
+    "SIGNIFICANT_DIGITS",
     "STREET_GROUPS",
     "LessonRenderer",
     "bar_chart",
     "board_map",
     "board_position",
     "error_chart",
+    "rounded",
     "setup_figures",
 ]
 
@@ -251,6 +255,37 @@ style="height:{height}px; width:100%;"></div>
 </script>"""
 
 
+SIGNIFICANT_DIGITS = 6
+"""Digits kept of every number a stored figure holds: more than a reader sees, fewer than
+the last bits that differ between processors (OpenBLAS picks its kernel by processor)."""
+
+
+def rounded(figure: object) -> object:
+    """``figure`` (plotly's JSON) with every number rounded to :data:`SIGNIFICANT_DIGITS`
+    and every typed array (``{"dtype", "bdata"}``) written out as a plain list.
+
+    Stored notebook outputs are then the same bytes on every processor, and smaller.
+    """
+    if isinstance(figure, dict):
+        if isinstance(figure.get("bdata"), str) and isinstance(figure.get("dtype"), str):
+            return rounded(_typed_array(figure))
+        return {key: rounded(value) for key, value in figure.items()}
+    if isinstance(figure, list):
+        return [rounded(value) for value in figure]
+    if isinstance(figure, float) and math.isfinite(figure):
+        return float(f"{figure:.{SIGNIFICANT_DIGITS}g}")
+    return figure
+
+
+def _typed_array(spec: dict) -> list:
+    """A plotly typed array (base64 ``bdata`` of ``dtype``, maybe ``shape``) as nested lists."""
+    values = np.frombuffer(base64.b64decode(spec["bdata"]), dtype=np.dtype(spec["dtype"]))
+    shape = spec.get("shape")
+    if isinstance(shape, str):  # plotly writes "rows, columns"
+        shape = [int(size) for size in shape.split(",")]
+    return (values.reshape(shape) if shape else values).tolist()
+
+
 class LessonRenderer(MimetypeRenderer):
     """Each figure as plotly JSON (JupyterLab), HTML (books, web pages) and maybe PNG (print).
 
@@ -264,7 +299,7 @@ class LessonRenderer(MimetypeRenderer):
 
     def to_mimebundle(self, fig_dict: dict) -> dict:
         """The figure's outputs, keyed by MIME type."""
-        figure = json.loads(pio.to_json(fig_dict, validate=False))
+        figure = rounded(json.loads(pio.to_json(fig_dict, validate=False)))
         text = json.dumps(figure, sort_keys=True, separators=(",", ":"))
         digest = hashlib.sha1(text.encode()).hexdigest()[:12]
         bundle = {
@@ -277,7 +312,7 @@ class LessonRenderer(MimetypeRenderer):
             ),
         }
         if self.png:
-            image = _png_or_none(lambda: pio.to_image(fig_dict, format="png", scale=2))
+            image = _png_or_none(lambda: pio.to_image(figure, format="png", scale=2))
             if image is None:
                 self.png = False  # one warning, then interactive figures only
             else:

@@ -3,6 +3,8 @@
 import base64
 import shutil
 
+import numpy as np
+import plotly.graph_objects as go
 import plotly.io as pio
 import pytest
 
@@ -13,6 +15,7 @@ from monopoly_lesson.plots import (
     bar_chart,
     board_map,
     board_position,
+    rounded,
     setup_figures,
 )
 
@@ -80,6 +83,27 @@ def test_figure_outputs_are_the_same_on_every_run(counts):
     assert 'id="monopoly-figure-' in first["text/html"] and "Plotly.newPlot" in first["text/html"]
     other = renderer.to_mimebundle(bar_chart(counts).to_dict())
     assert other["text/html"].split('"')[1] != first["text/html"].split('"')[1]  # ids differ
+
+
+def test_stored_figures_do_not_depend_on_the_last_bits():
+    # Another processor's BLAS kernel may change a float's last bits: the stored figure
+    # must not change with them.
+    values = np.array([1 / 3, 2 / 3, 0.1 + 0.2, 1e-7 / 3]).reshape(2, 2)
+    nudged = np.nextafter(values, np.inf)
+    renderer = LessonRenderer()
+    bundles = [
+        renderer.to_mimebundle(go.Figure(go.Heatmap(z=z)).to_dict()) for z in (values, nudged)
+    ]
+    assert bundles[0] == bundles[1]
+    z = bundles[0]["application/vnd.plotly.v1+json"]["data"][0]["z"]
+    assert z == [[0.333333, 0.666667], [0.3, 3.33333e-08]]  # lists, 6 significant digits
+    assert "bdata" not in bundles[0]["text/html"]
+
+
+def test_rounding_keeps_integers_strings_and_typed_integer_arrays():
+    figure = {"x": {"dtype": "i1", "bdata": "AAECAw=="}, "name": "0.123456789", "n": 7}
+    assert rounded(figure) == {"x": [0, 1, 2, 3], "name": "0.123456789", "n": 7}
+    assert rounded({"y": [float("nan"), 2.0000000000000004]})["y"][1] == 2.0
 
 
 @pytest.mark.skipif(
