@@ -154,6 +154,29 @@ def view(page, cls: str, widget: str = "turn-stepper") -> str:
     return page.locator(f".{widget} .{cls}").first.inner_html()
 
 
+def changed_view(page, cls: str, before: str, widget: str = "turn-stepper") -> str:
+    """The view of ``cls`` once it differs from ``before``: a widget's parts are redrawn by
+    separate messages, so the status line may change before the board does."""
+    page.wait_for_function(
+        "([selector, before]) => document.querySelector(selector).innerHTML !== before",
+        arg=[f".{widget} .{cls}", before],
+        polling="raf",
+        timeout=10_000,
+    )
+    return view(page, cls, widget)
+
+
+def view_with(page, cls: str, text: str, widget: str = "turn-stepper") -> str:
+    """The view of ``cls`` once its text contains ``text`` (or a time-out failure)."""
+    page.wait_for_function(
+        "([selector, text]) => document.querySelector(selector).innerText.includes(text)",
+        arg=[f".{widget} .{cls}", text],
+        polling="raf",
+        timeout=10_000,
+    )
+    return view(page, cls, widget)
+
+
 def test_stepping_turns_in_chapter_5(page, lab, record_property):
     open_notebook(page, lab, "05_jail.ipynb")
     run_all_cells(page)
@@ -163,9 +186,10 @@ def test_stepping_turns_in_chapter_5(page, lab, record_property):
 
     click_and_wait(page, "One turn")
     assert turns_played(page) == start + 1
-    assert f"--- Turn {start // 2 + 1}, Player " in view(page, "turn-stepper-log")
-    assert view(page, "turn-stepper-board") != board
-    assert view(page, "turn-stepper-chart") != chart
+    turn = f"--- Turn {start // 2 + 1}, Player "
+    assert turn in view_with(page, "turn-stepper-log", turn)
+    assert changed_view(page, "turn-stepper-board", board) != board
+    assert changed_view(page, "turn-stepper-chart", chart) != chart
 
     latencies = [click_and_wait(page, "One turn") for _ in range(CLICKS)]
     median_ms = 1000 * statistics.median(latencies)
@@ -177,7 +201,7 @@ def test_stepping_turns_in_chapter_5(page, lab, record_property):
     assert turns_played(page) == played + 10
     click_and_wait(page, "Reset")
     assert turns_played(page) == 0
-    assert "(no turns yet)" in view(page, "turn-stepper-log")
+    assert "(no turns yet)" in view_with(page, "turn-stepper-log", "(no turns yet)")
     page.keyboard.press("Escape")  # leave the widget before touching cells
 
 
@@ -204,7 +228,8 @@ def test_an_error_in_take_turn_shows_in_the_widget(page, lab):
     click_and_wait(page, "One turn")
     assert "Error in take_turn on turn" in status(page)  # where the student is looking
     assert "ValueError: a bug in my take_turn" in status(page)
-    assert "ValueError: a bug in my take_turn" in view(page, "turn-stepper-log")
+    error = "ValueError: a bug in my take_turn"
+    assert error in view_with(page, "turn-stepper-log", error)
     assert turns_played(page) == played
 
     fixed = (
@@ -352,11 +377,16 @@ def test_stepping_the_whole_game_in_chapter_9(page, lab, record_property):
     open_notebook(page, lab, "09_whole_game.ipynb")
     run_all_cells(page)
     page.locator(".game-stepper button:has-text('One turn')").first.wait_for()
+    page.wait_for_function(  # the three rounds played before the view was shown
+        "() => document.querySelector('.game-stepper .game-stepper-status')"
+        ".innerText.startsWith('Round 4:')"
+    )
     board, players = game_view(page, "game-stepper-board"), game_view(page, "game-stepper-players")
     game_click(page, "One round")
-    assert game_view(page, "game-stepper-board") != board  # new owners, tokens moved
-    assert game_view(page, "game-stepper-players") != players  # cash changed
     assert game_status(page).startswith("Round 5:")
+    # new owners, tokens moved; cash changed
+    assert changed_view(page, "game-stepper-board", board, "game-stepper") != board
+    assert changed_view(page, "game-stepper-players", players, "game-stepper") != players
 
     latencies = [game_click(page, "One turn") for _ in range(CLICKS)]
     median_ms = 1000 * statistics.median(latencies)
@@ -383,6 +413,8 @@ def test_a_failing_strategy_shows_in_the_game_widget(page, lab):
     page.locator(".game-stepper button:has-text('To the end')").first.wait_for()
     game_click(page, "To the end")
     assert "ZeroDivisionError" in game_status(page)
-    assert "The game stopped" in game_view(page, "game-stepper-log")
+    assert "The game stopped" in view_with(
+        page, "game-stepper-log", "The game stopped", "game-stepper"
+    )
     game_click(page, "New game")  # the widget survives and starts again
     assert game_status(page).startswith("Round 1:")
