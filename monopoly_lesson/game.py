@@ -28,7 +28,7 @@ from .game_state import BANK, PRICE, GameState, PlayerState
 from .game_streams import GameStreams, StreamDice
 from .lots import TAXES
 from .money import Bankrupt, pay
-from .plugins import as_strategy, ask, ask_yes_no
+from .plugins import as_strategy, ask_space, ask_yes_no, shows_strategy_errors
 from .rent import rent_due
 from .rules import Rules, Seat, play_turn
 from .starter import (
@@ -126,6 +126,7 @@ class MonopolyGame:
         """The player whose turn it is."""
         return self.state.players[self.state.turn - 1]
 
+    @shows_strategy_errors
     def play_turn(self) -> None:
         """Play the mover's whole turn, then pass the dice to the next player."""
         if self.over:
@@ -147,6 +148,7 @@ class MonopolyGame:
             winner = state.player(self.result().winner).name
             say("end", rounds=self._rounds_played(), how=how, who=winner)
 
+    @shows_strategy_errors
     def play(self) -> GameResult:
         """Play to the end and return the result."""
         while not self.over:
@@ -201,6 +203,7 @@ class MonopolyGame:
         use_card_or_pay(self.state, self.mover)
 
 
+@shows_strategy_errors
 def play_monopoly(
     strategies: Sequence[object],
     *,
@@ -286,10 +289,10 @@ def use_card_or_pay(game: GameState, me: PlayerState) -> None:
 
 def end_of_turn(game: GameState, me: PlayerState) -> None:
     """After its turn a player may build, then lift mortgages, as its strategy says."""
-    while (space := ask("build", game, me)) is not None:
+    while (space := ask_space("build", game, me)) is not None:
         _check_choice(me, "build", space, why_not_build(game, me.seat, space))
         build(game, me.seat, space)
-    while (space := ask("lift", game, me)) is not None:
+    while (space := ask_space("lift", game, me)) is not None:
         _check_choice(me, "lift", space, why_not_lift(game, me.seat, space))
         lift_mortgage(game, me.seat, space)
 

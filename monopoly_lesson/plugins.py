@@ -11,11 +11,17 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import functools
 import inspect
+import linecache
 import numbers
+import types
 import weakref
 from collections.abc import Callable
-from typing import Any
+from pathlib import Path
+from typing import Any, TypeVar
+
+import numpy as np
 
 from .chromosomes import CHROMOSOME_PLAYERS
 from .game_state import GameState, PlayerState
@@ -29,7 +35,15 @@ from .strategies import (
     StrategyError,
 )
 
-__all__ = ["BUILT_IN", "as_strategy", "ask", "make_strategy", "strategy_named"]
+__all__ = [
+    "BUILT_IN",
+    "as_strategy",
+    "ask",
+    "ask_space",
+    "make_strategy",
+    "shows_strategy_errors",
+    "strategy_named",
+]
 
 BUILT_IN: dict[str, type[Strategy]] = {
     "always": AlwaysBuy,
@@ -178,32 +192,97 @@ def strategy_named(name: str) -> Strategy:
     raise ValueError(f"unknown strategy {name!r}: the built-in ones are {', '.join(known)}.")
 
 
+PACKAGE = Path(__file__).resolve().parent
+"""The package's folder: its frames are left out of a student's traceback."""
+
+
 def ask(decision: str, game: GameState, me: PlayerState, *args: object) -> Any:
-    """Put a question to ``me``'s strategy; a crash becomes a StrategyError naming who and what."""
+    """Put a question to ``me``'s strategy; a crash becomes a StrategyError naming who and
+    what, which starts with the strategy's own line (see :func:`student_traceback`)."""
     try:
         return getattr(me.strategy, decision)(game, me, *args)
     except StrategyError:
         raise
     except Exception as error:
+        own = student_traceback(error.__traceback__)
+        where = f" ({where_raised(own)})" if own else ""
         raise StrategyError(
-            f"{me.name}'s {decision} decision raised {type(error).__name__}: {error}"
-        ) from error
+            f"{me.name}'s {decision} decision raised {type(error).__name__}: {error}{where}"
+        ) from error.with_traceback(own)
+
+
+def student_traceback(tb: types.TracebackType | None) -> types.TracebackType | None:
+    """The frames of ``tb`` that are not the package's: the student's code (and the
+    libraries it called), without the game's machinery around it."""
+    frames = []
+    while tb is not None:
+        if not Path(tb.tb_frame.f_code.co_filename).resolve().is_relative_to(PACKAGE):
+            frames.append(tb)
+        tb = tb.tb_next
+    kept = None
+    for frame in reversed(frames):
+        kept = types.TracebackType(kept, frame.tb_frame, frame.tb_lasti, frame.tb_lineno)
+    return kept
+
+
+def where_raised(tb: types.TracebackType) -> str:
+    """``in my_buy, line 3: return 1 / 0``: the first frame of ``tb`` (the student's)."""
+    code = tb.tb_frame.f_code
+    line = linecache.getline(code.co_filename, tb.tb_lineno).strip()
+    return f"in {code.co_name}, line {tb.tb_lineno}" + (f": {line}" if line else "")
+
+
+Entry = TypeVar("Entry", bound=Callable[..., Any])
+
+
+def shows_strategy_errors(function: Entry) -> Entry:
+    """Raise a :class:`StrategyError` from ``function`` itself, not from deep inside the
+    game: a student reads the message and their own line first, not the engine's frames."""
+
+    @functools.wraps(function)
+    def entry(*args: Any, **kwargs: Any) -> Any:
+        __tracebackhide__ = True  # IPython and pytest leave this frame out
+        try:
+            return function(*args, **kwargs)
+        except StrategyError as error:
+            raise error.with_traceback(None) from error.__cause__
+
+    return entry  # type: ignore[return-value]
 
 
 def ask_yes_no(decision: str, game: GameState, me: PlayerState, *args: object) -> bool:
-    """A yes-or-no decision (``buy``, ``leave_jail``): True or False, nothing else."""
+    """A yes-or-no decision (``buy``, ``leave_jail``): True or False (numpy's too)."""
     answer = ask(decision, game, me, *args)
-    if answer is True or answer is False or type(answer).__name__ == "bool_":
+    if isinstance(answer, (bool, np.bool_)):
         return bool(answer)
     raise StrategyError(
         f"{me.name}'s {decision} decision must return True or False, got {answer!r}."
     )
 
 
+def ask_space(decision: str, game: GameState, me: PlayerState, *args: object) -> int | None:
+    """A decision that names a space (``build``, ``lift``): a whole number (numpy's too), or
+    None for nothing."""
+    return as_space(me, decision, ask(decision, game, me, *args))
+
+
+def as_space(me: PlayerState, decision: str, space: object) -> int | None:
+    """``space`` as an int if it is a whole number (None stays None); else a StrategyError."""
+    if space is None:
+        return None
+    if isinstance(space, (bool, np.bool_)) or not isinstance(space, numbers.Integral):
+        raise StrategyError(
+            f"{me.name}'s {decision} decision must name a space by its number (a whole "
+            f"number from 1 to 40) or None, got {space!r}."
+        )
+    return int(space)
+
+
 def ask_bid(game: GameState, me: PlayerState, space: int) -> int:
-    """The most ``me`` would pay for ``space`` in an auction: whole dollars, 0 to its cash."""
+    """The most ``me`` would pay for ``space`` in an auction: whole dollars, 0 to its cash
+    (numpy's integers too)."""
     bid = ask("bid", game, me, space)
-    if isinstance(bid, bool) or not isinstance(bid, numbers.Integral):
+    if isinstance(bid, (bool, np.bool_)) or not isinstance(bid, numbers.Integral):
         raise StrategyError(
             f"{me.name}'s bid decision must return whole dollars (0 for no bid), got {bid!r}."
         )

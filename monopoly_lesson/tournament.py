@@ -23,7 +23,7 @@ import pandas as pd
 
 from .game import MAX_PLAYERS, MIN_PLAYERS, play_monopoly
 from .game_result import GameResult
-from .plugins import as_strategy
+from .plugins import as_strategy, shows_strategy_errors
 from .strategies import Strategy
 
 __all__ = [
@@ -64,6 +64,7 @@ def game_seed(seed: int, game: int) -> int:
     return int(child.generate_state(1, np.uint64)[0] >> np.uint64(1))
 
 
+@shows_strategy_errors
 def play_games(
     strategies: Sequence[object],
     games: int = 100,
