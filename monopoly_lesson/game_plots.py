@@ -19,6 +19,7 @@ __all__ = [
     "fitness_fan",
     "genes_by_group",
     "heat_map",
+    "log_ticks",
     "payback_chart",
     "rounds_histogram",
     "win_rate_chart",
@@ -61,14 +62,36 @@ def heat_map(frame: pd.DataFrame, title: str, value: str | None = "{:.2f}") -> g
     return fig
 
 
+STAGE_LABELS = {"houses_1": "1 house", "houses_2": "2 houses", "houses_3": "3 houses",
+                "houses_4": "4 houses", "hotel": "hotel"}  # fmt: skip
+"""How the stages of development read on an axis."""
+
+
 def payback_chart(payback: pd.DataFrame, title: str = "Payback of buildings") -> go.Figure:
-    """Opponent turns for each group's buildings to pay for themselves, stage by stage."""
+    """Opponent turns for each group's buildings to pay for themselves, stage by stage, on a
+    log scale labelled 1, 2, 5, 10, 20, 50... in plain numbers."""
     fig = go.Figure()
+    stages = [STAGE_LABELS.get(str(stage), str(stage)) for stage in payback.columns]
     for group, row in payback.iterrows():
-        fig.add_trace(go.Scatter(x=list(payback.columns), y=row.to_numpy(), mode="lines+markers",
+        fig.add_trace(go.Scatter(x=stages, y=row.to_numpy(), mode="lines+markers",
                                  name=str(group), line=dict(color=GROUPS[group][0])))  # fmt: skip
-    fig.update_layout(title=title, yaxis_title="opponent turns", yaxis_type="log", **_STYLE)
+    ticks = log_ticks(payback.to_numpy())
+    fig.update_layout(title=title, yaxis_title="opponent turns", **_STYLE)
+    fig.update_yaxes(type="log", tickvals=ticks, ticktext=[f"{t:,g}" for t in ticks])
     return fig
+
+
+def log_ticks(values: np.ndarray) -> list[float]:
+    """Ticks 1, 2, 5 times a power of ten, from just below the smallest positive value to
+    just above the largest: few enough to read on a log axis."""
+    shown = values[np.isfinite(values) & (values > 0)]
+    if shown.size == 0:
+        return []
+    low, high = int(np.floor(np.log10(shown.min()))), int(np.ceil(np.log10(shown.max())))
+    ticks = [m * 10.0**e for e in range(low, high + 1) for m in (1, 2, 5)]
+    below = max([t for t in ticks if t <= shown.min()], default=ticks[0])
+    above = min([t for t in ticks if t >= shown.max()], default=ticks[-1])
+    return [t for t in ticks if below <= t <= above]
 
 
 def fitness_fan(history: pd.DataFrame, title: str = "Fitness by generation") -> go.Figure:
