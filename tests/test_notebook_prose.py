@@ -171,8 +171,11 @@ def test_code_carried_over_from_the_previous_chapter_is_folded(path):
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_a_chapter_ends_with_exercises_answers_and_a_glossary(path):
-    *_, exercises, glossary = [c.source for c in nbformat.read(path, as_version=4).cells]
-    assert "## Exercises" in exercises and "### BEGIN SOLUTION" in exercises
+    *cells, glossary = [c.source for c in nbformat.read(path, as_version=4).cells]
+    starts = [i for i, source in enumerate(cells) if "## Exercises" in source]
+    assert starts, f"{path.name}: no exercises before the glossary"
+    exercises = "\n".join(cells[starts[-1] :])  # answer cells may sit between the exercises
+    assert "### BEGIN SOLUTION" in exercises
     assert exercises.count("### BEGIN SOLUTION") == exercises.count("### END SOLUTION")
     assert glossary.startswith("## Glossary\n")
     terms = re.findall(r"^- \*\*(.+?)\*\*: ", glossary, re.MULTILINE)
