@@ -47,7 +47,7 @@ def why_not_build(game: GameState, seat: int, space: int) -> str | None:
     group, lot = GROUP[space], game.lots[space]
     if not HOUSE_COST[space]:
         return f"nothing is built on a {group}"
-    if not game.holds_group(seat, group):
+    if not game.holds_complete_group(seat, group):
         return f"the {group} group is not complete"
     if any(game.lots[s].mortgaged for s in GROUP_SPACES[group]):
         return f"a lot of the {group} group is mortgaged"

@@ -113,9 +113,9 @@ def _owned_by_others(game: GameState, me: PlayerState, spaces: tuple[int, ...]) 
 
 
 def held_by_another(game: GameState, me: PlayerState, group: str) -> bool:
-    """Whether one player other than ``me`` holds every lot of ``group`` (a monopoly)."""
+    """Whether one player other than ``me`` holds ``group`` as a complete group (a monopoly)."""
     owner = game.lots[GROUP_SPACES[group][0]].owner
-    return owner is not None and owner != me.seat and game.holds_group(owner, group)
+    return owner is not None and owner != me.seat and game.holds_complete_group(owner, group)
 
 
 def monopoly_jail_index(game: GameState, me: PlayerState) -> tuple[int, int]:

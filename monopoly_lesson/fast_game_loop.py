@@ -37,6 +37,7 @@ for _g, _name in enumerate(GROUP_NAMES):
         GSPACES[_g, _k] = _space
         GROUP_ID[_space] = _g
 STREET_GROUPS = np.array([g for g, n in enumerate(GROUP_NAMES) if GROUPS[n][1] > 0], np.int64)
+IS_STREET_GROUP = np.array([GROUPS[n][1] > 0 for n in GROUP_NAMES])
 RAILROAD, UTILITY = GROUP_NAMES.index("railroad"), GROUP_NAMES.index("utility")
 ORANGE = GROUP_NAMES.index("orange")
 TGA_WEST = np.array([GROUP_NAMES.index("purple"), ORANGE], np.int64)
@@ -171,8 +172,11 @@ def put_back(s, d, card):
 
 
 @njit(cache=True)
-def holds_group(s, p, g):
-    """Whether player ``p`` owns every lot of group ``g``."""
+def holds_complete_group(s, p, g):
+    """Whether group ``g`` is a complete group of player ``p``'s: a colour group of streets
+    every lot of which it owns (GameState.holds_complete_group). Never railroads, utilities."""
+    if not IS_STREET_GROUP[g]:
+        return False
     for k in range(GSIZE[g]):
         if s[OWNER + GSPACES[g, k]] != p:
             return False
@@ -220,10 +224,10 @@ def count_lots(s, p):
 
 @njit(cache=True)
 def count_monopolies(s, p):
-    """How many street groups ``p`` holds whole."""
+    """How many complete groups ``p`` holds."""
     n = 0
     for g in STREET_GROUPS:
-        n += holds_group(s, p, g)
+        n += holds_complete_group(s, p, g)
     return n
 
 
@@ -247,7 +251,7 @@ def transfer(s, payer, payee, amount):
 def can_build(s, p, space):
     """Whether ``p`` may put its next building on ``space`` now (why_not_build is None)."""
     g = GROUP_ID[space]
-    if s[OWNER + space] != p or COST_A[space] == 0 or not holds_group(s, p, g):
+    if s[OWNER + space] != p or COST_A[space] == 0 or not holds_complete_group(s, p, g):
         return False
     b = s[BLD + space]
     if any_mortgaged(s, g) or b == 5 or b > levels(s, g)[0]:
@@ -273,7 +277,7 @@ def build(s, p, space):
 def default_build(s, p):
     """The next building in the build order if it keeps the reserve, else 0."""
     for g in BUILD_GROUPS:
-        if s[OWNER + GSPACES[g, 0]] != p or not holds_group(s, p, g):
+        if s[OWNER + GSPACES[g, 0]] != p or not holds_complete_group(s, p, g):
             continue
         for b in range(6):  # the lots by their buildings, fewest first, then board order
             for k in range(GSIZE[g]):
@@ -297,7 +301,10 @@ def default_lift(s, p):
         if s[OWNER + space] != p or not s[MORT + space]:
             continue
         g = GROUP_ID[space]
-        rank = 1 if g == RAILROAD else 2 if g == UTILITY else 0 if holds_group(s, p, g) else 3
+        if holds_complete_group(s, p, g):
+            rank = 0
+        else:
+            rank = 1 if g == RAILROAD else 2 if g == UTILITY else 3
         if rank < best_rank:
             best, best_rank = space, rank
     if best and s[CASH + p] - lift_cost(best) >= RESERVE:
@@ -358,7 +365,7 @@ def default_raise_cash(s, p):
     first = 0
     for space in LOTS_BY_PRICE:
         if can_mortgage(s, p, space):
-            if not holds_group(s, p, GROUP_ID[space]):
+            if not holds_complete_group(s, p, GROUP_ID[space]):
                 return 2, space
             if first == 0:
                 first = space
@@ -455,11 +462,11 @@ def street_bits(s, p, streets):
 
 @njit(cache=True)
 def monopoly_bits(s, p, groups):
-    """Bit k set when one player other than ``p`` holds the whole of ``groups[k]``."""
+    """Bit k set when one player other than ``p`` holds ``groups[k]`` as a complete group."""
     bits = 0
     for k in range(groups.size):
         o = s[OWNER + GSPACES[groups[k], 0]]
-        if o != BANK and o != p and holds_group(s, o, groups[k]):
+        if o != BANK and o != p and holds_complete_group(s, o, groups[k]):
             bits |= 1 << k
     return bits
 
@@ -607,7 +614,7 @@ def rent_due(s, space, dice, times, dice_times):
         return (dice_times if dice_times else UT_TIMES[held - 1]) * dice
     if s[BLD + space]:
         return RENT_A[space, s[BLD + space]]
-    return RENT_A[space, 0] * (2 if holds_group(s, owner, g) else 1)
+    return RENT_A[space, 0] * (2 if holds_complete_group(s, owner, g) else 1)
 
 
 @njit(cache=True)

@@ -146,13 +146,17 @@ class GameState:
         """The owner of each lot of ``group``, in board order."""
         return [self.lots[s].owner for s in GROUP_SPACES[group]]
 
-    def holds_group(self, seat: int, group: str) -> bool:
-        """Whether ``seat`` owns every lot of ``group`` (mortgaged ones included)."""
-        return all(self.lots[s].owner == seat for s in GROUP_SPACES[group])
+    def holds_complete_group(self, seat: int, group: str) -> bool:
+        """Whether ``group`` is a complete group of ``seat``'s: a colour group of streets
+        every lot of which it owns, mortgaged ones included. Railroads and utilities never
+        form one, however many the owner holds (their rent counts them instead)."""
+        return group in STREET_GROUPS and all(
+            self.lots[s].owner == seat for s in GROUP_SPACES[group]
+        )
 
     def monopolies(self, seat: int) -> list[str]:
-        """The street groups ``seat`` holds whole (railroads and utilities not counted)."""
-        return [g for g in STREET_GROUPS if self.holds_group(seat, g)]
+        """The complete groups ``seat`` holds, in board order."""
+        return [g for g in STREET_GROUPS if self.holds_complete_group(seat, g)]
 
     def unowned(self) -> list[int]:
         """The lot spaces nobody owns."""
@@ -226,7 +230,7 @@ class GameState:
             levels = [self.lots[s].buildings for s in GROUP_SPACES[group]]
             if any(levels):
                 owner = self.lots[GROUP_SPACES[group][0]].owner
-                assert owner is not None and self.holds_group(owner, group), (
+                assert owner is not None and self.holds_complete_group(owner, group), (
                     f"buildings on the incomplete group {group}"
                 )
                 assert not any(self.lots[s].mortgaged for s in GROUP_SPACES[group]), (

@@ -32,5 +32,5 @@ def rent_due(
         return (dice_times or UTILITY_MULTIPLIERS[held - 1]) * dice
     if lot.buildings:
         return RENTS[space][lot.buildings]
-    doubled = game.holds_group(lot.owner, group)
+    doubled = game.holds_complete_group(lot.owner, group)
     return RENTS[space][0] * (2 if doubled else 1)

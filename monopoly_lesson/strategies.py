@@ -84,7 +84,7 @@ def default_build(game: GameState, me: PlayerState) -> int | None:
     """The next building in :data:`BUILD_ORDER` if it leaves :data:`RESERVE` in hand."""
     for group in BUILD_ORDER:
         spaces = GROUP_SPACES[group]
-        if game.lots[spaces[0]].owner != me.seat or not game.holds_group(me.seat, group):
+        if game.lots[spaces[0]].owner != me.seat or not game.holds_complete_group(me.seat, group):
             continue
         for space in sorted(spaces, key=lambda s: game.lots[s].buildings):
             if why_not_build(game, me.seat, space) is None:
@@ -103,14 +103,16 @@ def default_lift(game: GameState, me: PlayerState) -> int | None:
 
 def _lift_rank(game: GameState, me: PlayerState, space: int) -> int:
     group = GROUP[space]
+    if game.holds_complete_group(me.seat, group):
+        return LIFT_ORDER.index("complete groups")
     if group in ("railroad", "utility"):
         return LIFT_ORDER.index(group)
-    return 0 if game.holds_group(me.seat, group) else len(LIFT_ORDER) - 1
+    return LIFT_ORDER.index("others")
 
 
 def default_raise_cash(game: GameState, me: PlayerState, owed: int) -> tuple[str, int] | None:
-    """Sell buildings, cheapest group first; then mortgage lots outside complete groups,
-    cheapest first; then the rest."""
+    """Sell buildings, cheapest group first; then mortgage lots outside complete groups
+    (railroads and utilities are never in one), cheapest first; then the rest."""
     by_price = sorted(me.lots, key=lambda s: (PRICE[s], s))
     for space in by_price:
         if why_not_sell(game, me.seat, space) is None:
@@ -118,7 +120,7 @@ def default_raise_cash(game: GameState, me: PlayerState, owed: int) -> tuple[str
     mortgageable = [s for s in by_price if why_not_mortgage(game, me.seat, s) is None]
     if not mortgageable:
         return None
-    loose = [s for s in mortgageable if not game.holds_group(me.seat, GROUP[s])]
+    loose = [s for s in mortgageable if not game.holds_complete_group(me.seat, GROUP[s])]
     return ("mortgage", (loose or mortgageable)[0])
 
 

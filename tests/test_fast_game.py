@@ -162,3 +162,23 @@ def test_always_buy_games_end_as_the_reference_engine_s_do():
     assert 0.24 < out["ended_early"].mean() < 0.29
     assert 89 < out["rounds"].mean() < 92
     assert (out["finish"].sum(axis=1) == 10).all()
+
+
+@pytest.mark.parametrize(
+    ("held", "mortgaged", "left"),
+    [((2, 4, 13, 29, 40), [13, 29, 40], 150), ((6, 16, 26, 36, 40), [6, 16], 0)],
+)
+def test_the_compiled_raise_cash_counts_railroads_and_utilities_as_outside_complete_groups(
+    held, mortgaged, left
+):
+    """The debt scenario of tests/test_game_rules.py, played on a compiled state: $0, $200
+    owed; railroads and utilities are mortgaged cheapest first with the loose streets."""
+    s = loop.new_game(2, 0, np.zeros(0, np.int64), np.zeros(3, np.int64))
+    s[loop.CASH] = 0
+    s[loop.OWNER + np.array(held)] = 0
+    loop.raise_cash(s, 0, 200)
+    assert [space for space in held if s[loop.MORT + space]] == mortgaged
+    assert s[loop.CASH] - 200 == left  # raised, then paid
+    assert [loop.holds_complete_group(s, 0, g) for g in range(len(loop.GROUP_NAMES))] == [
+        name == "brown" and 2 in held for name in loop.GROUP_NAMES
+    ]

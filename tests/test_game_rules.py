@@ -150,6 +150,25 @@ def test_a_bid_above_the_cash_is_a_strategy_error():
 
 
 # ---------------------------------------------------------------------------
+# Complete groups
+# ---------------------------------------------------------------------------
+
+
+def test_a_complete_group_is_a_colour_group_of_streets_held_whole():
+    # P1: brown whole, two of the three light blues, both utilities, the four railroads.
+    # P2: purple whole, one of its lots mortgaged. Only brown and purple are complete.
+    g = new_game()
+    give(g, 1, 2, 4, 7, 9, 13, 29, 6, 16, 26, 36)
+    give(g, 2, 12, 14)
+    give(g, 2, 15, mortgaged=True)
+    complete = {seat: [group for group in GROUP_SPACES if g.state.holds_complete_group(seat, group)]
+                for seat in (1, 2)}  # fmt: skip
+    assert complete == {1: ["brown"], 2: ["purple"]}
+    assert g.state.monopolies(1) == ["brown"] and g.state.monopolies(2) == ["purple"]
+    assert not g.state.holds_complete_group(1, "purple")
+
+
+# ---------------------------------------------------------------------------
 # Rent
 # ---------------------------------------------------------------------------
 
@@ -716,6 +735,31 @@ def test_debt_default_then_mortgages_the_rest_cheapest_first():
     mortgaged = {s for s in player(g, 1).lots if g.state.lots[s].mortgaged}
     assert mortgaged == {2, 4, 38}
     assert player(g, 1).cash == 35
+    g.state.check()
+
+
+@pytest.mark.parametrize(
+    ("held", "mortgaged", "left"),
+    [
+        # Both utilities, Boardwalk and brown (complete): Electric 75, Water Works 75,
+        # Boardwalk 200 = 350; 350 - 200 = 150. Brown, though cheaper, is untouched.
+        ((2, 4, 13, 29, 40), {13, 29, 40}, 150),
+        # Four railroads and Boardwalk: Reading 100, Pennsylvania RR 100 = 200; 200 - 200.
+        ((6, 16, 26, 36, 40), {6, 16}, 0),
+    ],
+)
+def test_debt_default_counts_railroads_and_utilities_as_outside_complete_groups(
+    held, mortgaged, left
+):
+    # $0, owes $200 Income Tax. Railroads and utilities never form a complete group,
+    # however many the player holds: they are mortgaged cheapest first with the loose
+    # streets, before any lot of a complete colour group.
+    g = new_game(dice=TO_INCOME_TAX)
+    give(g, 1, *held)
+    set_cash(g, 1, 0)
+    play(g, 1, start=1)
+    assert {s for s in player(g, 1).lots if g.state.lots[s].mortgaged} == mortgaged
+    assert player(g, 1).cash == left
     g.state.check()
 
 
