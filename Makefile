@@ -32,14 +32,18 @@ JUPYTER_LAB = $(if $(AS_ROOT),echo "$(ROOT_NOTE)" && )$(BIN)/jupyter lab \
 	--ip=127.0.0.1 --port=$(PORT) --ServerApp.terminals_enabled=False \
 	--LabApp.app_settings_dir=$(CURDIR)/jupyter/settings $(if $(AS_ROOT),--allow-root)
 
+# The compiled engines are compiled at install (about a minute), not at a student's first
+# evolve; numba keeps them in its cache, and recompiles by itself when their code changes.
 $(VENV)/.lesson-installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[lesson,student]"
 	$(NBGRADER_OFF)
+	$(BIN)/python -m monopoly_lesson compile
 	touch $@
 
 $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[lesson,handouts,student,dev]"
 	$(NBGRADER_OFF)
+	$(BIN)/python -m monopoly_lesson compile
 	touch $@ $(VENV)/.lesson-installed
 
 # The student's command: the student edition, written to _student/ the first time only, so

@@ -1,6 +1,7 @@
 """The command line: ``python -m monopoly_lesson simulate|trace|exact|euler84|check ...``,
-the whole game: ``play`` (one game) and ``tournament`` (win rates over many), and
-``evolve`` (the genetic algorithm's players, generation after generation).
+the whole game: ``play`` (one game) and ``tournament`` (win rates over many),
+``evolve`` (the genetic algorithm's players, generation after generation), and
+``compile`` (the compiled engines, ahead of their first use).
 
 Bad arguments end with exit status 2 and one line on stderr, never a traceback.
 """
@@ -128,9 +129,26 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
     for add in (_add_simulate, _add_trace, _add_exact, _add_euler84, _add_rent, _add_check,
-                _add_play, _add_tournament, _add_evolve):  # fmt: skip
+                _add_play, _add_tournament, _add_evolve, _add_compile):  # fmt: skip
         add(commands)
     return parser
+
+
+def _add_compile(commands: argparse._SubParsersAction) -> None:
+    commands.add_parser(
+        "compile",
+        help="compile the compiled engines now (make lesson does it at install)",
+        description="Compile the fast movement engine and the compiled whole game into "
+        "numba's cache, so that their first use later does not wait about a minute.",
+    )
+
+
+def run_compile(args: argparse.Namespace) -> None:
+    """Compile (or load) the compiled engines and say how long it took."""
+    from .engine_cache import compile_engines
+
+    print("Compiling the compiled engines (about a minute the first time)...", flush=True)
+    print(f"Ready in {compile_engines():.1f} s; later uses load them from numba's cache.")
 
 
 def _add_order(parser: argparse.ArgumentParser) -> None:
@@ -675,6 +693,7 @@ COMMANDS = {
     "play": run_play,
     "tournament": run_tournament,
     "evolve": run_evolve,
+    "compile": run_compile,
 }
 
 

@@ -55,6 +55,7 @@ import numpy as np
 import pandas as pd
 
 from .chromosomes import BUY_SHAPE, CHROMOSOME_PLAYERS, GENE_BITS, RGA
+from .engine_cache import COMPILING, compile_engines, engines_ready
 from .population_games import play_population_games
 from .tournament import check_whole, play_games, wilson_interval, win_rates
 
@@ -553,6 +554,9 @@ def _run_generations(run: _Run, folder: Path | None, progress: bool) -> Evolutio
         def show(played: int, total: int) -> None:
             bar.set_postfix_str(f"{summary}game {played}/{total}")
 
+        if run.generation < target and not engines_ready():
+            bar.set_postfix_str(COMPILING)  # the bar is on screen while the engine compiles
+            compile_engines()
         while run.generation < target:
             began = time.perf_counter()
             _play_one_generation(run, show)

@@ -1,0 +1,32 @@
+"""The compiled engines are compiled ahead of use, and a run that must compile says so."""
+
+from __future__ import annotations
+
+from monopoly_lesson import engine_cache, evolve, genetic
+from monopoly_lesson.cli import main
+
+
+def test_compiling_makes_the_engines_ready():
+    engine_cache.compile_engines()
+    assert engine_cache.engines_ready()
+
+
+def test_the_compile_command(capsys):
+    assert main(["compile"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Compiling the compiled engines") and "Ready in " in out
+
+
+def test_an_evolve_that_must_compile_says_so_on_its_bar(monkeypatch, capsys):
+    compiled = []
+    monkeypatch.setattr(genetic, "engines_ready", lambda: False)
+    monkeypatch.setattr(genetic, "compile_engines", lambda: compiled.append(1) or 0.0)
+    evolve("rga", population=8, games_per_player=4, generations=1, seed=1, progress=True)
+    assert compiled == [1]
+    assert engine_cache.COMPILING in capsys.readouterr().err
+
+
+def test_an_evolve_with_the_engines_ready_does_not_compile(monkeypatch):
+    monkeypatch.setattr(genetic, "engines_ready", lambda: True)
+    monkeypatch.setattr(genetic, "compile_engines", lambda: 1 / 0)
+    evolve("rga", population=8, games_per_player=4, generations=1, seed=1, progress=False)
