@@ -239,9 +239,8 @@ def test_the_stepper_prints_a_picture_of_its_board_and_its_log(printed):
 @pytest.fixture(scope="module")
 def handouts(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("handouts")
-    subprocess.run(
-        [sys.executable, str(ROOT / "tools" / "handouts.py"), "--out", str(out)], check=True
-    )
+    tool = [sys.executable, str(ROOT / "tools" / "handouts.py"), "--out", str(out)]
+    subprocess.run([*tool, "--edition", "instructor"], check=True)
     return out
 
 
@@ -357,3 +356,35 @@ def test_html_page(server, browser, path):
 def test_index_links_every_chapter(handouts):
     index = (handouts / "html" / "index.html").read_text()
     assert all(f'href="{p.stem}.html"' in index for p in NOTEBOOKS)
+
+
+# -- the student's handouts ----------------------------------------------------------
+
+STUDENT = ("05_jail", "10_property_values", "11_evolving_players")
+STUDENT_CHAPTERS = [ROOT / "notebooks" / f"{name}.ipynb" for name in STUDENT]
+
+
+@pytest.fixture(scope="module")
+def student_handouts(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("student-handouts")
+    tool = [sys.executable, str(ROOT / "tools" / "handouts.py"), "--out", str(out)]
+    subprocess.run([*tool, "--edition", "student", *map(str, STUDENT_CHAPTERS)], check=True)
+    return out / "student"
+
+
+@pytest.mark.parametrize("path", STUDENT_CHAPTERS, ids=lambda path: path.stem)
+def test_the_students_handouts_keep_no_answer(student_handouts, path):
+    pdf = pdf_text(student_handouts / "pdf" / f"{path.stem}.pdf")
+    page = (student_handouts / "html" / f"{path.stem}.html").read_text()
+    for text in (pdf, page):
+        assert "Answer." not in text and "SOLUTION" not in text
+        assert "Your answer here." in text and "YOUR CODE HERE" in text
+    assert pdf_images(student_handouts / "pdf" / f"{path.stem}.pdf") > 0  # figures stay
+
+
+def test_a_cell_whose_answer_is_taken_out_prints_nothing(student_handouts, handouts):
+    chapter = "10_property_values"
+    answer = "per opponent turn; paid back in"  # the printed answer of exercise 1
+    assert answer in pdf_text(handouts / "pdf" / f"{chapter}.pdf")
+    assert "57.97" not in pdf_text(student_handouts / "pdf" / f"{chapter}.pdf")
+    assert "57.97" not in (student_handouts / "html" / f"{chapter}.html").read_text()

@@ -21,10 +21,15 @@ honours them, and never shown:
   handout, where it was written; on paper it cannot be unfolded, and reprinting it would
   put a page or two of old code before each chapter's new rule.
 
-    python tools/handouts.py [--out _handouts] [NOTEBOOK ...]
+    python tools/handouts.py [--out _handouts] [--edition both|instructor|student] [NOTEBOOK ...]
 
-writes ``_handouts/html/NN_name.html`` (with a local copy of plotly.js, so the pages need
-no network) and ``_handouts/pdf/NN_name.pdf``.
+writes the instructor's handouts, ``_handouts/html/NN_name.html`` (with a local copy of
+plotly.js, so the pages need no network) and ``_handouts/pdf/NN_name.pdf``, and the
+student's, ``_handouts/student/html/`` and ``_handouts/student/pdf/``. The student's are
+made from the student edition: every solution (code to write, written answers) is its
+placeholder, and a cell whose solution was taken out shows no output, so that no
+exercise's answer is printed; every other cell keeps its stored output (the figures and
+tables a correct solution gives).
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ import pypdf
 import typst
 from nbconvert import HTMLExporter, MarkdownExporter
 from strip_solution_markers import strip_markers
+from student_edition import clear_solutions, name_the_functions
 from traitlets.config import Config
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -154,16 +160,35 @@ def apply_cell_options(notebook: nbformat.NotebookNode, target: str) -> None:
 # -- HTML ---------------------------------------------------------------------
 
 
-def read_chapter(path: Path, target: str) -> nbformat.NotebookNode:
-    """A chapter as readers see it in ``target``: no solution markers, cell options applied."""
-    notebook = nbformat.from_dict(strip_markers(nbformat.read(path, as_version=4)))
+EDITIONS = ("instructor", "student")
+"""Who a handout is for: the instructor's keep the solutions, the student's do not."""
+
+
+def read_chapter(path: Path, target: str, edition: str = "instructor") -> nbformat.NotebookNode:
+    """A chapter as readers see it in ``target``: no solution markers, cell options applied;
+    in the student's edition, placeholders for the solutions (see :func:`without_answers`)."""
+    notebook = nbformat.read(path, as_version=4)
+    if edition == "student":
+        without_answers(notebook)
+    notebook = nbformat.from_dict(strip_markers(notebook))
     apply_cell_options(notebook, target)
     return notebook
 
 
-def build_html(path: Path, out: Path) -> Path:
+def without_answers(notebook: nbformat.NotebookNode) -> None:
+    """The student edition's placeholders in place of the solutions, and no output in a cell
+    whose solution was taken out (it would print the answer)."""
+    before = [cell.source for cell in notebook.cells]
+    clear_solutions(notebook)
+    for cell, source in zip(notebook.cells, before, strict=True):
+        if cell.cell_type == "code" and cell.source != source:
+            cell.source = name_the_functions(cell.source)
+            cell.outputs, cell.execution_count = [], None
+
+
+def build_html(path: Path, out: Path, edition: str = "instructor") -> Path:
     """One chapter as a self-contained HTML page that loads plotly.js from beside it."""
-    notebook = read_chapter(path, "html")
+    notebook = read_chapter(path, "html", edition)
     exporter = HTMLExporter(
         template_name="lab",
         template_file="handout.html.j2",
@@ -245,9 +270,9 @@ def prepare_for_print(notebook: nbformat.NotebookNode) -> None:
         cell.outputs = outputs
 
 
-def chapter_markdown(path: Path) -> tuple[str, dict]:
+def chapter_markdown(path: Path, edition: str = "instructor") -> tuple[str, dict]:
     """A chapter as Markdown for print, with the images it refers to (under media/)."""
-    notebook = read_chapter(path, "pdf")
+    notebook = read_chapter(path, "pdf", edition)
     prepare_for_print(notebook)
     config = Config()
     config.NbConvertBase.display_data_priority = PRINT_PRIORITY
@@ -265,9 +290,9 @@ def chapter_markdown(path: Path) -> tuple[str, dict]:
     return markdown, resources
 
 
-def build_pdf(path: Path, out: Path) -> Path:
+def build_pdf(path: Path, out: Path, edition: str = "instructor") -> Path:
     """One chapter as a PDF handout: notebook -> Markdown -> Typst -> PDF."""
-    markdown, resources = chapter_markdown(path)
+    markdown, resources = chapter_markdown(path, edition)
     with tempfile.TemporaryDirectory() as work:
         work_dir = Path(work)
         (work_dir / "media").mkdir()
@@ -304,21 +329,30 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("notebooks", nargs="*", help="notebooks (default: notebooks/*.ipynb)")
     parser.add_argument("--out", default=str(ROOT / "_handouts"), help="output folder")
+    parser.add_argument("--edition", choices=("both", *EDITIONS), default="both",
+                        help="the instructor's (solutions), the student's, or both")  # fmt: skip
     args = parser.parse_args(argv)
     out = Path(args.out)
-    (out / "html").mkdir(parents=True, exist_ok=True)
-    (out / "pdf").mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(PLOTLY_JS, out / "html" / "plotly.min.js")
+    for edition in EDITIONS if args.edition == "both" else (args.edition,):
+        build_edition(chapters(args.notebooks), edition, out)
+
+
+def build_edition(paths: list[Path], edition: str, out: Path) -> None:
+    """One edition's pages and PDFs: the instructor's in ``out``, the student's in
+    ``out/student``."""
+    root = out / "student" if edition == "student" else out
+    (root / "html").mkdir(parents=True, exist_ok=True)
+    (root / "pdf").mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(PLOTLY_JS, root / "html" / "plotly.min.js")
     pages = []
-    for path in chapters(args.notebooks):
-        page = build_html(path, out / "html")
-        pdf = build_pdf(path, out / "pdf")
+    for path in paths:
+        page = build_html(path, root / "html", edition)
+        pdf = build_pdf(path, root / "pdf", edition)
         title = title_of(nbformat.read(path, as_version=4), path.stem)
         pages.append((title, page))
-        print(
-            f"{path.name}: {page.relative_to(out)}, {pdf.relative_to(out)} ({pdf_pages(pdf)} pages)"
-        )
-    build_index(pages, out / "html")
+        print(f"{edition}: {path.name}: {page.relative_to(out)}, {pdf.relative_to(out)} "
+              f"({pdf_pages(pdf)} pages)")  # fmt: skip
+    build_index(pages, root / "html")
 
 
 if __name__ == "__main__":
