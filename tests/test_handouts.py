@@ -388,3 +388,21 @@ def test_a_cell_whose_answer_is_taken_out_prints_nothing(student_handouts, hando
     assert answer in pdf_text(handouts / "pdf" / f"{chapter}.pdf")
     assert "57.97" not in pdf_text(student_handouts / "pdf" / f"{chapter}.pdf")
     assert "57.97" not in (student_handouts / "html" / f"{chapter}.html").read_text()
+
+
+# -- the rules pages (the book's appendices) ---------------------------------------------
+
+
+@pytest.mark.parametrize("page", ["rules.md", "game_rules.md"])
+def test_the_rules_pages_print_every_dollar(tmp_path, page):
+    """The rules pages go through pandoc and Typst as the handouts do, and every amount of
+    money is printed as written (none is read as maths)."""
+    import pypandoc
+    import typst
+
+    source = ROOT / "notebooks" / page
+    typ, pdf = tmp_path / "page.typ", tmp_path / "page.pdf"
+    pypandoc.convert_file(str(source), "typst", format="markdown", outputfile=str(typ),
+                          extra_args=["--standalone"])  # fmt: skip
+    typst.compile(str(typ), output=str(pdf))
+    assert pdf_text(pdf).count("$") == source.read_text().count("\\$") > 0

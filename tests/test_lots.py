@@ -1,60 +1,94 @@
-"""The whole game's lots and cards as data, checked against the game rules (GAME_RULES.md)."""
+"""The whole game's lots and cards as data, checked against the game rules page.
+
+The page (``notebooks/game_rules.md``) is read as its readers see it (``\\$`` is a dollar
+sign) and parsed strictly: a row of its tables that does not read as expected fails.
+"""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from monopoly_lesson.card_effects import chance_effects, community_effects
 from monopoly_lesson.lots import GROUPS, HOTELS, HOUSES, RAILROAD_RENTS, UTILITY_MULTIPLIERS, lots
 
-GAME_RULES = Path(__file__).resolve().parents[2] / "shared" / "GAME_RULES.md"
+GAME_RULES = Path(__file__).resolve().parents[1] / "notebooks" / "game_rules.md"
+STREET_HEADER = "| # | street | group | price | building | rent | 1 house | 2 houses | 3 houses |"
+CARD_HEADER = "| # | card | what it does here |"
+RENTS = ["rent", "rent_1", "rent_2", "rent_3", "rent_4", "rent_hotel"]
 
 
 @pytest.fixture(scope="module")
 def rules_text() -> str:
-    if not GAME_RULES.exists():
-        pytest.skip("needs the game rules beside the project: ../shared/GAME_RULES.md")
-    return GAME_RULES.read_text()
+    return GAME_RULES.read_text().replace("\\$", "$")
+
+
+def table_after(text: str, header: str) -> list[list[str]]:
+    """The cells of each row of the table that starts with ``header`` (the line after the
+    header, |---|, is skipped); the table ends at the first line that is not a row."""
+    lines = text[text.index(header) :].split("\n")
+    assert re.fullmatch(r"\|(:?-+:?\|)+", lines[1]), lines[1]
+    rows = []
+    for line in lines[2:]:
+        if not line.startswith("|"):
+            break
+        assert line.endswith(" |"), line
+        rows.append([cell.strip() for cell in line[1:-1].split("|")])
+    return rows
 
 
 def street_rows(text: str) -> dict[int, tuple]:
-    """``space -> (group, house cost, price, six rents)`` read from the rules' lot table."""
+    """``space -> (title, group, price, building cost, six rents)`` from the lots table."""
     found = {}
-    for group, cost, entries in re.findall(r"^\| ([A-Za-z ]+) \(\$(\d+)\) \| (.+) \|$", text, re.M):
-        for entry in entries.split(" · "):
-            head, rents = entry.split(": ")
-            rent, houses, hotel = rents.split("; ")
-            six = (int(rent), *map(int, houses.split(", ")), int(hotel))
-            for space, price in re.findall(r"(\d+) [A-Z][A-Za-z. ]*? (\d+)(?= and |$)", head):
-                found[int(space)] = (group.lower(), int(cost), int(price), six)
+    for row in table_after(text, STREET_HEADER):
+        assert len(row) == 11 and all(re.fullmatch(r"\d+", cell) for cell in row[:1] + row[3:]), row
+        space, title, group, *numbers = row
+        assert space not in found, f"space {space} twice"
+        found[int(space)] = (title, group, int(numbers[0]), int(numbers[1]),
+                             tuple(int(n) for n in numbers[2:]))  # fmt: skip
     return found
 
 
 def test_every_street_is_as_the_rules_say(rules_text):
     streets = street_rows(rules_text)
-    assert len(streets) == 22
-    for space, (group, cost, price, rents) in streets.items():
+    assert sorted(streets) == lots.index[lots["house_cost"] > 0].tolist()
+    for space, (title, group, price, cost, rents) in streets.items():
         lot = lots.loc[space]
-        assert (lot.group, lot.house_cost, lot.price) == (group, cost, price), space
-        assert tuple(lot[["rent", "rent_1", "rent_2", "rent_3", "rent_4", "rent_hotel"]]) == rents
+        assert (lot.title, lot.group, lot.price, lot.house_cost) == (title, group, price, cost)
+        assert tuple(lot[RENTS]) == rents, space
+
+
+def test_the_street_parse_can_fail(rules_text):
+    wrong = rules_text.replace("| 4 | Baltic Avenue | brown | 60 | 50 | 4 |", "| 4 | Baltic")
+    with pytest.raises(AssertionError):
+        street_rows(wrong)
 
 
 def test_railroads_utilities_and_the_bank_are_as_the_rules_say(rules_text):
-    railroads = re.search(r"\| Railroads \| ([\d, ]+), price (\d+): rent ([\d, ]+) for", rules_text)
-    spaces = [int(s) for s in railroads.group(1).split(", ")]
-    assert lots[lots.group == "railroad"].index.tolist() == spaces
-    assert set(lots.loc[spaces, "price"]) == {int(railroads.group(2))}
-    assert tuple(int(r) for r in railroads.group(3).split(", ")) == RAILROAD_RENTS
-    utilities = re.search(
-        r"\| Utilities \| ([\d, ]+), price (\d+): rent (\d+) x .* (\d+) x", rules_text
+    text = " ".join(rules_text.split())
+    railroads = re.search(
+        r"\*\*Railroads\*\*: spaces (\d+), (\d+), (\d+) and (\d+), price \$(\d+) each\. "
+        r"Rent \$(\d+), \$(\d+), \$(\d+) or \$(\d+) when the owner holds 1, 2, 3 or 4 railroads\.",
+        text,
     )
-    assert lots[lots.group == "utility"].index.tolist() == [13, 29]
-    assert set(lots.loc[[13, 29], "price"]) == {int(utilities.group(2))}
-    assert (int(utilities.group(3)), int(utilities.group(4))) == UTILITY_MULTIPLIERS
-    assert f"**{HOUSES} houses and {HOTELS} hotels**" in rules_text
+    numbers = [int(n) for n in railroads.groups()]
+    assert lots[lots.group == "railroad"].index.tolist() == numbers[:4]
+    assert set(lots.loc[numbers[:4], "price"]) == {numbers[4]}
+    assert tuple(numbers[5:]) == RAILROAD_RENTS
+    utilities = re.search(
+        r"\*\*Utilities\*\*: spaces (\d+) and (\d+), price \$(\d+) each\. Rent (\d+) x the "
+        r"dice when the owner holds one utility, (\d+) x the dice when it holds both\.",
+        text,
+    )
+    numbers = [int(n) for n in utilities.groups()]
+    assert lots[lots.group == "utility"].index.tolist() == numbers[:2]
+    assert set(lots.loc[numbers[:2], "price"]) == {numbers[2]}
+    assert tuple(numbers[3:]) == UTILITY_MULTIPLIERS
+    assert f"**{HOUSES} houses and {HOTELS} hotels**" in text
+    assert "Railroads and utilities never form a complete group" in text
 
 
 def test_the_lot_table_is_complete_and_consistent():
@@ -69,37 +103,54 @@ def test_the_lot_table_is_complete_and_consistent():
     assert lots.at[40, "title"] == "Boardwalk" and 39 not in lots.index
 
 
-def test_the_cards_money_is_as_the_rules_say(rules_text):
-    chest = dict(re.findall(r"(\d+) ([+-]\$\d+)", rules_text))
-    for number, money in chest.items():
-        card = community_effects.set_index("index").loc[int(number)]
-        sign = {"collect": "+", "pay": "-"}[card.effect]
-        assert f"{sign}${card.amount}" == money, number
-    assert len(chest) == 11
-    chance = chance_effects.set_index("index")
-    pattern = r"(\d+) [A-Za-z ]+: (collect|pay) \$(\d+)\b(?! per)"
-    chance_part = rules_text[rules_text.index("Chance (standard deck") :]
-    chance_part = chance_part[: chance_part.index("Community Chest (cards")]
-    for number, verb, amount in re.findall(pattern, chance_part):
-        assert (chance.at[int(number), "effect"], chance.at[int(number), "amount"]) == (
-            verb,
-            int(amount),
-        )
-    assert chance.at[15, "effect"] == "pay_each"
-    assert "pay each other player $50" in " ".join(rules_text.split())
-    opera = community_effects.set_index("index").loc[7]
-    assert (opera.effect, opera.amount) == ("collect_from_each", 50)
-    assert "collect $50 from every other player" in " ".join(rules_text.split())
-    for table, number, house, hotel in (
-        (chance, 13, 25, 100),
-        (community_effects.set_index("index"), 14, 40, 115),
-    ):
-        assert tuple(table.loc[number, ["effect", "per_house", "per_hotel"]]) == (
-            "repairs",
-            house,
-            hotel,
-        )
-        assert f"pay ${house} per house, ${hotel} per hotel" in " ".join(rules_text.split())
+# What a card does, as the page says it, and as card_effects has it: effect, amount, per
+# house, per hotel, rent multiplier, dice multiplier.
+EFFECTS = (
+    (r"moves(?: \(collect \$200 at Go\))?", lambda: ("move", 0, 0, 0, 1, 0)),
+    (r"moves; if owned by another player, pay twice the rent", lambda: ("move", 0, 0, 0, 2, 0)),
+    (r"moves; if owned by another player, pay (\d+) x a fresh roll of the dice",
+     lambda times: ("move", 0, 0, 0, 1, int(times))),
+    (r"goes to jail", lambda: ("jail", 0, 0, 0, 1, 0)),
+    (r"kept \(below\)", lambda: ("keep", 0, 0, 0, 1, 0)),
+    (r"collect \$(\d+)", lambda amount: ("collect", int(amount), 0, 0, 1, 0)),
+    (r"pay \$(\d+)", lambda amount: ("pay", int(amount), 0, 0, 1, 0)),
+    (r"pay \$(\d+) per house, \$(\d+) per hotel",
+     lambda house, hotel: ("repairs", 0, int(house), int(hotel), 1, 0)),
+    (r"pay each other player \$(\d+)", lambda amount: ("pay_each", int(amount), 0, 0, 1, 0)),
+    (r"collect \$(\d+) from every other player",
+     lambda amount: ("collect_from_each", int(amount), 0, 0, 1, 0)),
+)  # fmt: skip
+
+
+def card_effect(text: str) -> tuple:
+    """What the page says a card does, as a row of card_effects (ValueError if unreadable)."""
+    read = [make(*m.groups()) for pattern, make in EFFECTS if (m := re.fullmatch(pattern, text))]
+    if len(read) != 1:
+        raise ValueError(f"cannot read the card effect {text!r}")
+    return read[0]
+
+
+def card_rows(text: str, deck: str) -> pd.DataFrame:
+    """The card table under ``**deck**``, as card_effects' columns."""
+    rows = table_after(text[text.index(f"**{deck}** (") :], CARD_HEADER)
+    assert all(len(row) == 3 for row in rows), rows
+    return pd.DataFrame(
+        [(int(number), card, *card_effect(effect)) for number, card, effect in rows],
+        columns=chance_effects.columns,
+    )
+
+
+@pytest.mark.parametrize(("deck", "effects"), [("Chance", chance_effects),
+                                               ("Community Chest", community_effects)])  # fmt: skip
+def test_every_card_does_what_the_rules_say(rules_text, deck, effects):
+    pd.testing.assert_frame_equal(card_rows(rules_text, deck), effects, check_dtype=False)
+
+
+def test_the_card_parse_can_fail(rules_text):
+    with pytest.raises(ValueError, match="cannot read"):
+        card_rows(rules_text.replace("| pay $15 |", "| pay fifteen |"), "Chance")
+    changed = card_rows(rules_text.replace("| pay $15 |", "| pay $16 |"), "Chance")
+    assert not changed.equals(chance_effects)
 
 
 def test_special_cards_of_the_whole_game():

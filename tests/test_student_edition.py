@@ -311,7 +311,7 @@ def test_student_notebook_runs_up_to_its_first_placeholder(edition, source):
     assert error.evalue.startswith(("Write this part", "Paste your chapter-")), error
 
 
-def test_the_rules_page_comes_with_the_edition(edition):
-    rules = edition / "rules.md"
-    assert rules.read_text() == (ROOT / "notebooks" / "rules.md").read_text()
+@pytest.mark.parametrize("page", ["rules.md", "game_rules.md"])
+def test_the_rules_pages_come_with_the_edition(edition, page):
+    assert (edition / page).read_text() == (ROOT / "notebooks" / page).read_text()
     assert not (edition / "README.md").exists(), "the authors' notes stay behind"

@@ -30,7 +30,8 @@ reaches the students, and metadata other than the kernel's and language's is dro
 
     python tools/student_edition.py [--out _student] [NOTEBOOK ...]
 
-writes ``_student/NN_name.ipynb`` for every chapter in notebooks/ (or for those given).
+writes ``_student/NN_name.ipynb`` for every chapter in notebooks/ (or for those given), and
+copies the rules pages beside them (``rules.md``, ``game_rules.md``).
 """
 
 from __future__ import annotations
@@ -225,7 +226,7 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def copy_pages(out: Path) -> None:
-    """Copy the lesson's Markdown pages (the rules) beside the chapters, as they are."""
+    """Copy the lesson's Markdown pages (the rules pages) beside the chapters, as they are."""
     out.mkdir(parents=True, exist_ok=True)
     for page in sorted((ROOT / "notebooks").glob("*.md")):
         if page.name != "README.md":
