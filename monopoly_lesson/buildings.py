@@ -2,7 +2,8 @@
 
 Each ``why_not_...`` function says why a move is not allowed now (None if it is), in a
 sentence a student can act on; the action beside it does the move and writes the
-ledger. The rules are the game rules page's "Buildings, mortgages and debt".
+ledger. The rules are those of "Buildings, mortgages and debt" on the game rules page,
+``notebooks/game_rules.md``.
 """
 
 from __future__ import annotations

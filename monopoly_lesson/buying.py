@@ -1,4 +1,4 @@
-"""Buying an unowned lot, or auctioning it (the game rules page, "Landing on a lot").
+"""Buying an unowned lot, or auctioning it (``game_rules.md``, "Landing on a lot").
 
 The mover may buy at the price if it has the cash; if it does not, every player still
 in the game states a maximum bid, and the highest pays the second-highest + $1.

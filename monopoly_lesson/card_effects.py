@@ -1,7 +1,8 @@
 """What the cards do with money in the whole game, as data beside the deck tables.
 
 Moves are the movement rules' (:mod:`monopoly_lesson.rules`); this table adds the rest
-(the game rules page, "The cards"). Each card has one ``effect``:
+(the game rules page, ``notebooks/game_rules.md``, "The cards"). Each card has one
+``effect``:
 
 - ``move``: handled by the movement rules (passing Go pays the salary);
 - ``collect`` / ``pay``: ``amount`` from or to the bank;

@@ -1,7 +1,8 @@
 """The genetic-algorithm players of Mukhar and Kalita: strategies whose decisions are genes.
 
 A chromosome player answers three questions from tables of numbers, its genes (the game
-rules page, "The genetic-algorithm players"); the other decisions are the rules' defaults.
+rules page, ``notebooks/game_rules.md``, "The genetic-algorithm players"); the other
+decisions are the rules' defaults.
 
 - **buy** genes: a 4 x 40 array of probabilities. The row is the *ownership state* of the
   lot's group (:func:`ownership_state`): nobody owns a lot of it, only the player does,

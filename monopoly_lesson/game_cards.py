@@ -1,7 +1,8 @@
 """What a drawn card does with money: one short function per effect of the cards table.
 
 Moves are the movement rules' (:mod:`monopoly_lesson.rules`); the effects here come
-from :mod:`monopoly_lesson.card_effects` (the game rules page, "The cards").
+from :mod:`monopoly_lesson.card_effects` (the game rules page,
+``notebooks/game_rules.md``, "The cards").
 """
 
 from __future__ import annotations

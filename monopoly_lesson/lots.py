@@ -1,9 +1,10 @@
 """The property of the whole game as data: the 28 lots, their groups, rents and costs.
 
-Figures are the official US board's (the game rules page, "Lots"). Streets have a rent
-for each stage (unimproved, 1 to 4 houses, a hotel); railroads' rent depends on how
-many railroads the owner holds, utilities' on the dice and how many utilities the owner
-holds. Nothing here is behaviour: the whole-game engine reads these tables.
+Figures are the official US board's (the game rules page, ``notebooks/game_rules.md``,
+"The lots"). Streets have a rent for each stage (unimproved, 1 to 4 houses, a hotel);
+railroads' rent depends on how many railroads the owner holds, utilities' on the dice
+and how many utilities the owner holds. Nothing here is behaviour: the whole-game engine
+reads these tables.
 """
 
 from __future__ import annotations

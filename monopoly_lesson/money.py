@@ -2,7 +2,8 @@
 
 A player who owes more than its cash sells buildings and mortgages lots (its strategy
 chooses what); if it still cannot pay it is bankrupt, to the player it owes or to the
-bank (the game rules page, "Buildings, mortgages and debt").
+bank (the game rules page, ``notebooks/game_rules.md``, "Buildings, mortgages and
+debt").
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 Streets charge by their buildings, double when unimproved in a complete group;
 railroads by how many the owner holds; utilities a multiple of the dice (the game
-rules page, "Lots"). A card can double a railroad's rent or fix a utility's multiple.
+rules page, ``notebooks/game_rules.md``, "Rent"). A card can double a railroad's rent or
+fix a utility's multiple.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """Strategies: what a player decides, as plug-ins, with the rules' defaults.
 
-A strategy answers the game's questions (the game rules page, "Strategies"):
+A strategy answers the game's questions (the game rules page, ``notebooks/game_rules.md``,
+"Strategies: what a player decides"):
 
 - ``buy(game, me, space) -> bool``: buy this unowned lot at its price?
 - ``bid(game, me, space) -> int``: the most it would pay in an auction (0: no bid);

@@ -1,11 +1,11 @@
-"""The whole game's money and property rules, one scenario per rule (GAME_RULES.md).
+"""The whole game's money and property rules, one scenario per rule (notebooks/game_rules.md).
 
 Each test sets up a game by hand (tests/game_scenarios.py), plays one preset turn and
-checks the exact dollars, owners and positions worked out from /work/shared/GAME_RULES.md
-(the arithmetic is in the comments). Every player starts with $1,500; seat 0 is the bank.
-Unless a test says otherwise the players are passive: they decline to buy, bid nothing,
-never build nor lift mortgages, and stay in jail. A quiet turn is 17 + (1, 3) = Free
-Parking (21), where nothing happens.
+checks the exact dollars, owners and positions worked out from the game rules page,
+notebooks/game_rules.md (the arithmetic is in the comments). Every player starts with
+$1,500; seat 0 is the bank. Unless a test says otherwise the players are passive: they
+decline to buy, bid nothing, never build nor lift mortgages, and stay in jail. A quiet
+turn is 17 + (1, 3) = Free Parking (21), where nothing happens.
 """
 
 from __future__ import annotations
