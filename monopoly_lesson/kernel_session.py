@@ -22,6 +22,7 @@ from nbclient import NotebookClient
 from nbclient.exceptions import DeadKernelError
 from nbformat.v4 import new_output
 
+from .checked_kernel import CHECKED_ENV
 from .sandbox import ProcessGuard, launcher_command
 
 __all__ = ["ANSWER_LIMIT", "CELL_OUTPUT_LIMIT", "OUTPUT_LIMIT", "KernelSession", "Unanswered"]
@@ -84,14 +85,20 @@ class KernelSession:
             timeout_func=lambda cell: max(1, int(self.guard.remaining()) + 1),
             startup_timeout=max(1, int(self.guard.remaining()) + 1),
             resources={"metadata": {"path": self.folder}},
+            shutdown_kernel="immediate",  # it may be busy with questions no longer awaited
         )  # fmt: skip
 
     async def run(self, questions: object) -> object:
-        """Start the kernel, run every cell, then call ``questions(self)`` (a coroutine)."""
+        """Start the kernel, run every cell, then call ``questions(self)`` (a coroutine).
+
+        The kernel's environment has :data:`~monopoly_lesson.checked_kernel.CHECKED_ENV` set,
+        so that the notebook's figures are drawn without PNG images.
+        """
         client = self.client
         async with client.async_setup_kernel(
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        ):
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            env={**os.environ, CHECKED_ENV: "1"},
+        ):  # fmt: skip
             for index, cell in enumerate(client.nb.cells):
                 self.running = index + 1
                 await client.async_execute_cell(cell, index)
@@ -100,10 +107,21 @@ class KernelSession:
 
     async def ask(self, request: dict) -> object:
         """Ask the kernel one question; its JSON answer, or :class:`Unanswered` with why."""
-        kc = self.client.kc
+        return await self.receive(self.send(request))
+
+    def send(self, request: dict) -> str:
+        """Put a question to the kernel without waiting; :meth:`receive` its answer.
+
+        The kernel answers in the order asked, so a checker can ask many questions and work
+        on each answer while the kernel answers the next. Answers must be received in the
+        order the questions were sent.
+        """
         expression = ASK.format(request=json.dumps(request))
-        msg_id = kc.execute("", silent=True, store_history=False,
-                            user_expressions={"answer": expression})  # fmt: skip
+        return self.client.kc.execute("", silent=True, store_history=False,
+                                      user_expressions={"answer": expression})  # fmt: skip
+
+    async def receive(self, msg_id: str) -> object:
+        """The answer to the question :meth:`send` returned ``msg_id`` for."""
         reply = await self._reply(msg_id)
         found = reply.get("content", {}).get("user_expressions", {}).get("answer", {})
         if not isinstance(found, dict) or found.get("status") != "ok":

@@ -361,13 +361,16 @@ def setup_figures(png: bool | None = None) -> str:
     """Show figures interactively, as HTML for books, and as a PNG for print if possible.
 
     ``png=None`` adds the PNG only when a Chromium browser is on PATH, so a laptop
-    without one still gets interactive figures. The image exporter is started once and
-    kept running, rather than starting a browser per figure. If the browser does not start
-    or answer (within ``PNG_SECONDS``), figures are interactive only, with one warning.
-    Returns the renderer's name.
+    without one still gets interactive figures, and never in a kernel the grader's check
+    runs (:data:`~monopoly_lesson.checked_kernel.CHECKED_ENV` set): images would only slow
+    the check. The image exporter is started once and kept running, rather than starting a
+    browser per figure. If the browser does not start or answer (within ``PNG_SECONDS``),
+    figures are interactive only, with one warning. Returns the renderer's name.
     """
+    from .checked_kernel import is_checked
+
     if png is None:
-        png = _chrome_available()
+        png = _chrome_available() and not is_checked()
     if png:
         png = _start_exporter()
     name = "monopoly_png" if png else "monopoly"
