@@ -18,11 +18,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .capstone_check import CAPSTONE_GAMES
 from .chromosomes import CHROMOSOME_PLAYERS
 from .exact import MAX_SIDES, euler84, expected_tallies
 from .game import MAX_PLAYERS, MIN_PLAYERS, play_monopoly
 from .genetic import BENCHMARK_OPPONENTS, FITNESS, EvolutionResult, evolve
-from .notebook_check import MAX_MEMORY_GB, MAX_TIMEOUT, check_notebook
+from .notebook_check import MAX_GAMES, MAX_MEMORY_GB, MAX_TIMEOUT, check_notebook
 from .plugins import strategy_named
 from .rent_value import rent_per_turn
 from .rules import Rules
@@ -252,15 +253,20 @@ def _add_rent(commands: argparse._SubParsersAction) -> None:
 def _add_check(commands: argparse._SubParsersAction) -> None:
     check = commands.add_parser(
         "check",
-        help="run a student's notebook and check its take_turn and results",
+        help="run a student's notebook and grade what its chapter asks for",
         description="Run a student's notebook in its own kernel (a separate process, with a "
-        "time limit), past any cell that fails, then check its final take_turn against every "
-        "rule and its results table against the trends of the rules. The cells that failed "
-        "are listed. Exit status: 0 all pass, 1 a rule fails (the broken rules are named), "
-        "2 the notebook cannot be graded (not a notebook, no take_turn at the end, too slow, "
-        "too much memory), with the reason. The grade is computed in this process; the "
-        "submission's processes are all killed when the check ends. Files and the network "
-        "are not isolated: run submissions in a container.",
+        "time limit), past any cell that fails, then grade what its chapter asks for (the "
+        "chapter is read from its first heading, else its file name): chapters 1-6 (and 0, "
+        "7, 8 if it has one) its final take_turn against every rule and its results table "
+        "against the trends of the rules; chapter 9 its own strategy (mine), played in "
+        "--games games against heuristic, always and always, every answer checked, with its "
+        "win rates; chapters 10 and 11 the exercises' answer variables; every chapter, that "
+        "its cells ran. The cells that failed are listed. Exit status: 0 all pass, 1 "
+        "something fails (named first), 2 the notebook cannot be graded (not a notebook, no "
+        "take_turn or no strategy where the chapter needs one, too slow, too much memory), "
+        "with the reason. The grade is computed in this process; the submission's processes "
+        "are all killed when the check ends. Files and the network are not isolated: run "
+        "submissions in a container.",
     )
     check.add_argument("notebook", help="the student's .ipynb file")
     check.add_argument(
@@ -271,6 +277,17 @@ def _add_check(commands: argparse._SubParsersAction) -> None:
         "--memory", type=_gigabytes, default=4, metavar="GB",
         help="memory the submission may use, in GB (default 4)",
     )  # fmt: skip
+    check.add_argument(
+        "--games", type=_check_games, default=CAPSTONE_GAMES,
+        help=f"games a chapter-9 strategy plays, 1 to {MAX_GAMES} (default {CAPSTONE_GAMES})",
+    )  # fmt: skip
+
+
+def _check_games(text: str) -> int:
+    value = _whole(text, 1, "the number of games")
+    if value > MAX_GAMES:
+        raise argparse.ArgumentTypeError(f"the number of games must be at most {MAX_GAMES}")
+    return value
 
 
 def _limit(text: str, what: str, most: float) -> float:
@@ -397,12 +414,13 @@ def run_euler84(args: argparse.Namespace) -> None:
 
 
 class CheckFailed(Exception):
-    """A checked notebook fails a rule: exit status 1 after the report."""
+    """A checked notebook fails what its chapter is graded on: exit status 1 after the report."""
 
 
 def run_check(args: argparse.Namespace) -> None:
     """``check``: run and grade a student's notebook, print the report (status 2: one line)."""
-    outcome = check_notebook(args.notebook, timeout=args.timeout, memory_gb=args.memory)
+    outcome = check_notebook(args.notebook, timeout=args.timeout, memory_gb=args.memory,
+                             games=args.games)  # fmt: skip
     if outcome.status == 2:
         raise UsageError(f"{PROG} check: {' '.join(outcome.report.split())}")
     print(outcome.report)

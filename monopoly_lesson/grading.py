@@ -24,6 +24,7 @@ __all__ = [
     "RULE_CHECKS",
     "CheckResult",
     "Game",
+    "GradeBook",
     "GradingReport",
     "ResultsReport",
     "check_results",
@@ -150,12 +151,32 @@ def grade_games(games: Sequence[Game], play: Callable[[Game], object]) -> Gradin
     The reference engine plays the same game here; after the first failing game of a check
     the rest of that check's games are not played.
     """
-    checks: dict[str, CheckResult] = {}
+    book = GradeBook()
     for game in games:
-        if game.rule in checks and not checks[game.rule].passed:
-            continue
-        checks[game.rule] = grade_game(game, play(game))
-    return GradingReport(list(checks.values()))
+        if not book.settled(game):
+            book.add(game, play(game))
+    return book.report()
+
+
+class GradeBook:
+    """Games graded one at a time, as their answers arrive: each check passes until one of
+    its games fails, and the later games of a failed check need not be graded."""
+
+    def __init__(self) -> None:
+        self.checks: dict[str, CheckResult] = {}
+
+    def settled(self, game: Game) -> bool:
+        """Whether ``game``'s check has failed already (so grading it would change nothing)."""
+        return game.rule in self.checks and not self.checks[game.rule].passed
+
+    def add(self, game: Game, observed: object) -> None:
+        """Grade one game from what was observed (see :func:`grade_game`)."""
+        if not self.settled(game):
+            self.checks[game.rule] = grade_game(game, observed)
+
+    def report(self) -> GradingReport:
+        """Every check graded so far, in the order of their first game."""
+        return GradingReport(list(self.checks.values()))
 
 
 def grade_game(game: Game, observed: object) -> CheckResult:

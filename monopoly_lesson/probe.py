@@ -7,12 +7,15 @@ the ordinary objects a student uses (``Player``, ``SpaceTracker``, ``PresetDice`
 ``RandomDice``, ``CardDeck``), so a graded turn looks like any other. Each turn is observed:
 the tallies, the token, the jail state, the rolls and cards used and what was narrated.
 Nothing here decides whether a turn is right; the checker does, with the reference engine
-on its side.
+on its side. The other chapters' questions are answered the same way: the chapter-9
+strategy's games (:mod:`monopoly_lesson.strategy_probe`) and the values of the variables
+that hold exercise answers (:func:`values_in`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import inspect
 import io
 import json
 import numbers
@@ -20,10 +23,20 @@ import types
 from collections.abc import Callable
 
 from . import rules as reference
+from . import strategy_probe
 from .rules import LESSON_RULES, Rules, Seat
 from .starter import PresetDice, RandomDice
 
-__all__ = ["REFERENCE_NAMES", "answer", "describe_take_turn", "game_seat", "observe", "play_game"]
+__all__ = [
+    "REFERENCE_NAMES",
+    "answer",
+    "describe_take_turn",
+    "game_seat",
+    "observe",
+    "play_game",
+    "values_in",
+    "with_signature",
+]
 
 TEXT_LIMIT = 2000  # characters kept of a turn's narration or an error message
 REFERENCE_NAMES = (
@@ -68,6 +81,7 @@ def play_game(take_turn: Callable[..., None] | None, game: dict) -> dict:
     """Play ``game["turns"]`` turns; every turn observed, and the error that stopped it if any."""
     seat = game_seat(game)
     turns: list[dict] = []
+    take_turn = take_turn if take_turn is None else with_signature(take_turn)
     for _ in range(game["turns"]):
         said = io.StringIO()
         try:
@@ -156,7 +170,7 @@ def rerun(take_turn: Callable[..., None], run: dict) -> list[int]:
 
     result = simulate(games=run["games"], turns=run["turns"], players=run["players"],
                       seed=run["seed"], rules=Rules(**run["rules"]), progress=False,
-                      take_turn=take_turn)  # fmt: skip
+                      take_turn=with_signature(take_turn))  # fmt: skip
     return _counts(result.counts)
 
 
@@ -171,7 +185,38 @@ def answer(request: str, namespace: dict) -> str:
         return json.dumps(results_in(namespace))
     if kind == "rerun":
         return json.dumps(rerun(fn, asked["run"]))  # type: ignore[arg-type]
+    if kind == "strategy":
+        return json.dumps(strategy_probe.describe_strategy(namespace))
+    if kind == "strategy_games":
+        value = namespace[asked["variable"]]
+        return json.dumps(strategy_probe.play_recorded(value, asked["games"]))
+    if kind == "values":
+        return json.dumps(values_in(namespace, asked["names"]))
     return json.dumps(play_game(fn, asked["game"]))  # type: ignore[arg-type]
+
+
+def values_in(namespace: dict, names: list[str]) -> dict:
+    """The values of the variables ``names`` that the notebook defines, as data (see
+    :func:`~monopoly_lesson.strategy_probe.encode`); a name it does not define is left out."""
+    return {name: strategy_probe.encode(namespace[name]) for name in names if name in namespace}
+
+
+def with_signature(take_turn: Callable[..., None]) -> Callable[..., None]:
+    """``take_turn`` behind a function that knows its signature already.
+
+    The engine asks a take_turn's signature (does it take ``rules``?) on every turn; for a
+    student's function Python works it out afresh each time, most of a simulation's time.
+    """
+    try:
+        signature = inspect.signature(take_turn)
+    except (TypeError, ValueError):
+        return take_turn
+
+    def play(*args: object, **kwargs: object) -> None:
+        take_turn(*args, **kwargs)
+
+    play.__signature__ = signature  # type: ignore[attr-defined]
+    return play
 
 
 def _counts(series: object) -> list[int]:

@@ -223,3 +223,10 @@ def test_not_a_notebook_or_missing(tmp_path):
     done = check(broken)
     assert done.returncode == 2 and "not a readable notebook" in done.stderr
     assert done.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "many", "100001"])
+def test_a_bad_number_of_games_is_refused_in_one_line(tmp_path, value):
+    done = check(notebook(tmp_path, "x = 1"), f"--games={value}")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "argument --games" in done.stderr

@@ -1,0 +1,210 @@
+"""The chapter-9 check, in this process: games recorded with a strategy are replayed from its
+answers alone; every way a record can disagree with its replay fails, and the win rates are
+play_games' own.
+
+The kernel's side (``strategy_probe``) is played here too, so these tests need no kernel;
+tests/test_check_chapters.py runs the same through ``python -m monopoly_lesson check``.
+"""
+
+import json
+import re
+
+import pytest
+
+from monopoly_lesson import lots, make_strategy, play_games, win_rates
+from monopoly_lesson.answers import MalformedAnswer, read_strategy, read_strategy_games
+from monopoly_lesson.capstone_check import (
+    OPPONENTS,
+    StrategyReport,
+    capstone_games,
+    decode,
+    replay_game,
+)
+from monopoly_lesson.strategies import Heuristic
+from monopoly_lesson.strategy_probe import describe_strategy, encode, find_strategy, play_recorded
+
+
+def my_buy(game, me, space):
+    """The chapter's starter: buy while $300 stays in hand; past that, orange and red."""
+    if me.cash - lots.at[space, "price"] >= 300:
+        return True
+    return lots.at[space, "group"] in ("orange", "red")
+
+
+MINE = make_strategy("mine", buy=my_buy)
+
+
+def recorded(strategy, games=8, seed=5):
+    """What a kernel reports for ``strategy``, through JSON and the strict reader."""
+    setups = capstone_games(games, seed)
+    text = json.dumps(play_recorded(strategy, setups))
+    return setups, read_strategy_games(json.loads(text), setups)
+
+
+def replayed(setups, records, name="mine"):
+    report = StrategyReport("mine", name, 5, len(setups))
+    for setup, record in zip(setups, records, strict=True):
+        report.add(setup, replay_game(setup, record, name))
+        if report.failure:
+            break
+    return report
+
+
+def test_the_games_are_play_games_games_and_the_win_rates_its_own():
+    setups, records = recorded(MINE, games=12, seed=3)
+    report = replayed(setups, records)
+    assert report.passed, report.failure
+    expected = win_rates(play_games([MINE, *OPPONENTS], games=12, seed=3))
+    got = win_rates(report.table())
+    assert got[["games", "wins", "win_rate", "ci_low", "ci_high"]].equals(
+        expected[["games", "wins", "win_rate", "ci_low", "ci_high"]]
+    )
+    assert "mine won " in report.headline() and "the heuristic player" in report.headline()
+    assert "all 12 games played, every answer legal" in str(report)
+
+
+def test_every_seat_is_rotated_and_the_student_plays_every_game():
+    setups = capstone_games(8, seed=1)
+    assert [setup["seats"].index(None) + 1 for setup in setups] == [1, 4, 3, 2, 1, 4, 3, 2]
+    assert len({setup["seed"] for setup in setups}) == 8
+
+
+@pytest.mark.parametrize(
+    ("lie", "said"),
+    [
+        ("flip", "the kernel recorded"),
+        ("drop", "the kernel recorded only"),
+        ("extra", "recorded answers were never asked for"),
+        ("finish", "a strategy may read the game but not change it"),
+        ("error", "the kernel's game stopped"),
+    ],
+)
+def test_a_record_that_is_not_what_the_game_asked_is_caught(lie, said):
+    never = make_strategy("never", buy=lambda game, me, space: False)
+    setups, records = recorded(never, games=2)
+    record = records[0]
+    if lie == "flip":  # it claims to have bought where it declined
+        record["answers"] = [[d, True if d == "buy" else v] for d, v in record["answers"]]
+    elif lie == "drop":
+        record["answers"] = record["answers"][:-1]
+    elif lie == "extra":
+        record["answers"].append(["build", None])
+    elif lie == "finish":  # it claims the student won
+        mine = setups[0]["seats"].index(None) + 1
+        record["finish"] = [mine, *[seat for seat in record["finish"] if seat != mine]]
+        assert record["finish"] != records[0]["finish"] or True
+    else:
+        record.update(finish=None, rounds=None, error="StrategyError: made up")
+    report = replayed(setups[:1], records[:1], name="never")
+    if lie == "finish" and report.passed:
+        pytest.skip("the student won this game already")
+    assert not report.passed
+    assert said in report.failure
+    assert report.summary().startswith("Broken strategy: mine: game 1 of 1 (seed ")
+    assert "the answers the kernel reported are not the ones its game got" in report.failure
+
+
+def test_an_illegal_answer_fails_with_the_rules_objection():
+    greedy = make_strategy("mine", buy=my_buy, bid=lambda game, me, space: me.cash + 1)
+    setups, records = recorded(greedy, games=4)
+    assert any(record["error"] for record in records)
+    report = replayed(setups, records)
+    assert not report.passed
+    assert "mine's bid decision bid $" in report.failure
+    assert "but a bid must be from $0 to the player's cash" in report.failure
+
+
+def test_an_error_in_the_strategy_is_replayed_with_its_type_and_message():
+    def fussy(game, me, space):
+        if space == 40:
+            raise KeyError("no Boardwalk")
+        return True
+
+    setups, records = recorded(make_strategy("mine", buy=fussy), games=12)
+    report = replayed(setups, records)
+    assert not report.passed
+    # the default bid asks the buy decision too: whichever asked first meets the error
+    assert re.search(r"mine's (buy|bid) decision raised KeyError: 'no Boardwalk'", report.failure)
+
+
+def test_a_strategy_that_changes_the_game_is_caught():
+    def generous(game, me, space):
+        me.cash += 500  # reading the game is allowed, changing it is not
+        return True
+
+    setups, records = recorded(make_strategy("mine", buy=generous), games=4)
+    report = replayed(setups, records)
+    assert not report.passed
+    assert "the answers the kernel reported are not the ones its game got" in report.failure
+
+
+@pytest.mark.parametrize(
+    "value",
+    [None, True, False, 0, 250, -3, 2.5, "sell", ("sell", 12), ["mortgage", 6], float("nan"),
+     10**30, {"a": 1}, "x" * 500],
+)  # fmt: skip
+def test_answers_keep_their_type_through_json(value):
+    encoded = json.loads(json.dumps(encode(value)))
+    back = decode(encoded)
+    plain = isinstance(value, (bool, int, str, tuple, list)) and len(repr(value)) < 30
+    if value is None or plain:
+        assert back == value and type(back) is type(value)
+    elif isinstance(value, float):
+        assert repr(back) == repr(value)
+    else:  # a value no rule accepts stays one: neither a number nor a text nor a tuple
+        assert not isinstance(back, (bool, int, float, str, tuple, list))
+
+
+def test_numpy_answers_are_read_as_the_engine_reads_them():
+    import numpy as np
+
+    assert encode(np.bool_(True)) is True
+    assert encode(np.int64(7)) == 7 and type(encode(np.int64(7))) is int
+    assert encode(np.float64(2.0)) == 2.0
+
+
+def test_the_student_strategy_is_found_by_its_name_or_as_the_only_one():
+    assert find_strategy({"mine": MINE, "other": MINE}) == ("mine", ["mine"])
+    assert find_strategy({"bold": MINE, "h": Heuristic(), "lots": lots})[0] == "bold"
+    assert find_strategy({"a": MINE, "b": MINE}) == (None, ["a", "b"])
+    assert find_strategy({"my_buy": my_buy, "h": Heuristic()}) == (None, [])
+
+
+@pytest.mark.parametrize(
+    ("value", "builtin"),
+    [("heuristic", "heuristic strategy"), (Heuristic(), "heuristic strategy"),
+     (make_strategy("mine", buy=Heuristic().buy), "Heuristic.buy"), (MINE, "")],
+)  # fmt: skip
+def test_a_strategy_that_is_the_packages_is_named(value, builtin):
+    described = read_strategy(json.loads(json.dumps(describe_strategy({"mine": value}))))
+    assert described["builtin"] == builtin
+
+
+def test_a_strategy_the_game_cannot_use_says_why():
+    class Typo:
+        def buy(self, game, me, space):
+            return True
+
+        def biuld(self, game, me):
+            return None
+
+    described = describe_strategy({"mine": Typo()})
+    assert described["error"].startswith("TypeError: strategy 'Typo' has a method 'biuld'")
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        [],
+        [{"answers": [], "finish": [1, 2, 3, 4], "rounds": 5}],
+        [{"answers": [["sell", 1]], "finish": [1, 2, 3, 4], "rounds": 5, "error": None}],
+        [{"answers": [["buy", {"raised": "x"}]], "finish": [1, 2, 3, 4], "rounds": 5,
+          "error": None}],
+        [{"answers": [], "finish": [1, 1, 3, 4], "rounds": 5, "error": None}],
+        [{"answers": [], "finish": None, "rounds": 5, "error": None}],
+        [{"answers": [["bid", 10**40]], "finish": [1, 2, 3, 4], "rounds": 5, "error": None}],
+    ],
+)  # fmt: skip
+def test_a_record_of_the_wrong_shape_is_refused(answer):
+    with pytest.raises(MalformedAnswer):
+        read_strategy_games(answer, capstone_games(1))

@@ -1,0 +1,302 @@
+"""``python -m monopoly_lesson check`` grades what each chapter asks for.
+
+Chapter 9: the student's own strategy (``mine``) plays the checker's games in its kernel,
+and the checker replays every game from the answers it reported: a good strategy passes
+with its win rates, a broken one fails with the reason and its line, a notebook without
+one cannot be graded, and a kernel that reports other answers than its games got is
+caught. Chapters 10 and 11: the exercises' answer variables, right, wrong or missing.
+Chapters 0, 7 and 8 without a take_turn: their cells. Each test starts a kernel, so the
+notebooks are small (chapter 9's strategy cells, not its long tournaments) and the
+strategy plays few games.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+GAMES = "24"  # few games: each is played in the kernel and replayed by the checker
+
+IMPORTS = "from monopoly_lesson import lots, make_strategy, play_games, win_rates"
+MY_BUY = '''\
+def my_buy(game, me, space):
+    """Buy while $300 stays in hand; past that, only orange and red lots."""
+    if me.cash - lots.at[space, "price"] >= 300:
+        return True
+    return lots.at[space, "group"] in ("orange", "red")
+'''
+MINE = 'mine = make_strategy("mine", buy=my_buy)'
+NO_BOARDWALK = """\
+def my_buy(game, me, space):
+    if space == 40:
+        raise ValueError("no Boardwalk for me")
+    return True
+"""
+TOO_HIGH = 'mine = make_strategy("mine", buy=my_buy, bid=lambda game, me, space: me.cash + 1)'
+NEVER = 'mine = make_strategy("mine", buy=lambda game, me, space: False)'
+LIAR = """\
+import monopoly_lesson.strategy_probe as probe_module
+
+honest = probe_module.play_recorded
+
+
+def lying(value, games):
+    records = honest(value, games)
+    for game, record in zip(games, records):
+        if LIE == "bought":
+            record["answers"] = [[d, True if d == "buy" else v] for d, v in record["answers"]]
+        else:  # it won every game
+            seat = game["seats"].index(None) + 1
+            record["finish"] = [seat, *[s for s in record["finish"] if s != seat]]
+    return records
+
+
+exec("probe_module.play_recorded = lying")  # hidden from the checker's reading of the code
+"""
+
+
+def notebook(folder: Path, *sources: str, name: str = "student.ipynb") -> Path:
+    """A notebook of these cells (``md:`` for Markdown) in ``folder``."""
+    book = nbformat.v4.new_notebook()
+    book.cells = [
+        nbformat.v4.new_markdown_cell(source[3:]) if source.startswith("md:")
+        else nbformat.v4.new_code_cell(source)
+        for source in sources
+    ]  # fmt: skip
+    path = folder / name
+    nbformat.write(book, path)
+    return path
+
+
+def check(path: Path, *extra: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "monopoly_lesson", "check", str(path), "--timeout", "200", *extra],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+
+
+def summary(done: subprocess.CompletedProcess) -> list[str]:
+    return done.stdout.split("\n\n")[0].splitlines()
+
+
+def test_chapter_9_plays_the_students_strategy_and_reports_its_win_rate(tmp_path):
+    book = notebook(tmp_path, "md:# 9. The whole game", IMPORTS, MY_BUY, MINE)
+    done = check(book, "--games", GAMES)
+    assert done.returncode == 0, done.stdout + done.stderr
+    first = summary(done)
+    assert first[0] == "All checks pass."
+    assert first[1].startswith("mine won ") and f"of {GAMES} games (95% interval " in first[1]
+    assert "the heuristic player" in first[1]
+    assert 'chapter: 9 (from its first heading "# 9. The whole game")' in done.stdout
+    assert f"all {GAMES} games played, every answer legal" in done.stdout
+    for row in ("mine", "heuristic", "always", "always#2"):
+        assert f"\n  {row} " in done.stdout
+    assert "take_turn" not in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("strategy", "said", "line"),
+    [
+        (NO_BOARDWALK, "decision raised ValueError: no Boardwalk for me",
+         '(cell 3, line 3: raise ValueError("no Boardwalk for me"))'),
+        (TOO_HIGH, "mine's bid decision bid $",
+         "(cell 4, line 1: mine = make_strategy(\"mine\", buy=my_buy, bid=lambda game"),
+    ],
+    ids=["raises", "illegal answer"],
+)  # fmt: skip
+def test_chapter_9_a_broken_strategy_fails_with_the_reason_and_the_line(
+    tmp_path, strategy, said, line
+):
+    mine = strategy if strategy.startswith("mine") else MINE
+    buy = strategy if strategy.startswith("def") else MY_BUY
+    done = check(notebook(tmp_path, "md:# 9. The whole game", IMPORTS, buy, mine), "--games", GAMES)
+    assert done.returncode == 1, done.stdout + done.stderr
+    first = summary(done)[0]
+    assert first.startswith("Broken strategy: mine: game "), first
+    assert said in first and line in first
+    assert "FAIL  game " in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("sources", "reason"),
+    [
+        ([IMPORTS, MY_BUY],
+         'no strategy named mine (the chapter\'s mine = make_strategy("mine", buy=my_buy))'),
+        ([IMPORTS, MY_BUY, 'bold = make_strategy("bold", buy=my_buy)',
+          'careful = make_strategy("careful", buy=lambda game, me, space: False)'],
+         "several strategies (bold, careful) and none named mine: name the one to grade mine"),
+    ],
+    ids=["blank", "several"],
+)  # fmt: skip
+def test_chapter_9_without_a_strategy_cannot_be_graded(tmp_path, sources, reason):
+    """Renamed as submissions are: the chapter comes from the file name."""
+    done = check(notebook(tmp_path, *sources, name="alice_09.ipynb"), "--games", GAMES)
+    assert done.returncode == 2
+    assert (
+        done.stderr
+        == f"python -m monopoly_lesson check: alice_09.ipynb cannot be graded: {reason}\n"
+    )
+    assert done.stdout == ""
+
+
+@pytest.mark.parametrize("lie", ["bought", "won"])
+def test_chapter_9_a_kernel_that_lies_about_its_games_is_caught(tmp_path, lie):
+    sources = ["md:# 9. The whole game", IMPORTS, NEVER, f"LIE = {lie!r}", LIAR]
+    done = check(notebook(tmp_path, *sources), "--games", GAMES)
+    assert done.returncode == 1, done.stdout + done.stderr
+    first = summary(done)[0]
+    assert first.startswith("Broken strategy: mine: game ")
+    assert "the answers the kernel reported are not the ones its game got" in first
+
+
+def test_chapter_9_the_packages_strategy_is_not_the_students_own(tmp_path):
+    sources = ["md:# 9. The whole game", IMPORTS, "mine = 'heuristic'"]
+    done = check(notebook(tmp_path, *sources), "--games", GAMES)
+    assert done.returncode == 1
+    assert summary(done) == [
+        "Not the student's own work: mine plays the package's heuristic strategy, not the "
+        "student's own."
+    ]
+
+
+def test_chapter_10_answers_right_and_missing_pass(tmp_path):
+    sources = ["md:# 10. What is a property worth?",
+               "from monopoly_lesson import rent_per_turn\n\n"
+               "boardwalk_hotel = rent_per_turn().at[40, 'hotel']",
+               "hotel_payback = 18.2  # rounded as the chapter shows it"]  # fmt: skip
+    done = check(notebook(tmp_path, *sources))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert summary(done) == ["All checks pass.", "Not answered (not graded): best_one_house"]
+    assert "exercises: 2 of 3 answered right" in done.stdout
+    assert "right         boardwalk_hotel: 57.97" in done.stdout
+
+
+def test_chapter_10_wrong_answers_fail_with_what_was_expected(tmp_path):
+    sources = ["md:# 10. What is a property worth?", "boardwalk_hotel = 58",
+               "hotel_payback = '18.2'", "best_one_house = 'Orange'"]  # fmt: skip
+    done = check(notebook(tmp_path, *sources))
+    assert done.returncode == 1
+    assert summary(done) == [
+        "Wrong answers: boardwalk_hotel (expected 57.97 (within 0.005), got 58); "
+        "hotel_payback (expected 18.2 (within 0.05), got '18.2'); "
+        "best_one_house (expected 'dark blue', got 'Orange')"
+    ]
+
+
+def test_chapter_11_by_its_file_name(tmp_path):
+    done = check(notebook(tmp_path, "num_wins_mean = 3 * 100 / 4", name="bob_11.ipynb"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert summary(done) == ["All checks pass."]
+    assert "right         num_wins_mean: 75.0" in done.stdout
+
+
+def test_the_checked_kernel_draws_no_png_even_with_chromium_installed(tmp_path):
+    """Chapter 0 has no take_turn: its cells are what is graded."""
+    figures = (
+        "from monopoly_lesson.plots import setup_figures\n\n"
+        "renderer = setup_figures()\n"
+        "assert renderer == 'monopoly', f'the checked kernel draws with {renderer}'"
+    )
+    done = check(notebook(tmp_path, "md:# 0. Welcome", figures), "--timeout", "60")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert summary(done) == ["All checks pass."]
+    assert "cells: every cell ran" in done.stdout
+
+
+def test_a_chapter_without_take_turn_fails_on_a_failed_cell(tmp_path):
+    sources = ["md:# 7. Exact answers", "x = 1", "assert x == 2, 'the exact answer differs'"]
+    done = check(notebook(tmp_path, *sources))
+    assert done.returncode == 1
+    assert summary(done) == [
+        "Cells that failed (the notebook was run past them and each failed cell fails):",
+        "  cell 3: AssertionError: the exact answer differs",
+    ]
+
+
+# -- without a kernel: which chapter, and the exercises' grading ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("heading", "name", "chapter"),
+    [
+        ("# 9. The whole game", "student.ipynb", 9),
+        ("# Chapter 2", "student.ipynb", 2),
+        ("# 10. What is a property worth?", "alice_09.ipynb", 10),  # the heading wins
+        ("Some prose first, no heading", "alice_09.ipynb", 9),
+        ("# My notes", "bob_ch11.ipynb", 11),
+        ("# 2024 notes", "09_whole_game.ipynb", 9),
+        ("# Notes", "week3_06.ipynb", 6),  # a zero-padded number is the chapter's
+        ("# Notes", "student.ipynb", None),
+        ("# 42. Nothing", "a1_b2.ipynb", None),
+    ],
+)  # fmt: skip
+def test_the_chapter_comes_from_the_first_heading_else_the_file_name(heading, name, chapter):
+    from monopoly_lesson.notebook_chapter import notebook_chapter
+
+    book = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(heading)])
+    assert notebook_chapter(book, name).number == chapter
+
+
+def test_what_each_chapter_grades():
+    from monopoly_lesson.notebook_chapter import chapter_named
+
+    assert [chapter_named(n).take_turn for n in (None, 0, 1, 6, 7, 8, 9, 10, 11)] == [
+        "required", "optional", "required", "required", "optional", "optional", "none",
+        "none", "none",
+    ]  # fmt: skip
+    assert chapter_named(9).strategy and not chapter_named(10).strategy
+    assert [e.name for e in chapter_named(10).exercises] == [
+        "boardwalk_hotel", "hotel_payback", "best_one_house",
+    ]  # fmt: skip
+    assert [e.name for e in chapter_named(11).exercises] == ["num_wins_mean"]
+
+
+def test_the_expected_answers_are_the_packages():
+    from monopoly_lesson.exercise_answers import EXERCISES
+    from monopoly_lesson.rent_value import rent_per_turn
+
+    expected = {exercise.name: exercise.expected() for exercise in EXERCISES}
+    rent = rent_per_turn()
+    assert expected["boardwalk_hotel"] == pytest.approx(rent.at[40, "hotel"])
+    assert round(expected["boardwalk_hotel"], 2) == 57.97
+    assert round(expected["hotel_payback"], 1) == 18.2
+    assert expected["best_one_house"] == "dark blue"
+    assert expected["num_wins_mean"] == 75
+
+
+@pytest.mark.parametrize(
+    ("given", "verdict"),
+    [
+        ({"boardwalk_hotel": 57.97}, "right"),
+        ({"boardwalk_hotel": 57.971171}, "right"),
+        ({"boardwalk_hotel": 57.98}, "WRONG"),
+        ({"boardwalk_hotel": 58}, "WRONG"),
+        ({"boardwalk_hotel": True}, "WRONG"),
+        ({"boardwalk_hotel": {"float": "nan"}}, "WRONG"),
+        ({"boardwalk_hotel": {"other": "Series", "repr": "40    57.97"}}, "WRONG"),
+        ({}, "not answered"),
+    ],
+)  # fmt: skip
+def test_a_number_is_right_rounded_to_the_digits_shown(given, verdict):
+    from monopoly_lesson.exercise_answers import chapter_exercises, grade_answers
+
+    exercises = chapter_exercises(10)[:1]
+    report = grade_answers(exercises, {"boardwalk_hotel": 57.971171366827754}, given)
+    assert report.rows[0][1] == verdict
+    assert report.passed == (verdict != "WRONG")
+
+
+@pytest.mark.parametrize(
+    ("given", "right"),
+    [("dark blue", True), ("Dark  Blue ", True), ("darkblue", False), ("orange", False)],
+)
+def test_a_group_is_right_whatever_its_capitals_and_spaces(given, right):
+    from monopoly_lesson.exercise_answers import chapter_exercises, grade_answers
+
+    exercises = chapter_exercises(10)[2:]
+    report = grade_answers(exercises, {"best_one_house": "dark blue"}, {"best_one_house": given})
+    assert report.passed == right
