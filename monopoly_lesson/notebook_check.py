@@ -49,6 +49,7 @@ from .capstone_check import (
     capstone_games,
     replay_game,
 )
+from .checked_kernel import import_quickly
 from .exercise_answers import Exercise, grade_answers
 from .grading import GradeBook, GradingReport, check_results, rule_games
 from .notebook_chapter import Chapter, notebook_chapter
@@ -161,8 +162,7 @@ def check_notebook(path: str | Path, timeout: float = 600, memory_gb: float = 4,
         return NotebookCheck(2, f"{path}: no such file")
     if path.suffix != ".ipynb":
         return NotebookCheck(2, f"{path}: not a notebook (expected a .ipynb file)")
-    import nbformat
-
+    nbformat = import_quickly("nbformat")
     try:
         notebook = nbformat.read(path, as_version=4)
         sources = [(n, c.source) for n, c in enumerate(notebook.cells, 1) if c.cell_type == "code"]

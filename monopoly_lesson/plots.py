@@ -363,12 +363,16 @@ def setup_figures(png: bool | None = None) -> str:
     ``png=None`` adds the PNG only when a Chromium browser is on PATH, so a laptop
     without one still gets interactive figures, and never in a kernel the grader's check
     runs (:data:`~monopoly_lesson.checked_kernel.CHECKED_ENV` set): images would only slow
-    the check. The image exporter is started once and kept running, rather than starting a
-    browser per figure. If the browser does not start or answer (within ``PNG_SECONDS``),
-    figures are interactive only, with one warning. Returns the renderer's name.
+    the check (there plotly's renderers are also imported without a slow optional module,
+    see :func:`~monopoly_lesson.checked_kernel.import_quickly`). The image exporter is
+    started once and kept running, rather than starting a browser per figure. If the browser
+    does not start or answer (within ``PNG_SECONDS``), figures are interactive only, with
+    one warning. Returns the renderer's name.
     """
-    from .checked_kernel import is_checked
+    from .checked_kernel import import_quickly, is_checked
 
+    if is_checked():
+        import_quickly("plotly.io._renderers")
     if png is None:
         png = _chrome_available() and not is_checked()
     if png:

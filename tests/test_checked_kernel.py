@@ -37,3 +37,23 @@ def test_outside_a_check_chromium_still_gives_a_png(chromium, monkeypatch):
 def test_an_empty_or_zero_variable_is_not_a_check(monkeypatch, value):
     monkeypatch.setenv(CHECKED_ENV, value)
     assert not is_checked()
+
+
+def test_nbformat_and_plotlys_renderers_are_imported_without_the_slow_optional_module():
+    """It builds a grammar for seconds at import; the module stays importable afterwards."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from monopoly_lesson.checked_kernel import SLOW_OPTIONAL, import_quickly\n"
+        "import_quickly('nbformat'); import_quickly('plotly.io._renderers')\n"
+        "import jsonschema, nbformat\n"
+        "print(SLOW_OPTIONAL in sys.modules, 'nbformat' in sys.modules)\n"
+        "import importlib.util\n"
+        "print(importlib.util.find_spec(SLOW_OPTIONAL) is not None)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded, importable = done.stdout.splitlines()
+    assert loaded == "False True"
+    assert importable in ("True", "False")  # False only where it is not installed
