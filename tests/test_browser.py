@@ -334,6 +334,23 @@ def test_a_reopened_notebook_shows_the_saved_stepper_and_says_to_run_the_cell(pa
     assert "model not found" not in page.inner_text(".jp-NotebookPanel:not(.lm-mod-hidden)")
 
 
+@pytest.mark.parametrize(
+    ("name", "sentence"),
+    [
+        ("09_whole_game.ipynb", "a bare rent of $14 and a rent of $550 with"),
+        ("10_property_values.ipynb", "orange earns about $38 and red $34"),
+    ],
+)
+def test_money_reads_as_money_not_maths(page, lab, name, sentence):
+    open_notebook(page, lab, name)
+    prose = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-RenderedMarkdown")
+    prose.filter(has_text="Glossary").first.wait_for(state="attached", timeout=60_000)
+    page.wait_for_timeout(2000)  # MathJax typesets rendered Markdown a moment later
+    text = " ".join(" ".join(prose.all_inner_texts()).split())
+    assert sentence in text
+    assert prose.locator("mjx-container").count() == 0
+
+
 def test_chapter_6_figures_are_drawn_without_errors(page, lab):
     open_notebook(page, lab, "06_full_simulation.ipynb")
     run_all_cells(page)  # stored figures of an untrusted notebook show as PNG until run
