@@ -1,7 +1,8 @@
 """tools/check_submissions.py: one line per submitted notebook with the check's exit status.
 
-The check itself is replaced by a fake command that exits with the status a notebook's
-text asks for, so these tests are about the tabulation, not the lesson's rules.
+The check itself is mostly replaced by a fake command that exits with the status a
+notebook's text asks for, so these tests are about the tabulation, not the lesson's rules;
+two run the real check (take_turn chapters, and chapter-9 strategies).
 """
 
 from __future__ import annotations
@@ -83,14 +84,14 @@ def test_one_line_per_notebook_with_its_exit_status(tmp_path, fake, capsys):
     assert status == 1
     assert lines == [
         "  0  pass        alice.ipynb",
-        "  1  rule fails  bob/ch1.ipynb",
+        "  1  fails       bob/ch1.ipynb",
         "       Broken rules: doubles roll again",
         "       Cells that failed (...):",
         "         cell 4: AssertionError: x",
         "  2  unusable    carol.ipynb",
         "       check: carol.ipynb cannot be graded: no take_turn",
         "  3  error       dave.ipynb",
-        "4 submission(s): 1 pass, 1 rule fails, 1 unusable, 1 error",
+        "4 submission(s): 1 pass, 1 fails, 1 unusable, 1 error",
     ]
 
 
@@ -108,6 +109,20 @@ def test_a_hanging_check_is_stopped_with_its_children(tmp_path, fake, capsys):
     assert time.monotonic() - start < 20
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "  -  timeout     alice.ipynb" and lines[1].endswith("bob.ipynb")
+
+
+def test_the_number_of_games_is_passed_on_only_when_given(tmp_path, fake, capsys):
+    folder = submit(tmp_path / "in", alice="pass")
+    assert tool.main([str(folder), "--games", "40", "--verbose"], command=fake) == 0
+    assert "options: --timeout 600 --games 40" in capsys.readouterr().out
+    assert tool.main([str(folder), "--verbose"], command=fake) == 0
+    assert "options: --timeout 600\n" in capsys.readouterr().out
+
+
+def test_a_passing_checks_notes_are_shown_below_its_line(tmp_path):
+    passed = tool.Result(Path("a.ipynb"), 0, "All checks pass.\nmine won 25.0% of 400 games\n\nx")
+    assert tool.reasons(passed) == ["All checks pass.", "mine won 25.0% of 400 games"]
+    assert tool.reasons(tool.Result(Path("a.ipynb"), 0, "All rules pass.\n\ndetails")) == []
 
 
 def test_the_time_limit_is_passed_on_and_nothing_is_left_running(tmp_path, fake, capsys):
@@ -157,7 +172,7 @@ def test_the_real_check_shows_the_broken_rules_failed_cells_and_reasons(tmp_path
         nbformat.write(book, tmp_path / f"{name}.ipynb")
     assert tool.main([str(tmp_path), "--timeout", "120"]) == 1
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "  1  rule fails  bob.ipynb"
+    assert lines[0] == "  1  fails       bob.ipynb"
     assert lines[1].startswith(
         "       Broken rules: scenario 1 of the rules (dice onto Go to Jail)"
     )
@@ -174,7 +189,27 @@ def test_the_real_check_shows_the_broken_rules_failed_cells_and_reasons(tmp_path
         "       python -m monopoly_lesson check: carol.ipynb cannot be graded: no take_turn "
         "function is defined at the end of the notebook"
     )
-    assert lines[-1] == "2 submission(s): 1 rule fails, 1 unusable"
+    assert lines[-1] == "2 submission(s): 1 fails, 1 unusable"
+
+
+def test_the_real_check_grades_capstone_submissions(tmp_path, capsys):
+    """Chapter 9 submissions, renamed as students send them, are graded, not unusable."""
+    import nbformat
+
+    imports = "from monopoly_lesson import lots, make_strategy"
+    good = "mine = make_strategy('mine', buy=lambda game, me, space: me.cash > 400)"
+    broken = "mine = make_strategy('mine', buy=lambda game, me, space: 'yes')"
+    for name, strategy in (("alice_09", good), ("bob_09", broken)):
+        cells = [nbformat.v4.new_code_cell(source) for source in (imports, strategy)]
+        nbformat.write(nbformat.v4.new_notebook(cells=cells), tmp_path / f"{name}.ipynb")
+    assert tool.main([str(tmp_path), "--timeout", "120", "--games", "12"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:2] == ["  0  pass        alice_09.ipynb", "       All checks pass."]
+    assert lines[2].startswith("       mine won ") and "of 12 games (95% interval" in lines[2]
+    assert lines[3] == "  1  fails       bob_09.ipynb"
+    assert lines[4].startswith("       Broken strategy: mine: game 1 of 12 (seed ")
+    assert "mine's buy decision must return True or False, got 'yes'" in lines[4]
+    assert lines[-1] == "2 submission(s): 1 pass, 1 fails"
 
 
 def test_the_real_command_is_the_lesson_check_in_this_python():

@@ -1,25 +1,28 @@
 """Run the lesson's check on every submitted notebook in a folder, one line per submission.
 
-    python tools/check_submissions.py SUBMISSIONS [--timeout 600] [--verbose]
+    python tools/check_submissions.py SUBMISSIONS [--timeout 600] [--games 400] [--verbose]
 
 runs ``python -m monopoly_lesson check FILE`` on each ``*.ipynb`` under the folder (its
 subfolders too, for one folder per student; checkpoints are skipped), one after the other,
 and prints a line per file with the check's exit status:
 
-    0  pass        alice/01_moving_around.ipynb
-    1  rule fails  bob/01_moving_around.ipynb
-    2  unusable    carol/01_moving_around.ipynb
+    0  pass        alice/06_full_simulation.ipynb
+    1  fails       bob/09_whole_game.ipynb
+    2  unusable    carol/06_full_simulation.ipynb
 
-then a summary. Each check is given ``--timeout`` (a positive number of seconds, at most a
-day), and every process a submission started is killed when its check ends. Submissions
-are code that can read and write the grader's files and use the network: run this in a
-container (see the README, "Checking submissions"). Below the line of a submission that
-fails a rule go the check's first lines: the broken rules, and the cells that failed when
-the notebook was run (it is run past them and graded at the end); below an unusable one,
-the reason it cannot be graded. A check that crashes with another status shows as
-``error``, one that runs past the timeout as ``timeout``. ``--verbose`` prints each check's
-whole output instead. Exit status: 0 if every submission passed, 1 if any did not, 2 if
-there was none.
+then a summary. The check grades what each notebook's chapter asks for (its take_turn, its
+chapter-9 strategy, its exercises' answers, its cells), so a folder may mix chapters. Each
+check is given ``--timeout`` (a positive number of seconds, at most a day), and
+``--games`` if given (the games a chapter-9 strategy plays); every process a submission
+started is killed when its check ends. Submissions are code that can read and write the
+grader's files and use the network: run this in a container (see the README, "Checking
+submissions"). Below the line of a submission that fails go the check's first lines: what
+fails (broken rules, a broken strategy, wrong answers) and the cells that failed when the
+notebook was run (it is run past them); below an unusable one, the reason it cannot be
+graded; below a pass, its notes (a strategy's win rate, exercises not answered, cells that
+failed) if it has any. A check that crashes with another status shows as ``error``, one
+that runs past the timeout as ``timeout``. ``--verbose`` prints each check's whole output
+instead. Exit status: 0 if every submission passed, 1 if any did not, 2 if there was none.
 """
 
 from __future__ import annotations
@@ -35,10 +38,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 CHECK = (sys.executable, "-m", "monopoly_lesson", "check")
-MEANINGS = {0: "pass", 1: "rule fails", 2: "unusable"}
+MEANINGS = {0: "pass", 1: "fails", 2: "unusable"}
 MAX_TIMEOUT = 24 * 3600  # seconds, as the check command itself accepts
 MAX_OUTPUT = 1_000_000  # bytes of a check's output kept
 INDENT = " " * 7
+PASSED = ("All rules pass.", "All checks pass.")  # the first line of a check that passes
 
 
 @dataclass
@@ -62,8 +66,9 @@ def submissions(folder: Path) -> list[Path]:
     return sorted(p for p in found if ".ipynb_checkpoints" not in p.parts and p.is_file())
 
 
-def check_one(path: Path, command: Sequence[str] = CHECK, timeout: float = 600) -> Result:
-    """Run the check command on one notebook, passing ``--timeout`` on.
+def check_one(path: Path, command: Sequence[str] = CHECK, timeout: float = 600,
+              games: int | None = None) -> Result:  # fmt: skip
+    """Run the check command on one notebook, passing ``--timeout`` (and ``--games``) on.
 
     The check enforces that limit itself; should it overrun by more than a grace period it
     is killed. Either way, every process it left behind (re-parented here, a subreaper) is
@@ -73,8 +78,10 @@ def check_one(path: Path, command: Sequence[str] = CHECK, timeout: float = 600) 
 
     with tempfile.TemporaryFile() as out:  # a file, not a pipe: a process left holding it
         with ProcessGuard(timeout + grace(timeout)) as guard:  # cannot keep us waiting
+            games_option = [] if games is None else ["--games", str(games)]
+            options = ["--timeout", f"{timeout:g}", *games_option]
             process = subprocess.Popen(
-                [*command, str(path), "--timeout", f"{timeout:g}"],
+                [*command, str(path), *options],
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
@@ -110,6 +117,17 @@ def seconds(text: str) -> float:
     return value
 
 
+def games_count(text: str) -> int:
+    """``--games``: a whole number of games, at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number of games, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1 game, got {text!r}")
+    return value
+
+
 def line(result: Result, folder: Path) -> str:
     """The report line of one submission: status, meaning, path within the folder."""
     status = "-" if result.status is None else str(result.status)
@@ -118,10 +136,13 @@ def line(result: Result, folder: Path) -> str:
 
 def reasons(result: Result) -> list[str]:
     """What to show below a submission's line: the first paragraph of a failing check's output
-    (the broken rules and the failed cells, or why it cannot be graded)."""
+    (what fails and the failed cells, or why it cannot be graded), or a pass's notes."""
     first = result.output.strip().split("\n\n")[0]
-    if result.status in (1, 2) or (result.status == 0 and "Cells that failed" in first):
+    if result.status in (1, 2):
         return first.splitlines()
+    lines = first.splitlines()
+    if result.status == 0 and lines and lines[0] in PASSED and len(lines) > 1:
+        return lines
     return []
 
 
@@ -138,6 +159,10 @@ def main(argv: list[str] | None = None, command: Sequence[str] = CHECK) -> int:
     parser = argparse.ArgumentParser(description="Check every submitted notebook in a folder.")
     parser.add_argument("folder", type=Path, help="folder of submitted notebooks")
     parser.add_argument("--timeout", type=seconds, default=600, help="seconds per notebook")
+    parser.add_argument(
+        "--games", type=games_count, default=None,
+        help="games a chapter-9 strategy plays (default: the check's, 400)",
+    )  # fmt: skip
     parser.add_argument("--verbose", action="store_true", help="show each check's output")
     args = parser.parse_args(argv)
     notebooks = submissions(args.folder) if args.folder.is_dir() else []
@@ -146,7 +171,7 @@ def main(argv: list[str] | None = None, command: Sequence[str] = CHECK) -> int:
         return 2
     results = []
     for path in notebooks:
-        result = check_one(path, command, args.timeout)
+        result = check_one(path, command, args.timeout, args.games)
         results.append(result)
         print(line(result, args.folder), flush=True)
         shown = result.output.strip().splitlines() if args.verbose else reasons(result)
