@@ -442,11 +442,11 @@ def _verdict(code: SubmissionCode, chapter: Chapter, answers: _Answers, failed: 
     passed = not report.failures and not (failed and cells_graded)
     verdict = "All rules pass." if answers.take_turn_graded else "All checks pass."
     summary = [verdict] if passed else list(report.failures)
-    summary += report.notes
     if failed:
         graded = "graded at the end" if answers.take_turn_graded else "each failed cell fails"
         summary.append(f"Cells that failed (the notebook was run past them and {graded}):")
         summary += [f"  {cell}" for cell in failed]
+    summary += report.notes
     text = "\n\n".join(["\n".join(summary), *report.texts])
     return NotebookCheck(0 if passed else 1, text, failed)
 
