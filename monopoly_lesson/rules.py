@@ -9,8 +9,10 @@ one roll; the fast and exact engines are built by playing it for every case
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import numbers
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
@@ -282,13 +284,26 @@ class Seat:
         return {int(space): int(n) for space, n in counts.items() if n}
 
 
+_TAKES_RULES: weakref.WeakKeyDictionary[Callable[..., None], bool] = weakref.WeakKeyDictionary()
+
+
 def takes_rules(take_turn: Callable[..., None]) -> bool:
-    """Whether ``take_turn`` takes a ``rules`` keyword (the reference engine does)."""
+    """Whether ``take_turn`` takes a ``rules`` keyword (the reference engine does).
+
+    Asked once per function (a simulation asks on every turn, and reading a signature
+    costs more than the turn); a redefined function is a new function, asked again."""
+    try:
+        return _TAKES_RULES[take_turn]
+    except (KeyError, TypeError):  # not seen yet, or cannot be remembered
+        pass
     try:
         parameters = inspect.signature(take_turn).parameters.values()
     except (TypeError, ValueError):
         return False
-    return any(p.name == "rules" or p.kind is p.VAR_KEYWORD for p in parameters)
+    found = any(p.name == "rules" or p.kind is p.VAR_KEYWORD for p in parameters)
+    with contextlib.suppress(TypeError):  # e.g. a bound method: asked again next time
+        _TAKES_RULES[take_turn] = found
+    return found
 
 
 def check_rules_for(take_turn: Callable[..., None], rules: Rules) -> None:
