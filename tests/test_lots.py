@@ -1,7 +1,7 @@
 """The whole game's lots and cards as data, checked against the game rules page.
 
-The page (``notebooks/game_rules.md``) is read as its readers see it (``\\$`` is a dollar
-sign) and parsed strictly: a row of its tables that does not read as expected fails.
+The page (``notebooks/game_rules.md``) is read as its readers see it (``<span>\\$200</span>``
+is $200) and parsed strictly: a row of its tables that does not read as expected fails.
 """
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ RENTS = ["rent", "rent_1", "rent_2", "rent_3", "rent_4", "rent_hotel"]
 
 @pytest.fixture(scope="module")
 def rules_text() -> str:
-    return GAME_RULES.read_text().replace("\\$", "$")
+    text = GAME_RULES.read_text().replace("<span>\\$", "$").replace("</span>", "")
+    assert "\\$" not in text, "an amount not written <span>\\$200</span>"
+    return text
 
 
 def table_after(text: str, header: str) -> list[list[str]]:
