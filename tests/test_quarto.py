@@ -66,9 +66,9 @@ def unescaped_dollars(text: str) -> int:
 
 @pytest.mark.parametrize("page", list(PAGES))
 def test_no_money_on_the_rules_pages_reads_as_maths(page):
-    """Two ``$`` in one paragraph or list may pair up as TeX maths (JupyterLab pairs any
-    two, pandoc and so Quarto some): every dollar of the rules pages is escaped, ``\\$``,
-    and pandoc reads no maths there."""
+    """Two ``$`` in one paragraph or list may pair up as TeX maths: every dollar of the
+    rules pages is escaped (amounts are written ``<span>\\$200</span>``, see
+    tests/test_money_prose.py), and pandoc, which Quarto drives, reads no maths there."""
     text = (ROOT / page).read_text()
     assert unescaped_dollars(text) == 0
     pypandoc = pytest.importorskip("pypandoc")
