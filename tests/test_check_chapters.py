@@ -18,6 +18,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from test_cli_check import notebook  # a notebook of the given cells ("md:" for Markdown)
 
 GAMES = "24"  # few games: each is played in the kernel and replayed by the checker
 
@@ -57,19 +58,6 @@ def lying(value, games):
 
 exec("probe_module.play_recorded = lying")  # hidden from the checker's reading of the code
 """
-
-
-def notebook(folder: Path, *sources: str, name: str = "student.ipynb") -> Path:
-    """A notebook of these cells (``md:`` for Markdown) in ``folder``."""
-    book = nbformat.v4.new_notebook()
-    book.cells = [
-        nbformat.v4.new_markdown_cell(source[3:]) if source.startswith("md:")
-        else nbformat.v4.new_code_cell(source)
-        for source in sources
-    ]  # fmt: skip
-    path = folder / name
-    nbformat.write(book, path)
-    return path
 
 
 def check(path: Path, *extra: str) -> subprocess.CompletedProcess:
