@@ -196,3 +196,17 @@ def report(paths: list[Path]) -> str:
 
 if __name__ == "__main__":
     print(report([Path(p) for p in sys.argv[1:]] or NOTEBOOKS))
+
+
+CAPSTONES = [path for path in NOTEBOOKS if path.name[:2] in ("09", "10", "11")]
+
+
+@pytest.mark.parametrize("path", CAPSTONES, ids=lambda p: p.stem)
+def test_a_capstone_asks_for_predictions_before_its_results(path):
+    """As chapters 1 to 6 do: the student guesses before the cell that answers."""
+    cells = nbformat.read(path, as_version=4).cells
+    asks = [i for i, cell in enumerate(cells)
+            if cell.cell_type == "markdown" and "**Predict first" in cell.source]  # fmt: skip
+    assert len(asks) >= 2, f"{path.name}: {len(asks)} prediction(s) asked for"
+    for i in asks:
+        assert cells[i + 1].cell_type == "code", f"{path.name}: no result after cell {i + 1}"
