@@ -292,7 +292,7 @@ def api(lab, method: str, path: str) -> object:
     return json.loads(body) if body else None
 
 
-def saved_widget_state(lab, name: str, seconds: float = 30) -> dict:
+def saved_widget_state(lab, name: str, seconds: float = 60) -> dict:
     """The widget state saved in the notebook file, once the save has written it ({} if not)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -319,6 +319,10 @@ def test_a_reopened_notebook_shows_the_saved_stepper_and_says_to_run_the_cell(pa
     assert not page.locator(".turn-stepper-reopened").first.is_visible()  # live: no note
     page.get_by_role("menuitem", name="File", exact=True).click()
     page.get_by_role("menuitem", name="Save Notebook", exact=False).first.click()
+    page.wait_for_function(  # the tab's unsaved mark goes once the file is written
+        "() => document.querySelector('.lm-TabBar-tab.lm-mod-current.jp-mod-dirty') === null",
+        timeout=120_000,
+    )
     assert saved_widget_state(lab, name), "the widget state was not saved with the notebook"
     for session in api(lab, "GET", "sessions"):  # close it: the kernel and its widgets go
         if session["path"].endswith(name):
