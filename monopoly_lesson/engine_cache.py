@@ -20,22 +20,23 @@ COMPILING = "compiling the game engine (once after installing, about a minute)"
 """What a progress bar says while the compiled engines are compiled or loaded."""
 
 
-def engines_ready() -> bool:
-    """Whether this process has the compiled engines' machine code already (compiled or
-    loaded from numba's cache)."""
+def engines_ready(movement: bool = True) -> bool:
+    """Whether this process has the compiled whole game's machine code already (compiled
+    or loaded from numba's cache), and the fast movement engine's unless ``movement=False``."""
     from . import fast_game_loop, fast_loop
 
-    loops = (fast_game_loop.play_many, fast_loop.play_games)
+    loops = (fast_game_loop.play_many, *((fast_loop.play_games,) if movement else ()))
     return all(loop.signatures for loop in loops)
 
 
-def compile_engines() -> float:
-    """Compile (or load from numba's cache) both compiled engines by playing one tiny game
-    with each; the seconds it took."""
+def compile_engines(movement: bool = True) -> float:
+    """Compile (or load from numba's cache) the compiled whole game, and the fast movement
+    engine unless ``movement=False``, by playing one tiny game; the seconds it took."""
     from .fast_game import fast_games, strategy_codes
     from .simulation import simulate
 
     start = time.perf_counter()
-    simulate(games=1, turns=1, seed=0, engine="fast", progress=False)
+    if movement:
+        simulate(games=1, turns=1, seed=0, engine="fast", progress=False)
     fast_games(strategy_codes(["always", "always"]), np.array([[0, 1]]), seeds=[0], max_rounds=1)
     return time.perf_counter() - start

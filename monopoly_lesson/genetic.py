@@ -554,9 +554,9 @@ def _run_generations(run: _Run, folder: Path | None, progress: bool) -> Evolutio
         def show(played: int, total: int) -> None:
             bar.set_postfix_str(f"{summary}game {played}/{total}")
 
-        if run.generation < target and not engines_ready():
+        if run.generation < target and not engines_ready(movement=False):
             bar.set_postfix_str(COMPILING)  # the bar is on screen while the engine compiles
-            compile_engines()
+            compile_engines(movement=False)
         while run.generation < target:
             began = time.perf_counter()
             _play_one_generation(run, show)

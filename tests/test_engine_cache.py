@@ -19,14 +19,14 @@ def test_the_compile_command(capsys):
 
 def test_an_evolve_that_must_compile_says_so_on_its_bar(monkeypatch, capsys):
     compiled = []
-    monkeypatch.setattr(genetic, "engines_ready", lambda: False)
-    monkeypatch.setattr(genetic, "compile_engines", lambda: compiled.append(1) or 0.0)
+    monkeypatch.setattr(genetic, "engines_ready", lambda movement: False)
+    monkeypatch.setattr(genetic, "compile_engines", lambda movement: compiled.append(movement))
     evolve("rga", population=8, games_per_player=4, generations=1, seed=1, progress=True)
-    assert compiled == [1]
+    assert compiled == [False]  # the whole game's engine only
     assert engine_cache.COMPILING in capsys.readouterr().err
 
 
 def test_an_evolve_with_the_engines_ready_does_not_compile(monkeypatch):
-    monkeypatch.setattr(genetic, "engines_ready", lambda: True)
-    monkeypatch.setattr(genetic, "compile_engines", lambda: 1 / 0)
+    monkeypatch.setattr(genetic, "engines_ready", lambda movement: True)
+    monkeypatch.setattr(genetic, "compile_engines", lambda movement: 1 / 0)
     evolve("rga", population=8, games_per_player=4, generations=1, seed=1, progress=False)
