@@ -358,6 +358,16 @@ def test_index_links_every_chapter(handouts):
     assert all(f'href="{p.stem}.html"' in index for p in NOTEBOOKS)
 
 
+@pytest.mark.parametrize(
+    ("page", "heading"), [("rules", "The board"), ("game_rules", "Complete groups")]
+)
+def test_the_rules_pages_are_handouts_too(handouts, page, heading):
+    assert f'href="{page}.html"' in (handouts / "html" / "index.html").read_text()
+    assert heading in (handouts / "html" / f"{page}.html").read_text()
+    printed = pdf_text(handouts / "pdf" / f"{page}.pdf")
+    assert heading in printed and "<span>" not in printed and "\\$" not in printed
+
+
 # -- the student's handouts ----------------------------------------------------------
 
 STUDENT = ("05_jail", "10_property_values", "11_evolving_players")

@@ -23,7 +23,8 @@ honours them, and never shown:
 
     python tools/handouts.py [--out _handouts] [--edition both|instructor|student] [NOTEBOOK ...]
 
-writes the instructor's handouts, ``_handouts/html/NN_name.html`` (with a local copy of
+writes the instructor's handouts (the chapters, then the rules pages:
+``rules.md`` and ``game_rules.md``), ``_handouts/html/NN_name.html`` (with a local copy of
 plotly.js, so the pages need no network) and ``_handouts/pdf/NN_name.pdf``, and the
 student's, ``_handouts/student/html/`` and ``_handouts/student/pdf/``. The student's are
 made from the student edition: every solution (code to write, written answers) is its
@@ -293,6 +294,11 @@ def chapter_markdown(path: Path, edition: str = "instructor") -> tuple[str, dict
 def build_pdf(path: Path, out: Path, edition: str = "instructor") -> Path:
     """One chapter as a PDF handout: notebook -> Markdown -> Typst -> PDF."""
     markdown, resources = chapter_markdown(path, edition)
+    return typeset(markdown, resources, out / f"{path.stem}.pdf")
+
+
+def typeset(markdown: str, resources: dict, target: Path) -> Path:
+    """Markdown (with the images it refers to) -> Typst -> the PDF ``target``."""
     with tempfile.TemporaryDirectory() as work:
         work_dir = Path(work)
         (work_dir / "media").mkdir()
@@ -314,9 +320,25 @@ def build_pdf(path: Path, out: Path, edition: str = "instructor") -> Path:
                 "--variable=fontsize:10pt",
             ],
         )
-        target = out / f"{path.stem}.pdf"
         typst.compile(str(work_dir / "chapter.typ"), output=str(target))
     return target
+
+
+def rules_pages() -> list[Path]:
+    """The lesson's Markdown pages beside the chapters (the rules pages: the book's
+    appendices), README.md aside."""
+    return [p for p in sorted((ROOT / "notebooks").glob("*.md")) if p.name != "README.md"]
+
+
+def build_page(page: Path, root: Path) -> tuple[str, Path, Path]:
+    """A rules page as an HTML page and a PDF handout: ``(title, html, pdf)``."""
+    text = page.read_text(encoding="utf-8")
+    title = next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")),
+                 page.stem)  # fmt: skip
+    html_page = root / "html" / f"{page.stem}.html"
+    pypandoc.convert_text(text, "html", format="markdown", outputfile=str(html_page),
+                          extra_args=["--standalone", f"--metadata=pagetitle:{title}"])  # fmt: skip
+    return title, html_page, typeset(text, {}, root / "pdf" / f"{page.stem}.pdf")
 
 
 def pdf_pages(pdf: Path) -> int:
@@ -351,6 +373,11 @@ def build_edition(paths: list[Path], edition: str, out: Path) -> None:
         title = title_of(nbformat.read(path, as_version=4), path.stem)
         pages.append((title, page))
         print(f"{edition}: {path.name}: {page.relative_to(out)}, {pdf.relative_to(out)} "
+              f"({pdf_pages(pdf)} pages)")  # fmt: skip
+    for source in rules_pages():
+        title, page, pdf = build_page(source, root)
+        pages.append((title, page))
+        print(f"{edition}: {source.name}: {page.relative_to(out)}, {pdf.relative_to(out)} "
               f"({pdf_pages(pdf)} pages)")  # fmt: skip
     build_index(pages, root / "html")
 
