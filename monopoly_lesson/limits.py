@@ -1,0 +1,111 @@
+"""The checks every entry point of the whole game shares: whole numbers, rounds, seeds,
+and sizes that must fit in memory before any of it is spent.
+
+One home for each limit, so that ``play_monopoly``, ``play_games``, ``fast_games``,
+``evolve`` and the command line refuse the same things with the same words.
+
+>>> check_max_rounds(100)
+100
+>>> check_max_rounds(MAX_ROUNDS + 1)
+Traceback (most recent call last):
+...
+ValueError: max_rounds must be from 1 to 10,000 (a game is stopped after at most 10,000 rounds), got 10001.
+"""
+
+from __future__ import annotations
+
+import numbers
+import os
+
+__all__ = [
+    "MAX_ROUNDS",
+    "SEED_LIMIT",
+    "available_memory",
+    "check_fits",
+    "check_max_rounds",
+    "check_seed",
+    "check_whole",
+    "describe_bytes",
+]
+
+MAX_ROUNDS = 10_000
+"""The most rounds a game may be given: enough for any game people play (the paper stops
+at 100), and a bound on the time and memory one game can take."""
+SEED_LIMIT = 2**32
+"""Seeds are whole numbers from 0 to 2**32 - 1 (the compiled engine's generator takes 32
+bits; a larger seed would silently wrap)."""
+
+
+def check_whole(value: object, what: str, low: int, high: int | None = None) -> int:
+    """``value`` as an int, or a plain error: a whole number from ``low`` (to ``high``).
+
+    >>> check_whole(3, "games", 1)
+    3
+    >>> check_whole(2.0, "games", 1)
+    Traceback (most recent call last):
+    ...
+    TypeError: games must be a whole number, got 2.0.
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{what} must be a whole number, got {value!r}.")
+    if value < low:
+        raise ValueError(f"{what} must be at least {low:,}, got {value}.")
+    if high is not None and value > high:
+        raise ValueError(f"{what} must be at most {high:,}, got {value}.")
+    return int(value)
+
+
+def check_max_rounds(value: object) -> int:
+    """``max_rounds`` as an int from 1 to :data:`MAX_ROUNDS`, or a plain error."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"max_rounds must be a whole number, got {value!r}.")
+    if not 1 <= value <= MAX_ROUNDS:
+        raise ValueError(
+            f"max_rounds must be from 1 to {MAX_ROUNDS:,} (a game is stopped after at most "
+            f"{MAX_ROUNDS:,} rounds), got {value}."
+        )
+    return int(value)
+
+
+def check_seed(value: object, what: str = "seed") -> int:
+    """A seed as an int from 0 to 2**32 - 1, or a plain error (nothing wraps silently)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{what} must be a whole number from 0 to 2**32 - 1, got {value!r}.")
+    if not 0 <= value < SEED_LIMIT:
+        raise ValueError(f"{what} must be from 0 to 2**32 - 1 (4,294,967,295), got {value}.")
+    return int(value)
+
+
+def available_memory() -> int:
+    """The bytes of memory this machine has free now (all of it if that cannot be told)."""
+    try:
+        import psutil
+
+        return int(psutil.virtual_memory().available)
+    except ImportError:  # psutil comes with the lesson; without it, the physical memory
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+
+
+def describe_bytes(nbytes: float) -> str:
+    """A size as people write it: ``'3.2 GB'``, ``'512 MB'``.
+
+    >>> describe_bytes(3.2e9), describe_bytes(5.1e8)
+    ('3.2 GB', '510 MB')
+    """
+    if nbytes >= 1e9:
+        return f"{nbytes / 1e9:.1f} GB"
+    return f"{nbytes / 1e6:.0f} MB"
+
+
+def check_fits(nbytes: float, what: str, advice: str) -> None:
+    """Refuse, before any of it is spent, work that needs more memory than is free.
+
+    ``what`` names the work ("a tournament of 100,000,000 games"), ``advice`` says what
+    would fit ("at most 3,000,000 games fit"); the ``ValueError`` is one line with both.
+    """
+    free = available_memory()
+    if nbytes > free:
+        raise ValueError(
+            f"{what} would need about {describe_bytes(nbytes)} of memory and "
+            f"{describe_bytes(free)} is free: {advice}."
+        )
