@@ -6,10 +6,10 @@ One home for each limit, so that ``play_monopoly``, ``play_games``, ``fast_games
 
 >>> check_max_rounds(100)
 100
->>> check_max_rounds(MAX_ROUNDS + 1)
+>>> check_max_rounds(MAX_ROUNDS + 1)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: max_rounds must be from 1 to 10,000 (a game is stopped after at most 10,000 rounds), got 10001.
+ValueError: max_rounds must be from 1 to 10,000 (a game is stopped after at most ...
 """
 
 from __future__ import annotations
