@@ -1,21 +1,32 @@
 """Tournaments: the tidy table of many games, rotated seats, seeds, and win rates."""
 
+import subprocess
+import sys
+
 import numpy as np
 import pandas as pd
 import pytest
 
+from monopoly_lesson import tournament
 from monopoly_lesson.game import play_monopoly
-from monopoly_lesson.strategies import Strategy
+from monopoly_lesson.plugins import as_strategy
+from monopoly_lesson.strategies import Strategy, StrategyError
 from monopoly_lesson.tournament import (
     TABLE_COLUMNS,
     game_seed,
     play_games,
     strategy_labels,
+    table_bytes,
     wilson_interval,
     win_rates,
 )
 
 THREE = ["always", "never", "heuristic"]
+
+
+def no_game(*args, **kwargs):
+    """Stands in for play_monopoly where no game may be played."""
+    raise AssertionError("a game was played")
 
 
 @pytest.fixture(scope="module")
@@ -146,13 +157,19 @@ def test_progress_bar_is_shown_when_asked(capsys):
         (dict(games=0), ValueError, "games must be at least 1, got 0"),
         (dict(games=2.5), TypeError, "games must be a whole number"),
         (dict(games=True), TypeError, "games must be a whole number"),
-        (dict(seed=-1), ValueError, "seed must be at least 0, got -1"),
+        (dict(seed=-1), ValueError, r"seed must be from 0 to 2\*\*32 - 1 .*, got -1"),
+        (dict(seed=2**32), ValueError, r"seed must be from 0 to 2\*\*32 - 1"),
         (dict(seed="1"), TypeError, "seed must be a whole number"),
-        (dict(max_rounds=0), ValueError, "max_rounds must be at least 1"),
+        (dict(max_rounds=0), ValueError, "max_rounds must be from 1 to 10,000"),
+        (dict(max_rounds=10_001), ValueError, "max_rounds must be from 1 to 10,000"),
+        (dict(max_rounds=2**63), ValueError, "max_rounds must be from 1 to 10,000"),
+        (dict(max_rounds=5.0), TypeError, "max_rounds must be a whole number"),
+        (dict(games=10**15), ValueError, "at most [0-9,]+ games of 2 players fit"),
         (dict(rotate="yes"), TypeError, "rotate must be True or False"),
     ],
 )
-def test_bad_input_is_refused_with_a_plain_message(kwargs, error, message):
+def test_bad_input_is_refused_with_a_plain_message(kwargs, error, message, monkeypatch):
+    monkeypatch.setattr(tournament, "play_monopoly", no_game)
     arguments = dict(strategies=["always", "never"], games=2, max_rounds=3) | kwargs
     with pytest.raises(error, match=message):
         play_games(**arguments)
@@ -169,3 +186,148 @@ def test_win_rates_refuse_what_is_not_a_games_table(table):
         win_rates(table, confidence=1.5)
     with pytest.raises(TypeError, match="confidence"):
         win_rates(table, confidence="95%")
+
+
+# ---------------------------------------------------------------------------
+# A game that fails, names that collide, tables that cannot be, sizes that cannot fit
+# ---------------------------------------------------------------------------
+
+
+class Flaky(Strategy):
+    """Buys everything, until its ``fail_at``-th buy question (counted over all games)."""
+
+    name = "flaky"
+
+    def __init__(self, fail_at):
+        self.fail_at, self.calls = fail_at, 0
+
+    def buy(self, game, me, space):
+        self.calls += 1
+        if self.calls == self.fail_at:
+            return 1 / 0
+        return True
+
+
+def test_a_failing_game_says_which_and_keeps_the_games_before_it():
+    with pytest.raises(StrategyError) as caught:
+        play_games([Flaky(60), "never", "heuristic"], games=40, seed=4, max_rounds=30)
+    error = caught.value
+    g = error.game
+    assert 0 < g < 40, "the failure comes after some games"
+    assert error.seed == game_seed(4, g)
+    message = str(error)
+    assert message.startswith("P") and "ZeroDivisionError" in message
+    assert f"game {g} of the tournament's 40 (counted from 0)" in message
+    assert f"seed={error.seed}, max_rounds=30) replays it" in message
+    assert "\n" not in message and "ZeroDivisionError" in error.reason
+    before = play_games([Flaky(0), "never", "heuristic"], games=g, seed=4, max_rounds=30)
+    pd.testing.assert_frame_equal(error.table, before)
+    assert isinstance(error.__cause__, ZeroDivisionError), "the student's line stays shown"
+
+
+def test_the_failing_game_is_replayed_from_its_seed():
+    class Fails(Strategy):
+        name = "fails"
+
+        def buy(self, game, me, space):
+            raise ValueError("no")
+
+    with pytest.raises(StrategyError) as caught:
+        play_games(["never", Fails()], games=5, seed=8, max_rounds=30)
+    error = caught.value
+    assert error.game == 0 and len(error.table) == 0 and list(error.table) == list(TABLE_COLUMNS)
+    with pytest.raises(StrategyError, match="raised ValueError: no"):
+        play_monopoly(["never", Fails()], seed=error.seed, max_rounds=30)
+
+
+def test_any_other_error_in_a_game_carries_its_number_and_the_games_before_it(monkeypatch):
+    real = tournament.play_monopoly
+
+    def breaks_at_game_3(seats, seed, max_rounds):
+        if seed == game_seed(1, 3):
+            raise RuntimeError("the engine broke")
+        return real(seats, seed=seed, max_rounds=max_rounds)
+
+    monkeypatch.setattr(tournament, "play_monopoly", breaks_at_game_3)
+    with pytest.raises(RuntimeError, match="the engine broke") as caught:
+        play_games(["always", "never"], games=6, seed=1, max_rounds=10)
+    assert caught.value.game == 3 and caught.value.seed == game_seed(1, 3)
+    assert caught.value.table["game"].unique().tolist() == [0, 1, 2]
+
+
+def test_names_that_would_share_a_label_are_refused_before_any_game(monkeypatch):
+    monkeypatch.setattr(tournament, "play_monopoly", no_game)
+    named = Strategy()
+    named.name = "always#2"
+    with pytest.raises(ValueError, match="both be labelled 'always#2'"):
+        play_games([named, "always", "always"], games=3, max_rounds=5)
+    with pytest.raises(ValueError, match="another name"):
+        strategy_labels([as_strategy("always"), as_strategy("always"), named])
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda t: t.assign(winner=t["winner"].astype(int) * 5), "winner must be True or False"),
+        (lambda t: t.assign(winner=t["winner"].astype(object).where(t.index != 4, "yes")),
+         "winner must be True or False, got 'yes'"),
+        (lambda t: t.assign(finish=-t["finish"]), "finish must be a place 1, 2, 3"),
+        (lambda t: t.assign(finish=t["finish"] + 0.5), "finish must be a place"),
+        (lambda t: t.assign(finish=t["finish"].astype(str)), "finish column must hold places"),
+        (lambda t: t.assign(winner=True, finish=1), "winners"),
+        (lambda t: t.assign(winner=~t["winner"]), "the winner, and only the winner"),
+        (lambda t: t.assign(finish=t["finish"].where(t["finish"] != 3, 7)),
+         "finish 7 in a game of 3 players"),
+        (lambda t: t.assign(strategy=t["strategy"].cat.remove_categories("never")),
+         "no strategy"),
+        (lambda t: t.assign(net_worth=np.nan), "net_worth must be an amount"),
+    ],
+)  # fmt: skip
+def test_win_rates_refuse_a_table_no_tournament_can_give(table, change, message):
+    with pytest.raises(ValueError, match=message):
+        win_rates(change(table))
+
+
+def test_win_rates_read_tables_of_several_tournaments_and_without_game_numbers(table):
+    other = play_games(THREE, games=12, seed=6, max_rounds=15)
+    both = win_rates(pd.concat([table, other], ignore_index=True))
+    assert (both["games"] == 24).all() and both["wins"].sum() == 24
+    plain = win_rates(table[["strategy", "winner", "finish", "net_worth"]])
+    pd.testing.assert_frame_equal(plain, win_rates(table))
+    numbers = table.assign(winner=table["winner"].astype(int))
+    assert win_rates(numbers)["wins"].sum() == 12
+
+
+MEASURE = """
+import sys, tracemalloc
+from monopoly_lesson import tournament
+from monopoly_lesson.game import play_monopoly
+n, games = int(sys.argv[1]), int(sys.argv[2])
+canned = play_monopoly(["always"] * n, seed=1, max_rounds=30)
+tournament.play_monopoly = lambda seats, seed, max_rounds: canned
+tournament.play_games(["always"] * n, games=2)
+tracemalloc.start()
+tournament.play_games(["always"] * n, games=games)
+print(tracemalloc.get_traced_memory()[1])
+"""
+
+
+@pytest.mark.parametrize("players", [2, 8])
+def test_the_memory_estimate_covers_what_a_tournament_uses(players):
+    """Measured in a fresh interpreter (tracemalloc counts every thread's allocations)."""
+    games = 20_000
+    done = subprocess.run([sys.executable, "-c", MEASURE, str(players), str(games)],
+                          capture_output=True, text=True, timeout=120, check=True)  # fmt: skip
+    peak = int(done.stdout)
+    assert peak <= table_bytes(games, players) <= 1.3 * peak
+
+
+def test_a_tournament_too_big_for_memory_is_refused_before_any_game(monkeypatch):
+    monkeypatch.setattr(tournament, "play_monopoly", no_game)
+    monkeypatch.setattr(tournament, "available_memory", lambda: 10**6)
+    monkeypatch.setattr("monopoly_lesson.limits.available_memory", lambda: 10**6)
+    with pytest.raises(ValueError) as caught:
+        play_games(["always", "never"], games=10_000)
+    message = str(caught.value)
+    assert message.startswith("a tournament of 10,000 games of 2 players would need about")
+    assert message.endswith(f"at most {10**6 // table_bytes(1, 2):,} games of 2 players fit.")
