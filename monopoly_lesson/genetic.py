@@ -25,9 +25,11 @@ copies mutated, 30% children of roulette-chosen pairs (:func:`split_counts` roun
   ``ci_high``: the best genome against :data:`BENCHMARK_OPPONENTS` (:func:`benchmark`).
 
 Every file is replaced whole (written to a temporary file, then renamed), population.npz
-last, so Ctrl-C leaves the last completed generation on disk, and ``resume=True`` ends with
-the very files an uninterrupted run writes: every random draw of generation g comes from
-``numpy.random.SeedSequence(seed, spawn_key=(g, k))``, whatever the process.
+last, so Ctrl-C, or a kill at any moment, leaves the last completed generation on disk, and
+``resume=True`` ends with the very files an uninterrupted run writes: every random draw of
+generation g comes from ``numpy.random.SeedSequence(seed, spawn_key=(g, k))``, whatever the
+process. A temporary file a killed run left behind is removed when the folder is opened
+again, and what is read back is checked against ``parameters.json`` first.
 
 >>> run = evolve("tga", population=8, games_per_player=1, generations=2, max_rounds=5,
 ...              benchmark_every=0, progress=False)
@@ -44,8 +46,10 @@ import csv
 import json
 import numbers
 import os
+import re
 import shlex
 import time
+import zipfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,8 +60,9 @@ import pandas as pd
 
 from .chromosomes import BUY_SHAPE, CHROMOSOME_PLAYERS, GENE_BITS, RGA
 from .engine_cache import COMPILING, compile_engines, engines_ready
+from .limits import available_memory, check_fits, check_max_rounds, check_seed, check_whole
 from .population_games import play_population_games
-from .tournament import check_whole, play_games, wilson_interval, win_rates
+from .tournament import play_games, table_bytes, wilson_interval, win_rates
 
 __all__ = [
     "BENCHMARK_COLUMNS",
@@ -87,6 +92,7 @@ __all__ = [
     "play_generation",
     "random_population",
     "roulette",
+    "run_bytes",
     "seat_tables",
     "select_elite",
     "split_counts",
@@ -105,7 +111,12 @@ HISTORY_COLUMNS = ("generation", "min", "q1", "median", "q3", "max", "mean", "sd
 BENCHMARK_COLUMNS = ("generation", "games", "wins", "win_rate", "ci_low", "ci_high")
 """The columns of ``benchmark.csv`` and :attr:`EvolutionResult.benchmark`."""
 _INTEGER_COLUMNS = ("generation", "games", "wins")
+_FILES = ("parameters.json", "history.csv", "best.npz", "population.npz", "benchmark.csv")
+# What _write_atomic leaves behind when killed mid-write: .<file>.<pid>.tmp
+_LEFTOVER = re.compile(r"\.(" + "|".join(map(re.escape, _FILES)) + r")\.(\d+)\.tmp")
 _CHUNK_GAMES = 256  # play at least this many games per call (whole rounds of tables)
+_SEAT_BYTES = 18  # per player and game of a generation: its seat (twice while the tables are
+# made) and a quarter of its game's seed, all int64
 # Parameters that must agree for a folder's run to be resumed (not generations).
 _SAME_RUN = ("chromosome", "fitness", "population", "games_per_player", "seed", "max_rounds",
              "benchmark_every", "benchmark_games", "benchmark_opponents")  # fmt: skip
@@ -326,8 +337,61 @@ def seat_tables(population: int, games_per_player: int, rng: np.random.Generator
     >>> tables.shape, np.bincount(tables.ravel()).tolist()
     ((6, 4), [3, 3, 3, 3, 3, 3, 3, 3])
     """
+    seats = population * games_per_player
+    check_fits(_SEAT_BYTES * seats, f"seat tables of {population:,} players x "
+               f"{games_per_player:,} games", f"at most {available_memory() // _SEAT_BYTES:,} "
+               "seats (players x games per player) fit")  # fmt: skip
     rounds = [rng.permutation(population).reshape(-1, SEATS) for _ in range(games_per_player)]
     return np.concatenate(rounds)
+
+
+def run_bytes(
+    chromosome: str,
+    population: int,
+    games_per_player: int,
+    generations: int = 1,
+    benchmark_games: int = 0,
+) -> int:
+    """About the most memory an :func:`evolve` run needs: per player its genome four times
+    (the population, the next one as it is bred), its genes as the compiled engine's floats
+    (SGA's bits also as whole numbers), its seats and games' seeds; each generation's best
+    genome kept; a benchmark's table.
+
+    >>> run_bytes("rga", 100_000, 100) / 1e9  # doctest: +ELLIPSIS
+    17...
+    """
+    genome = genome_length(chromosome) * (1 if chromosome == "sga" else 8)
+    per_player = 4 * genome + 8 * (_gene_count(chromosome) + 1)
+    if chromosome == "sga":
+        per_player += 8 * genome_length(chromosome)  # the bits as int64 while read as genes
+    per_player += _SEAT_BYTES * games_per_player
+    kept = 2 * generations * genome  # the best genomes, and their stack as they are saved
+    return population * per_player + kept + table_bytes(benchmark_games, SEATS)
+
+
+def _check_run_fits(parameters: Mapping[str, Any]) -> None:
+    """Refuse, before anything is spent, a run that cannot fit in the memory that is free;
+    one line says what population, or how many games per player, would fit."""
+    chromosome, players = parameters["chromosome"], parameters["population"]
+    games, generations = parameters["games_per_player"], parameters["generations"]
+    bench = parameters["benchmark_games"]
+    need = run_bytes(chromosome, players, games, generations, bench)
+    free = available_memory()
+    if need <= free:
+        return
+    fixed = run_bytes(chromosome, 0, games, generations, bench)  # not per player
+    each = run_bytes(chromosome, 1, 0) - run_bytes(chromosome, 0, 0)  # per player, no games
+    fit = max(0, (free - fixed) // (each + _SEAT_BYTES * games)) // SEATS * SEATS
+    games_fit = max(0, ((free - fixed) // players - each) // _SEAT_BYTES)
+    ways = []
+    if fit >= SEATS:
+        ways.append(f"at most {fit:,} players fit with {games:,} games per player")
+    if games_fit >= 1:
+        ways.append(f"at most {games_fit:,} games per player fit with {players:,} players")
+    advice = " or ".join(ways) or f"ask for fewer than {generations:,} generations"
+    plural = "s" if generations != 1 else ""
+    check_fits(need, f"evolving {players:,} {chromosome} players ({games:,} games per player "
+               f"per generation, {generations:,} generation{plural})", advice)  # fmt: skip
 
 
 def play_generation(
@@ -518,6 +582,11 @@ def evolve(
     is saved there (see the module's docstring); ``resume=True`` continues the run kept
     there, with the same parameters, up to ``generations``, or starts it if the folder
     holds none. ``progress`` shows a progress bar.
+
+    Everything is checked before any game: ``max_rounds`` from 1 to 10,000, ``seed`` from
+    0 to 2**32 - 1, ``out`` a folder that can be written (not ``''``), and the memory the
+    run needs (:func:`run_bytes`) free; a run that cannot fit is refused with a
+    ``ValueError`` that says what population would.
     """
     parameters = _parameters(
         chromosome, fitness, population, games_per_player, generations, seed, out,
@@ -628,13 +697,18 @@ def _open_folder(
             raise ValueError("resume=True needs out, the folder of the run to continue.")
         return None, _Run(parameters)
     folder = Path(out)
-    if folder.exists() and not folder.is_dir():
-        raise ValueError(f"out must be a folder, but {out} is a file; give a folder's name.")
+    _check_folder(folder)
+    if folder.is_dir():
+        _clean_leftovers(folder)
     if not (folder / "parameters.json").exists():
         if folder.is_dir() and any(folder.iterdir()):
             raise ValueError(f"{out} holds other files but no run (no parameters.json); "
                              "give a new or empty folder.")  # fmt: skip
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise ValueError(f"cannot make the folder {out}: {error.strerror or error}; give "
+                             "a folder you may write in.") from None  # fmt: skip
         return folder, _Run(parameters)
     stored = _read_json(folder / "parameters.json")
     different = [key for key in _SAME_RUN if stored.get(key) != parameters[key]]
@@ -649,38 +723,172 @@ def _open_folder(
     return folder, _load_run(folder, parameters)
 
 
+def _check_folder(folder: Path) -> None:
+    """Refuse a run's folder that is a file, lies under a file, or cannot be written."""
+    for place in (folder, *folder.parents):
+        if place.exists():
+            if not place.is_dir():
+                inside = "" if place == folder else f" (and {folder} would be inside it)"
+                raise ValueError(f"out must be a folder, but {place} is a file{inside}; give "
+                                 "a folder's name.")  # fmt: skip
+            if not os.access(place, os.W_OK | os.X_OK):
+                raise ValueError(f"cannot write in the folder {place} (permission denied); "
+                                 "give a folder you may write in.")  # fmt: skip
+            return
+
+
+def _clean_leftovers(folder: Path) -> None:
+    """Remove the temporary files a killed run left (``.best.npz.<pid>.tmp``), unless the
+    process that writes one is still running."""
+    for path in folder.iterdir():
+        match = _LEFTOVER.fullmatch(path.name)
+        if match and not _running(int(match.group(2))):
+            with contextlib.suppress(OSError):
+                path.unlink()
+
+
+def _running(pid: int) -> bool:
+    """Is another process ``pid`` running (whose temporary file must be left alone)?"""
+    if pid == os.getpid():
+        return False
+    try:
+        import psutil
+
+        return bool(psutil.pid_exists(pid))
+    except (OverflowError, ValueError):  # not a process id
+        return False
+    except ImportError:
+        pass
+    if os.name != "posix":  # no safe way to ask: leave the file
+        return True
+    try:
+        os.kill(pid, 0)  # signal 0: only asks whether the process exists
+    except (ProcessLookupError, OverflowError):
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
+
+
 def load_evolution(out: str | os.PathLike[str]) -> EvolutionResult:
-    """The run kept in the folder ``out``, as far as its last completed generation."""
+    """The run kept in the folder ``out``, as far as its last completed generation.
+
+    What is read is checked against ``parameters.json`` (the chromosome, the population,
+    the genome's length, genes that are finite and in range, generations that agree): a
+    damaged or foreign file is refused with a ``ValueError`` that names it. Temporary files
+    left by a run that was killed while writing are removed.
+    """
+    if not isinstance(out, (str, os.PathLike)) or not os.fspath(out):
+        raise TypeError(f"out must be the path of an evolve() folder, got {out!r}.")
     folder = Path(out)
     if not (folder / "parameters.json").is_file():
         raise ValueError(f"{out} holds no run (no parameters.json): give an evolve() folder.")
-    run = _load_run(folder, _read_json(folder / "parameters.json"))
+    _clean_leftovers(folder)
+    parameters = _read_json(folder / "parameters.json")
+    _check_stored(folder, parameters)
+    run = _load_run(folder, parameters)
     if run.generation == 0:
         raise ValueError(f"{out} holds no completed generation yet.")
     return run.result()
 
 
 def _load_run(folder: Path, parameters: dict[str, Any]) -> _Run:
-    """The run in ``folder`` as of population.npz's generation (later rows are dropped)."""
+    """The run in ``folder`` as of population.npz's generation (later rows are dropped),
+    each file checked against ``parameters``."""
     run = _Run(parameters)
     if not (folder / "population.npz").exists():
         return run
+    chromosome, players = parameters["chromosome"], parameters["population"]
+    population = _read_npz(folder / "population.npz", chromosome, ("genomes", "fitness"))
+    run.generation = _whole_number(population["generation"], folder / "population.npz")
+    run.population = _genomes(population["genomes"], chromosome, folder / "population.npz",
+                              rows=players)  # fmt: skip
+    run.fitness = _fitness(population["fitness"], players, folder / "population.npz")
+    best = _read_npz(folder / "best.npz", chromosome, ("genomes",))
+    run.best = list(_genomes(best["genomes"], chromosome, folder / "best.npz")[: run.generation])
     try:
-        with np.load(folder / "population.npz") as data:
-            run.population, run.fitness = data["genomes"], data["fitness"]
-            run.generation = int(data["generation"])
-        with np.load(folder / "best.npz") as data:
-            run.best = list(data["genomes"][: run.generation])
         history = _read_csv(folder / "history.csv", HISTORY_COLUMNS)
         benchmark = _read_csv(folder / "benchmark.csv", BENCHMARK_COLUMNS)
     except (OSError, KeyError, ValueError) as error:
         raise ValueError(f"cannot read the run in {folder}: {error}") from None
     run.history = history[history["generation"] <= run.generation].to_dict("records")
     run.benchmark = benchmark[benchmark["generation"] <= run.generation].to_dict("records")
-    if len(run.history) != run.generation or len(run.best) != run.generation:
+    numbered = [row["generation"] for row in run.history]
+    if numbered != list(range(1, run.generation + 1)) or len(run.best) != run.generation:
         raise ValueError(f"the run in {folder} is damaged: population.npz is generation "
-                         f"{run.generation} but history.csv or best.npz lack rows.")  # fmt: skip
+                         f"{run.generation} but history.csv or best.npz do not hold its "
+                         "generations 1 to it in order; start the run again in a new "
+                         "folder.")  # fmt: skip
     return run
+
+
+def _read_npz(path: Path, chromosome: str, arrays: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """An .npz file the run wrote, read whole; a damaged or foreign one is refused."""
+    names = ("chromosome", "generation", *arrays)
+    damaged = f"{path.name} in {path.parent} is damaged or not this run's"
+    advice = "start the run again in a new folder (or restore the file from a copy)"
+    if not path.is_file():
+        raise ValueError(f"{path.name} is missing from {path.parent}: {advice}.")
+    try:
+        if not zipfile.is_zipfile(path):
+            raise ValueError("not a complete .npz file")
+        with np.load(path, allow_pickle=False) as data:
+            read = {name: np.asarray(data[name]) for name in names}
+    except (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile) as error:
+        detail = str(error).split(". ")[0].strip(" .'\"")  # not numpy's advice on pickles
+        raise ValueError(f"{damaged} ({detail}): {advice}.") from None
+    except Exception as error:  # zlib's, struct's: anything else a damaged file gives
+        raise ValueError(f"{damaged} ({type(error).__name__}): {advice}.") from None
+    if read["chromosome"].shape != () or str(read["chromosome"]) != chromosome:
+        raise ValueError(f"{damaged}: it holds {read['chromosome']!s} players, the run "
+                         f"{chromosome}; {advice}.")  # fmt: skip
+    return read
+
+
+def _whole_number(value: np.ndarray, path: Path) -> int:
+    """population.npz's generation: a whole number of at least 1."""
+    if value.shape != () or value.dtype.kind not in "iu" or int(value) < 1:
+        raise ValueError(f"{path.name} in {path.parent} is damaged: its generation is "
+                         f"{value!r}, not a whole number from 1.")  # fmt: skip
+    return int(value)
+
+
+def _genomes(genomes: np.ndarray, chromosome: str, path: Path, rows: int | None = None
+             ) -> np.ndarray:  # fmt: skip
+    """Genomes read from ``path``, checked: their shape, type and values are the run's."""
+    length = genome_length(chromosome)
+    where = f"{path.name} in {path.parent} does not hold {chromosome} genomes"
+    if genomes.ndim != 2 or genomes.shape[1] != length or (rows and len(genomes) != rows):
+        want = f"({rows if rows else 'generations'}, {length})"
+        raise ValueError(f"{where}: their shape is {genomes.shape}, not {want}.")
+    if chromosome == "sga":
+        if genomes.dtype != np.uint8 or np.any(genomes > 1):
+            raise ValueError(f"{where}: SGA genomes are bits, 0 or 1 (uint8).")
+    elif genomes.dtype.kind != "f" or not np.all((genomes >= 0) & (genomes <= 1)):
+        raise ValueError(f"{where}: genes are numbers from 0 to 1 (not NaN).")
+    return genomes.astype(np.uint8 if chromosome == "sga" else float, copy=False)
+
+
+def _fitness(fitness: np.ndarray, players: int, path: Path) -> np.ndarray:
+    """The last generation's fitness read from ``path``: one finite number of 0 or more
+    per player."""
+    if (fitness.shape != (players,) or fitness.dtype.kind not in "fiu"
+            or not np.all(np.isfinite(fitness)) or np.any(fitness < 0)):  # fmt: skip
+        raise ValueError(f"{path.name} in {path.parent} is damaged: its fitness must be "
+                         f"{players} finite numbers of 0 or more.")  # fmt: skip
+    return fitness.astype(float, copy=False)
+
+
+def _check_stored(folder: Path, parameters: dict[str, Any]) -> None:
+    """The parameters.json of a folder holds what reading its run needs, or a plain error."""
+    try:
+        _check_name(parameters.get("chromosome"), "chromosome")
+        _check_name(parameters.get("fitness"), "fitness")
+        _check_population(parameters.get("population"))
+        check_whole(parameters.get("generations"), "generations", 1)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"parameters.json in {folder} is damaged or not evolve()'s: "
+                         f"{error}") from None  # fmt: skip
 
 
 def _save(folder: Path, run: _Run) -> None:
@@ -709,9 +917,13 @@ def _write_atomic(path: Path, write: Callable[[IO[bytes]], None]) -> None:
             file.flush()
             os.fsync(file.fileno())
         os.replace(temporary, path)
-    except BaseException:
+    except BaseException as error:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
+        if isinstance(error, OSError):  # a full disk, a folder made read-only...
+            raise ValueError(f"cannot write {path} ({error.strerror or error}); what was "
+                             "saved before is kept: make room (or give a folder you may "
+                             "write in) and resume.") from None  # fmt: skip
         raise
 
 
@@ -774,20 +986,24 @@ def _parameters(
 
     if out is not None and not isinstance(out, (str, os.PathLike)):
         raise TypeError(f"out must be a folder's path (or None), got {out!r}.")
+    if out is not None and not os.fspath(out):
+        raise ValueError("out must be a folder's path, got an empty one ('' would be the "
+                         "current folder); give a folder's name, e.g. 'runs/rga'.")  # fmt: skip
     parameters = {
         "chromosome": _check_name(chromosome, "chromosome"),
         "fitness": _check_name(fitness, "fitness"),
         "population": _check_population(population),
         "games_per_player": check_whole(games_per_player, "games_per_player", 1),
         "generations": check_whole(generations, "generations", 1),
-        "seed": check_whole(seed, "seed", 0),
-        "max_rounds": check_whole(max_rounds, "max_rounds", 1),
+        "seed": check_seed(seed),
+        "max_rounds": check_max_rounds(max_rounds),
         "benchmark_every": check_whole(benchmark_every, "benchmark_every", 0),
         "benchmark_games": check_whole(benchmark_games, "benchmark_games", 1),
         "benchmark_opponents": list(BENCHMARK_OPPONENTS),
         "version": __version__,
     }
     parameters["command"] = _command(parameters, out)
+    _check_run_fits(parameters)
     return parameters
 
 
