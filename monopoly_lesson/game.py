@@ -14,7 +14,6 @@ short function below or in the modules it calls: :mod:`~monopoly_lesson.buying`,
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 import numpy as np
@@ -24,11 +23,18 @@ from .buying import offer_lot
 from .game_cards import CARD_RENT, apply_card
 from .game_narration import say
 from .game_result import GameResult, game_result
-from .game_state import BANK, PRICE, GameState, PlayerState
+from .game_state import BANK, PRICE, GameState, PlayerRandom, PlayerState
 from .game_streams import GameStreams, StreamDice
+from .limits import check_max_rounds
 from .lots import TAXES
 from .money import Bankrupt, pay
-from .plugins import as_strategy, ask_space, ask_yes_no, shows_strategy_errors
+from .plugins import (
+    as_strategy,
+    ask_space,
+    ask_yes_no,
+    shows_strategy_errors,
+    watched_decisions,
+)
 from .rent import rent_due
 from .rules import Rules, Seat, play_turn
 from .starter import (
@@ -88,7 +94,8 @@ class MonopolyGame:
         streams: GameStreams | None = None,
     ) -> None:
         strategies = _check_strategies(strategies)
-        self.max_rounds = _check_rounds(max_rounds)
+        self.max_rounds = check_max_rounds(max_rounds)
+        verbose = _check_flag(verbose, "verbose")
         sequence = np.random.SeedSequence(_check_seed(seed))
         self.seed: int = int(sequence.entropy)  # type: ignore[arg-type]
         dice_seed, chance_seed, chest_seed, *player_seeds = sequence.spawn(3 + len(strategies))
@@ -215,7 +222,8 @@ def play_monopoly(
 
     A strategy is a name (``"always"``, ``"never"``, ``"heuristic"``, ``"random:0.5"``,
     ``"rga"``, ``"tga"``, ``"sga"``), a Strategy, or a student's own (see
-    :mod:`monopoly_lesson.plugins`). With ``verbose=True`` every event is printed.
+    :mod:`monopoly_lesson.plugins`). With ``verbose=True`` every event is printed. A game
+    lasts at most ``max_rounds`` rounds, from 1 to :data:`~monopoly_lesson.limits.MAX_ROUNDS`.
     """
     return MonopolyGame(strategies, seed=seed, max_rounds=max_rounds, verbose=verbose).play()
 
@@ -312,8 +320,9 @@ def _player(
 ) -> PlayerState:
     name = f"P{seat} {strategy.name}"  # type: ignore[attr-defined]
     token = Player(verbose=verbose, name=name)
-    rng = random.Random(int(seed.generate_state(2, np.uint64)[0]))
-    return PlayerState(seat=seat, name=name, strategy=strategy, token=token, rng=rng)
+    rng = PlayerRandom(int(seed.generate_state(2, np.uint64)[0]))
+    return PlayerState(seat=seat, name=name, strategy=strategy, token=token, rng=rng,
+                       watched=watched_decisions(strategy))  # fmt: skip
 
 
 def _draw_from(
@@ -339,12 +348,11 @@ def _check_strategies(strategies: object) -> list[object]:
     return [as_strategy(s) for s in strategies]
 
 
-def _check_rounds(max_rounds: object) -> int:
-    if isinstance(max_rounds, bool) or not isinstance(max_rounds, (int, np.integer)):
-        raise TypeError(f"max_rounds must be a whole number, got {max_rounds!r}.")
-    if max_rounds < 1:
-        raise ValueError(f"max_rounds must be at least 1, got {max_rounds}.")
-    return int(max_rounds)
+def _check_flag(value: object, what: str) -> bool:
+    """``value`` as a bool if it is True or False (numpy's too); else a TypeError."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{what} must be True or False, got {value!r}.")
+    return bool(value)
 
 
 def _check_seed(seed: object) -> int | None:

@@ -14,7 +14,7 @@ from .buildings import mortgage, sell_building, why_not_mortgage, why_not_sell
 from .buying import auction
 from .game_narration import say
 from .game_state import BANK, GROUP, HOTEL, HOUSE_COST, MORTGAGE, GameState, PlayerState
-from .plugins import ask
+from .plugins import as_space, ask
 from .starter import space_name
 from .strategies import StrategyError, default_raise_cash
 
@@ -60,13 +60,15 @@ def raise_cash(game: GameState, me: PlayerState, owed: int) -> None:
 
 
 def _check_raise(game: GameState, me: PlayerState, choice: object) -> tuple[str, int]:
-    if not (isinstance(choice, tuple) and len(choice) == 2 and choice[0] in RAISE_ACTIONS):
+    pair = isinstance(choice, tuple) and len(choice) == 2 and isinstance(choice[0], str)
+    if not (pair and choice[0] in RAISE_ACTIONS):  # type: ignore[index]
+        hint = " (a tuple, in round brackets)" if isinstance(choice, list) else ""
         raise StrategyError(
             f"{me.name}'s raise_cash decision must return ('sell', space), "
-            f"('mortgage', space) or None, got {choice!r}."
+            f"('mortgage', space) or None{hint}, got {choice!r}."
         )
-    action, space = choice
-    reason = RAISE_ACTIONS[action][0](game, me.seat, space)
+    action, space = choice[0], as_space(me, "raise_cash", choice[1])
+    reason = RAISE_ACTIONS[action][0](game, me.seat, space)  # type: ignore[arg-type]
     if reason:
         raise StrategyError(f"{me.name}'s raise_cash decision chose to {action} {space}: {reason}.")
     return action, space

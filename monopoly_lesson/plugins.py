@@ -2,9 +2,10 @@
 
 A strategy may be a built-in's name (``always``, ``never``, ``heuristic``, ``random:P``,
 ``rga``, ``tga``, ``sga``), a :class:`~monopoly_lesson.strategies.Strategy`, a plain
-object with a ``buy`` method, or a buy function. :func:`ask` puts a question to it and
-turns a crash or a wrong kind of answer into a :class:`StrategyError` naming the player
-and the decision.
+object with a ``buy`` method, or a buy function. :func:`ask` puts a question to it, with
+the game as a read-only :class:`~monopoly_lesson.game_state.GameView`, and turns a crash,
+a wrong kind of answer, or a change made to the game into a :class:`StrategyError`
+naming the player and the decision.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from .game_state import GameState, PlayerState
 from .strategies import (
     DECISIONS,
     AlwaysBuy,
+    GameChanged,
     Heuristic,
     NeverBuy,
     RandomBuy,
@@ -43,6 +45,7 @@ __all__ = [
     "make_strategy",
     "shows_strategy_errors",
     "strategy_named",
+    "watched_decisions",
 ]
 
 BUILT_IN: dict[str, type[Strategy]] = {
@@ -87,6 +90,12 @@ def _check_strategy(strategy: Strategy) -> None:
     except TypeError:  # unhashable: checked every time
         pass
     check_names(strategy.name, strategy)
+    if type(strategy) is not Strategy and not _has_own(strategy, "buy"):
+        meant = _meant_for(strategy, "buy")
+        raise TypeError(
+            f"strategy {strategy.name!r} has no buy decision: a Strategy must define "
+            f"buy(self, game, me, space) returning True or False{meant}."
+        )
     for decision in DECISIONS:
         check_decision(strategy.name, decision, getattr(strategy, decision))
     with contextlib.suppress(TypeError):
@@ -111,16 +120,70 @@ def check_decision(name: str, decision: str, function: object) -> None:
 
 
 def check_names(name: str, obj: object) -> None:
-    """Refuse a method whose name is a misspelt decision (it would silently never be asked)."""
+    """Refuse a method whose name is a misspelt decision (it would silently never be asked):
+    a name close to a decision's (``raise_Cash``), or one like the name of a decision the
+    strategy lacks that takes what that decision is given (``raise_money(game, me, owed)``)."""
     for attribute in dir(obj):
         if attribute.startswith("_") or attribute in DECISIONS:
             continue
-        close = difflib.get_close_matches(attribute, DECISIONS, n=1, cutoff=0.8)
-        if close and callable(getattr(obj, attribute, None)):
+        meant = meant_decision(obj, attribute)
+        if meant:
             raise TypeError(
                 f"strategy {name!r} has a method {attribute!r}, which the game never asks: "
-                f"did you mean {close[0]!r}? The decisions are {', '.join(DECISIONS)}."
+                f"did you mean {meant!r}? The decisions are {', '.join(DECISIONS)}."
             )
+
+
+def meant_decision(obj: object, attribute: str) -> str | None:
+    """The decision that ``obj``'s method ``attribute`` is probably a misspelling of, or None."""
+    lowered = attribute.lower()
+    close = difflib.get_close_matches(lowered, DECISIONS, n=1, cutoff=0.8)
+    missing = [decision for decision in DECISIONS if not _has_own(obj, decision)]
+    alike = difflib.get_close_matches(lowered, missing, n=1, cutoff=0.6) or [
+        decision for decision in missing if lowered.split("_")[0] == decision.split("_")[0]
+    ]
+    try:
+        method = getattr(obj, attribute, None)
+    except Exception:  # a property that fails is no decision
+        return None
+    if close and callable(method):
+        return close[0]
+    if alike and _takes(method, ARGUMENTS[alike[0]]):
+        return alike[0]
+    return None
+
+
+def _meant_for(obj: object, decision: str) -> str:
+    """``" (your method 'Buy' is never asked: did you mean 'buy'?)"`` if ``obj`` has a
+    misspelt ``decision``, else ``""``."""
+    for attribute in dir(obj):
+        if attribute.startswith("_") or attribute in DECISIONS:
+            continue
+        if meant_decision(obj, attribute) == decision:
+            return f" (your method {attribute!r} is never asked: did you mean {decision!r}?)"
+    return ""
+
+
+def _has_own(obj: object, decision: str) -> bool:
+    """Whether ``obj`` answers ``decision`` itself (not with :class:`Strategy`'s default)."""
+    if isinstance(obj, Strategy):
+        own = getattr(obj, "__dict__", {})
+        return decision in own or getattr(type(obj), decision) is not getattr(Strategy, decision)
+    try:
+        return callable(getattr(obj, decision, None))
+    except Exception:  # a property that fails is no decision
+        return False
+
+
+def _takes(function: object, arguments: str) -> bool:
+    """Whether ``function`` can be called with ``arguments`` (``"game, me, owed"``)."""
+    if not callable(function):
+        return False
+    try:
+        inspect.signature(function).bind(*arguments.split(", "))
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def _namespace(decisions: dict[str, Callable[..., Any]]) -> object:
@@ -138,8 +201,10 @@ def make_strategy(name: str = "mine", **decisions: Callable[..., Any]) -> Strate
     """
     unknown = sorted(set(decisions) - set(DECISIONS))
     if unknown:
+        meant = meant_decision(_namespace(decisions), unknown[0])
+        hint = f"did you mean {meant!r}? " if meant else ""
         raise TypeError(
-            f"unknown decision {unknown[0]!r}: the decisions are {', '.join(DECISIONS)}."
+            f"unknown decision {unknown[0]!r}: {hint}The decisions are {', '.join(DECISIONS)}."
         )
     if "buy" not in decisions:
         raise TypeError("a strategy must at least have a buy decision: make_strategy(buy=...).")
@@ -170,7 +235,8 @@ def as_strategy(spec: object) -> Strategy:
         return _Plugin(_namespace({"buy": spec}), getattr(spec, "__name__", "mine"))
     raise TypeError(
         f"a strategy must be a name, a Strategy, a buy function or an object with a "
-        f"buy(game, me, space) method; got {type(spec).__name__}, which has no buy decision."
+        f"buy(game, me, space) method; got {type(spec).__name__}, which has no buy "
+        f"decision{_meant_for(spec, 'buy')}."
     )
 
 
@@ -196,11 +262,44 @@ PACKAGE = Path(__file__).resolve().parent
 """The package's folder: its frames are left out of a student's traceback."""
 
 
+_OWN_STRATEGIES = frozenset({AlwaysBuy, NeverBuy, RandomBuy, Heuristic,
+                             *CHROMOSOME_PLAYERS.values()})  # fmt: skip
+_OWN_DEFAULTS = frozenset({Strategy.leave_jail, Strategy.build, Strategy.lift,
+                           Strategy.raise_cash})  # fmt: skip
+
+
+def watched_decisions(strategy: object) -> frozenset[str]:
+    """The decisions of ``strategy`` that run code other than the package's own: the game
+    checks that each of their answers left it as it was. (The built-in strategies and the
+    rules' defaults only read the game; checking them would slow every game down.)"""
+    own = getattr(strategy, "__dict__", {})
+    if type(strategy) in _OWN_STRATEGIES and not own.keys() & {*DECISIONS, "rules"}:
+        return frozenset()
+    return frozenset(
+        decision
+        for decision in DECISIONS
+        if decision in own or getattr(type(strategy), decision, None) not in _OWN_DEFAULTS
+    )
+
+
 def ask(decision: str, game: GameState, me: PlayerState, *args: object) -> Any:
-    """Put a question to ``me``'s strategy; a crash becomes a StrategyError naming who and
-    what, which starts with the strategy's own line (see :func:`student_traceback`)."""
+    """Put a question to ``me``'s strategy. A crash becomes a StrategyError naming who and
+    what, which starts with the strategy's own line (see :func:`student_traceback`).
+
+    A watched decision (:func:`watched_decisions`: any code but the package's own) reads
+    the game through its read-only view (:meth:`~monopoly_lesson.game_state.GameState.view`),
+    and if it changed the game anyway (through private attributes, say) it is a
+    :class:`~monopoly_lesson.strategies.GameChanged`. The package's own strategies and the
+    rules' defaults read the game itself, at full speed: their code only reads.
+    """
+    watched = me.watched is None or decision in me.watched
+    if watched:
+        seen = game.view(me.seat)
+        before, mine = game.fingerprint(me.seat), seen.player(me.seat)
+    else:
+        seen, mine = game, me  # type: ignore[assignment]
     try:
-        return getattr(me.strategy, decision)(game, me, *args)
+        answer = getattr(me.strategy, decision)(seen, mine, *args)
     except StrategyError:
         raise
     except Exception as error:
@@ -209,6 +308,15 @@ def ask(decision: str, game: GameState, me: PlayerState, *args: object) -> Any:
         raise StrategyError(
             f"{me.name}'s {decision} decision raised {type(error).__name__}: {error}{where}"
         ) from error.with_traceback(own)
+    if watched:
+        after = game.fingerprint(me.seat)
+        if after != before:
+            raise GameChanged(
+                f"{me.name}'s {decision} decision changed the game: "
+                f"{game.changes(before, after)}. A strategy may read the game but not change "
+                "it (to try a change, work on game.copy())."
+            )
+    return answer
 
 
 def student_traceback(tb: types.TracebackType | None) -> types.TracebackType | None:
@@ -255,8 +363,9 @@ def ask_yes_no(decision: str, game: GameState, me: PlayerState, *args: object) -
     answer = ask(decision, game, me, *args)
     if isinstance(answer, (bool, np.bool_)):
         return bool(answer)
+    hint = " (does every path of the function end in a return?)" if answer is None else ""
     raise StrategyError(
-        f"{me.name}'s {decision} decision must return True or False, got {answer!r}."
+        f"{me.name}'s {decision} decision must return True or False, got {answer!r}{hint}."
     )
 
 
@@ -273,9 +382,24 @@ def as_space(me: PlayerState, decision: str, space: object) -> int | None:
     if isinstance(space, (bool, np.bool_)) or not isinstance(space, numbers.Integral):
         raise StrategyError(
             f"{me.name}'s {decision} decision must name a space by its number (a whole "
-            f"number from 1 to 40) or None, got {space!r}."
+            f"number from 1 to 40) or None, got {space!r}{_space_hint(space)}."
         )
     return int(space)
+
+
+def _space_hint(space: object) -> str:
+    """What to give instead of a list of spaces or a whole-number float, or ``""``."""
+    if isinstance(space, (list, tuple, np.ndarray)):
+        return " (name one space at a time: the game asks again after each)"
+    return _whole_hint(space, "a space")
+
+
+def _whole_hint(value: object, what: str) -> str:
+    """``": give a space as an int, 12, not 12.0"`` for a whole-number float, else ``""``."""
+    number = isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+    if not (number and float(value).is_integer()):  # type: ignore[arg-type]
+        return ""
+    return f": give {what} as an int, {int(value)}, not {value!r}"  # type: ignore[call-overload]
 
 
 def ask_bid(game: GameState, me: PlayerState, space: int) -> int:
@@ -284,7 +408,8 @@ def ask_bid(game: GameState, me: PlayerState, space: int) -> int:
     bid = ask("bid", game, me, space)
     if isinstance(bid, (bool, np.bool_)) or not isinstance(bid, numbers.Integral):
         raise StrategyError(
-            f"{me.name}'s bid decision must return whole dollars (0 for no bid), got {bid!r}."
+            f"{me.name}'s bid decision must return whole dollars (0 for no bid), "
+            f"got {bid!r}{_whole_hint(bid, 'dollars')}."
         )
     if not 0 <= bid <= me.cash:
         raise StrategyError(

@@ -11,23 +11,35 @@ A strategy answers the game's questions (the game rules page, ``notebooks/game_r
 - ``raise_cash(game, me, owed) -> ("sell" or "mortgage", space) or None``: what to sell
   or mortgage next to pay a debt.
 
-``game`` is the :class:`~monopoly_lesson.game_state.GameState` (to read, not to change)
-and ``me`` the deciding :class:`~monopoly_lesson.game_state.PlayerState`; ``me.rng`` is
-its own seeded random generator. Only ``buy`` is required: subclass :class:`Strategy`
-and the others are the rules' defaults below; a plain class or a few functions work too
-(:mod:`monopoly_lesson.plugins`).
+``game`` is a :class:`~monopoly_lesson.game_state.GameView`, the game as a player at the
+table sees it (read-only: the lots, every player's cash, position and cards, the bank;
+not the decks' order), and ``me`` the deciding player's own view; ``me.rng`` is its own
+seeded random generator. A decision that tries to change the game stops it with a
+:class:`StrategyError` (to try a change, work on ``game.copy()``). Only ``buy`` is
+required: subclass :class:`Strategy` and the others are the rules' defaults below; a
+plain class or a few functions work too (:mod:`monopoly_lesson.plugins`).
 """
 
 from __future__ import annotations
 
 from .buildings import lift_cost, why_not_build, why_not_mortgage, why_not_sell
-from .game_state import GROUP, GROUP_SPACES, HOUSE_COST, PRICE, GameState, PlayerState
+from .game_state import (
+    GROUP,
+    GROUP_SPACES,
+    HOUSE_COST,
+    PRICE,
+    GameState,
+    GameView,
+    OwnView,
+    PlayerState,
+)
 
 __all__ = [
     "BUILD_ORDER",
     "DECISIONS",
     "RESERVE",
     "AlwaysBuy",
+    "GameChanged",
     "Heuristic",
     "NeverBuy",
     "RandomBuy",
@@ -48,32 +60,38 @@ class StrategyError(RuntimeError):
     """A strategy's decision is missing, raised an error, or returned something invalid."""
 
 
+class GameChanged(StrategyError):
+    """A strategy's decision changed the game, which a strategy may only read."""
+
+
 class Strategy:
     """A strategy with the rules' defaults; subclasses answer ``buy`` and any others."""
 
     name = "strategy"
 
-    def buy(self, game: GameState, me: PlayerState, space: int) -> bool:
+    def buy(self, game: GameView, me: OwnView, space: int) -> bool:
         """Buy the unowned lot on ``space`` at its price? (Every strategy must answer.)"""
-        raise StrategyError(f"the {self.name} strategy has no buy decision")
+        raise NotImplementedError(
+            f"the {self.name!r} strategy has no buy decision: define buy(self, game, me, space)"
+        )
 
-    def bid(self, game: GameState, me: PlayerState, space: int) -> int:
+    def bid(self, game: GameView, me: OwnView, space: int) -> int:
         """Default: the lot's price (capped at the cash) if it would buy the lot, else 0."""
         return min(PRICE[space], me.cash) if self.buy(game, me, space) else 0
 
-    def leave_jail(self, game: GameState, me: PlayerState) -> bool:
+    def leave_jail(self, game: GameView, me: OwnView) -> bool:
         """Default: no, stay (the long stay)."""
         return False
 
-    def build(self, game: GameState, me: PlayerState) -> int | None:
+    def build(self, game: GameView, me: OwnView) -> int | None:
         """Default: evenly, in :data:`BUILD_ORDER`, while the next keeps $200 in hand."""
         return default_build(game, me)
 
-    def lift(self, game: GameState, me: PlayerState) -> int | None:
+    def lift(self, game: GameView, me: OwnView) -> int | None:
         """Default: complete groups' lots first, then railroads, utilities, others."""
         return default_lift(game, me)
 
-    def raise_cash(self, game: GameState, me: PlayerState, owed: int) -> tuple[str, int] | None:
+    def raise_cash(self, game: GameView, me: OwnView, owed: int) -> tuple[str, int] | None:
         """Default: sell buildings from the cheapest group, then mortgage (see the rules)."""
         return default_raise_cash(game, me, owed)
 
@@ -81,7 +99,7 @@ class Strategy:
         return f"<{self.name} strategy>"
 
 
-def default_build(game: GameState, me: PlayerState) -> int | None:
+def default_build(game: GameState | GameView, me: PlayerState | OwnView) -> int | None:
     """The next building in :data:`BUILD_ORDER` if it leaves :data:`RESERVE` in hand."""
     for group in BUILD_ORDER:
         spaces = GROUP_SPACES[group]
@@ -93,7 +111,7 @@ def default_build(game: GameState, me: PlayerState) -> int | None:
     return None
 
 
-def default_lift(game: GameState, me: PlayerState) -> int | None:
+def default_lift(game: GameState | GameView, me: PlayerState | OwnView) -> int | None:
     """The next mortgage to lift, if its cost leaves :data:`RESERVE` in hand."""
     mortgaged = [s for s in sorted(me.lots) if game.lots[s].mortgaged]
     if not mortgaged:
@@ -102,7 +120,7 @@ def default_lift(game: GameState, me: PlayerState) -> int | None:
     return first if me.cash - lift_cost(first) >= RESERVE else None
 
 
-def _lift_rank(game: GameState, me: PlayerState, space: int) -> int:
+def _lift_rank(game: GameState | GameView, me: PlayerState | OwnView, space: int) -> int:
     group = GROUP[space]
     if game.holds_complete_group(me.seat, group):
         return LIFT_ORDER.index("complete groups")
@@ -111,7 +129,9 @@ def _lift_rank(game: GameState, me: PlayerState, space: int) -> int:
     return LIFT_ORDER.index("others")
 
 
-def default_raise_cash(game: GameState, me: PlayerState, owed: int) -> tuple[str, int] | None:
+def default_raise_cash(
+    game: GameState | GameView, me: PlayerState | OwnView, owed: int
+) -> tuple[str, int] | None:
     """Sell buildings, cheapest group first; then mortgage lots outside complete groups
     (railroads and utilities are never in one), cheapest first; then the rest."""
     by_price = sorted(me.lots, key=lambda s: (PRICE[s], s))
@@ -135,7 +155,7 @@ class AlwaysBuy(Strategy):
 
     name = "always"
 
-    def buy(self, game: GameState, me: PlayerState, space: int) -> bool:
+    def buy(self, game: GameView, me: OwnView, space: int) -> bool:
         """Always."""
         return True
 
@@ -145,7 +165,7 @@ class NeverBuy(Strategy):
 
     name = "never"
 
-    def buy(self, game: GameState, me: PlayerState, space: int) -> bool:
+    def buy(self, game: GameView, me: OwnView, space: int) -> bool:
         """Never."""
         return False
 
@@ -159,7 +179,7 @@ class RandomBuy(Strategy):
         self.p = float(p)
         self.name = f"random:{p:g}"
 
-    def buy(self, game: GameState, me: PlayerState, space: int) -> bool:
+    def buy(self, game: GameView, me: OwnView, space: int) -> bool:
         """A fresh draw: True with probability ``p``."""
         return me.rng.random() < self.p
 
@@ -168,24 +188,24 @@ UNOWNED_TO_LEAVE_JAIL = 14
 """The heuristic leaves jail at once while at least this many lots (half) are unowned."""
 
 
-def nobody_owns_group(game: GameState, me: PlayerState, space: int) -> bool:
+def nobody_owns_group(game: GameView, me: OwnView, space: int) -> bool:
     """Heuristic 1: nobody owns a lot of this group yet."""
     return all(game.lots[s].owner is None for s in GROUP_SPACES[GROUP[space]])
 
 
-def adds_to_my_group(game: GameState, me: PlayerState, space: int) -> bool:
+def adds_to_my_group(game: GameView, me: OwnView, space: int) -> bool:
     """Heuristic 2: a second or third lot of a group only ``me`` owns lots of."""
     owners = {game.lots[s].owner for s in GROUP_SPACES[GROUP[space]]} - {None}
     return owners == {me.seat}
 
 
-def blocks_a_group(game: GameState, me: PlayerState, space: int) -> bool:
+def blocks_a_group(game: GameView, me: OwnView, space: int) -> bool:
     """Heuristic 3: one other player owns every other lot of the group (buy to block)."""
     others = [game.lots[s].owner for s in GROUP_SPACES[GROUP[space]] if s != space]
     return len(set(others)) == 1 and others[0] not in (None, me.seat)
 
 
-def is_orange(game: GameState, me: PlayerState, space: int) -> bool:
+def is_orange(game: GameView, me: OwnView, space: int) -> bool:
     """Heuristic 4: always buy orange."""
     return GROUP[space] == "orange"
 
@@ -198,10 +218,10 @@ class Heuristic(Strategy):
     name = "heuristic"
     rules = (nobody_owns_group, adds_to_my_group, blocks_a_group, is_orange)
 
-    def buy(self, game: GameState, me: PlayerState, space: int) -> bool:
+    def buy(self, game: GameView, me: OwnView, space: int) -> bool:
         """Buy when any of the four buying heuristics says so."""
         return any(rule(game, me, space) for rule in self.rules)
 
-    def leave_jail(self, game: GameState, me: PlayerState) -> bool:
+    def leave_jail(self, game: GameView, me: OwnView) -> bool:
         """Heuristics 5 and 6: leave at once early (many lots unowned), stay late."""
         return len(game.unowned()) >= UNOWNED_TO_LEAVE_JAIL

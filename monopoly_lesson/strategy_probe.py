@@ -22,7 +22,7 @@ import numpy as np
 
 from .game import play_monopoly
 from .plugins import as_strategy
-from .strategies import DECISIONS, Strategy
+from .strategies import DECISIONS, GameChanged, Strategy
 
 __all__ = [
     "STRATEGY_VARIABLE",
@@ -235,6 +235,15 @@ def play_recorded(value: object, games: list[dict]) -> list[dict]:
                 result = play_monopoly(seats, seed=game["seed"], max_rounds=game["max_rounds"])
             record["finish"], record["rounds"] = list(result.finish_order), result.rounds
         except Exception as error:  # the game stops as it would in the notebook
+            if isinstance(error, GameChanged) and answers:
+                _changed_the_game(answers, error)
             record["error"] = _clip(f"{type(error).__name__}: {_safe_text(error)}")
         records.append(record)
     return records
+
+
+def _changed_the_game(answers: list, error: GameChanged) -> None:
+    """The last answer changed the game: record it as the error it is, so that the replay,
+    which cannot see what the strategy did to the game, stops there with the same message."""
+    decision = answers[-1][0]
+    answers[-1] = [decision, {"raised": ["StrategyError", _safe_text(error)], "place": None}]

@@ -1,5 +1,6 @@
 """Bad input is refused with a message that says what was wrong and what is allowed."""
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -12,6 +13,7 @@ from monopoly_lesson import (
     SpaceTracker,
     chance_deck,
     community_deck,
+    play_monopoly,
     take_turn,
 )
 from monopoly_lesson.starter import DiceUsedUpError
@@ -52,6 +54,21 @@ CASES = [
     (lambda: Rules(chance="big"), ValueError, "chance must be 'lesson' or 'standard'"),
     (lambda: Rules(counting="rolls"), ValueError, "counting must be 'landings' or 'end_of_move'"),
     (lambda: Rules(replacement="yes"), TypeError, "replacement must be True or False"),
+    (lambda: play_monopoly(["always", "never"], verbose="no"), TypeError,
+     "verbose must be True or False, got 'no'"),
+    (lambda: play_monopoly(["always", "never"], verbose=1), TypeError,
+     "verbose must be True or False, got 1"),
+    (lambda: play_monopoly(["always", "never"], max_rounds=10**9), ValueError,
+     "max_rounds must be from 1 to 10,000 (a game is stopped after at most 10,000 rounds), "
+     "got 1000000000"),
+    (lambda: play_monopoly(["always", "never"], max_rounds=0), ValueError,
+     "max_rounds must be from 1 to 10,000"),
+    (lambda: play_monopoly(["always", "never"], max_rounds=50.0), TypeError,
+     "max_rounds must be a whole number, got 50.0"),
+    (lambda: play_monopoly(["always", "never"], seed=-1), ValueError,
+     "seed must be 0 or a positive whole number, got -1"),
+    (lambda: play_monopoly(["always", "never"], seed=1.5), TypeError,
+     "seed must be a whole number (or None), got 1.5"),
 ]  # fmt: skip
 
 
@@ -86,3 +103,9 @@ def test_dice_must_match_the_rules():
 def test_rules_are_immutable():
     with pytest.raises(AttributeError):
         Rules().jail = "short"
+
+
+def test_numpy_booleans_and_integers_are_options_too(capsys):
+    result = play_monopoly(["always", "never"], seed=1, max_rounds=np.int64(2), verbose=np.True_)
+    assert result.rounds == 2
+    assert "Round 2, P1 always" in capsys.readouterr().out
