@@ -284,6 +284,10 @@ def test_the_memory_estimate_covers_what_a_run_uses(chromosome):
     assert peak <= run_bytes(chromosome, 4000, 8, 2) <= 2 * peak
 
 
-def test_seat_tables_too_big_for_memory_are_refused_at_once():
-    with pytest.raises(ValueError, match=r"seat tables of 1,000 players x 1,000,000,000,000"):
-        genetic.seat_tables(1000, 10**12, np.random.default_rng(0))
+def test_seat_tables_too_big_for_memory_are_refused_at_once(monkeypatch):
+    monkeypatch.setattr(genetic, "available_memory", lambda: 10**6)
+    monkeypatch.setattr("monopoly_lesson.limits.available_memory", lambda: 10**6)
+    with pytest.raises(ValueError, match=r"seat tables of 1,000 players x 1,000 games .* "
+                       r"at most 55,555 seats \(players x games per player\) fit"):  # fmt: skip
+        genetic.seat_tables(1000, 1000, np.random.default_rng(0))
+    assert genetic.seat_tables(100, 10, np.random.default_rng(0)).shape == (250, 4)
