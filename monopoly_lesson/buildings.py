@@ -1,9 +1,9 @@
 """Houses, hotels and mortgages: what a player may do with its lots, and doing it.
 
 Each ``why_not_...`` function says why a move is not allowed now (None if it is), in a
-sentence a student can act on; the action beside it does the move and writes the
-ledger. The rules are those of "Buildings, mortgages and debt" on the game rules page,
-``notebooks/game_rules.md``.
+sentence a student can act on (a strategy may ask it of its read-only view of the game);
+the action beside it does the move and writes the ledger. The rules are those of
+"Buildings, mortgages and debt" on the game rules page, ``notebooks/game_rules.md``.
 """
 
 from __future__ import annotations
@@ -11,7 +11,16 @@ from __future__ import annotations
 import math
 
 from .game_narration import say
-from .game_state import BANK, GROUP, GROUP_SPACES, HOTEL, HOUSE_COST, MORTGAGE, GameState
+from .game_state import (
+    BANK,
+    GROUP,
+    GROUP_SPACES,
+    HOTEL,
+    HOUSE_COST,
+    MORTGAGE,
+    GameState,
+    GameView,
+)
 from .starter import space_name
 
 __all__ = [
@@ -29,11 +38,11 @@ __all__ = [
 BUILDING_NAMES = {**dict.fromkeys(range(1, HOTEL), "a house"), HOTEL: "a hotel"}
 
 
-def _levels(game: GameState, space: int) -> list[int]:
+def _levels(game: GameState | GameView, space: int) -> list[int]:
     return [game.lots[s].buildings for s in GROUP_SPACES[GROUP[space]]]
 
 
-def _owned(game: GameState, seat: int, space: object) -> str | None:
+def _owned(game: GameState | GameView, seat: int, space: object) -> str | None:
     if space not in game.lots:
         return f"{space!r} is not a lot (lots are on the spaces {sorted(game.lots)})"
     if game.lots[space].owner != seat:  # type: ignore[index]
@@ -41,7 +50,7 @@ def _owned(game: GameState, seat: int, space: object) -> str | None:
     return None
 
 
-def why_not_build(game: GameState, seat: int, space: int) -> str | None:
+def why_not_build(game: GameState | GameView, seat: int, space: int) -> str | None:
     """Why ``seat`` may not put its next building on ``space`` now, or None if it may."""
     if reason := _owned(game, seat, space):
         return reason
@@ -80,7 +89,7 @@ def build(game: GameState, seat: int, space: int) -> None:
             lot=space_name(space), amount=HOUSE_COST[space])  # fmt: skip
 
 
-def why_not_sell(game: GameState, seat: int, space: int) -> str | None:
+def why_not_sell(game: GameState | GameView, seat: int, space: int) -> str | None:
     """Why ``seat`` may not sell a building from ``space`` now, or None if it may."""
     if reason := _owned(game, seat, space):
         return reason
@@ -115,7 +124,7 @@ def sell_building(game: GameState, seat: int, space: int) -> None:
             amount=sold * half)  # fmt: skip
 
 
-def why_not_mortgage(game: GameState, seat: int, space: int) -> str | None:
+def why_not_mortgage(game: GameState | GameView, seat: int, space: int) -> str | None:
     """Why ``seat`` may not mortgage ``space`` now, or None if it may."""
     if reason := _owned(game, seat, space):
         return reason
@@ -143,7 +152,7 @@ def lift_cost(space: int) -> int:
     return MORTGAGE[space] + math.ceil(MORTGAGE[space] / 10)
 
 
-def why_not_lift(game: GameState, seat: int, space: int) -> str | None:
+def why_not_lift(game: GameState | GameView, seat: int, space: int) -> str | None:
     """Why ``seat`` may not lift the mortgage on ``space`` now, or None if it may."""
     if reason := _owned(game, seat, space):
         return reason

@@ -35,7 +35,17 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from .game_state import GROUP, GROUP_SPACES, LOT_SPACES, PRICE, GameState, PlayerState
+from .game_state import (
+    GROUP,
+    GROUP_SPACES,
+    LOT_SPACES,
+    PRICE,
+    GameState,
+    GameView,
+    OwnView,
+    PlayerState,
+    PlayerView,
+)
 from .lots import lots
 from .strategies import Strategy
 
@@ -77,7 +87,7 @@ _P = TypeVar("_P", bound="RGA")
 # ---------------------------------------------------------------------------
 
 
-def ownership_state(game: GameState, me: PlayerState, space: int) -> int:
+def ownership_state(game: GameState | GameView, me: PlayerState | PlayerView, space: int) -> int:
     """The row of the buy genes for the lot on ``space``: 0 nobody owns a lot of its group,
     1 only ``me`` does, 2 exactly one other player does (``me`` may own some too), 3 two or
     more other players do."""
@@ -96,14 +106,16 @@ def ownership_state(game: GameState, me: PlayerState, space: int) -> int:
     return 1 if mine else 0
 
 
-def jail_index(game: GameState, me: PlayerState) -> tuple[int, int]:
+def jail_index(game: GameState | GameView, me: PlayerState | PlayerView) -> tuple[int, int]:
     """RGA's jail cell ``(west, north)``: bit k of ``west`` is set when another player owns
     the k-th street of :data:`WEST_STREETS` (bit 0 the least significant), and likewise
     ``north`` for :data:`NORTH_STREETS`."""
     return _owned_by_others(game, me, WEST_STREETS), _owned_by_others(game, me, NORTH_STREETS)
 
 
-def _owned_by_others(game: GameState, me: PlayerState, spaces: tuple[int, ...]) -> int:
+def _owned_by_others(
+    game: GameState | GameView, me: PlayerState | PlayerView, spaces: tuple[int, ...]
+) -> int:
     """A number whose bit k is set when a player other than ``me`` owns ``spaces[k]``."""
     bits = 0
     for bit, space in enumerate(spaces):
@@ -113,13 +125,15 @@ def _owned_by_others(game: GameState, me: PlayerState, spaces: tuple[int, ...]) 
     return bits
 
 
-def held_by_another(game: GameState, me: PlayerState, group: str) -> bool:
+def held_by_another(game: GameState | GameView, me: PlayerState | PlayerView, group: str) -> bool:
     """Whether one player other than ``me`` holds ``group`` as a complete group (a monopoly)."""
     owner = game.lots[GROUP_SPACES[group][0]].owner
     return owner is not None and owner != me.seat and game.holds_complete_group(owner, group)
 
 
-def monopoly_jail_index(game: GameState, me: PlayerState) -> tuple[int, int]:
+def monopoly_jail_index(
+    game: GameState | GameView, me: PlayerState | PlayerView
+) -> tuple[int, int]:
     """TGA's and SGA's jail cell ``(west, north)``: ``west`` has bit 0 set when another
     player holds the purple monopoly, bit 1 the orange; ``north`` bit 0 red, bit 1 yellow."""
     west = held_by_another(game, me, "purple") + 2 * held_by_another(game, me, "orange")
@@ -216,19 +230,19 @@ class RGA(Strategy):
 
     # -- the decisions ---------------------------------------------------------------
 
-    def jail_cell(self, game: GameState, me: PlayerState) -> tuple[int, int]:
+    def jail_cell(self, game: GameView, me: OwnView) -> tuple[int, int]:
         """The cell of the jail genes that applies now (:func:`jail_index` for RGA)."""
         return jail_index(game, me)
 
-    def buy(self, game: GameState, me: PlayerState, space: int) -> bool:
+    def buy(self, game: GameView, me: OwnView, space: int) -> bool:
         """A fresh draw from the buy gene of the group's ownership state and this space."""
         return me.rng.random() < self._buy[ownership_state(game, me, space)][space - 1]
 
-    def bid(self, game: GameState, me: PlayerState, space: int) -> int:
+    def bid(self, game: GameView, me: OwnView, space: int) -> int:
         """The price (capped at the cash) if a fresh draw from the same buy gene says buy."""
         return min(PRICE[space], me.cash) if self.buy(game, me, space) else 0
 
-    def leave_jail(self, game: GameState, me: PlayerState) -> bool:
+    def leave_jail(self, game: GameView, me: OwnView) -> bool:
         """A fresh draw from the jail gene of the board's present state: leave at once?"""
         west, north = self.jail_cell(game, me)
         return me.rng.random() < self._jail[west][north]
@@ -276,7 +290,7 @@ class TGA(RGA):
         ("none", "red", "yellow", "red+yellow"),
     )
 
-    def jail_cell(self, game: GameState, me: PlayerState) -> tuple[int, int]:
+    def jail_cell(self, game: GameView, me: OwnView) -> tuple[int, int]:
         """The cell of the jail genes that applies now (:func:`monopoly_jail_index`)."""
         return monopoly_jail_index(game, me)
 

@@ -270,23 +270,23 @@ class GameState:
         """A cheap summary of all that a decision of ``seat`` must leave as it was: every
         player's cash, position, jail, cards, lots, bankruptcy, strategy and (the others')
         generator; every lot; the bank, round, turn and ledger; the decks' piles."""
-        players = tuple(
+        players = [
             (p.cash, p.token.pos, p.token.in_jail, p.token.jail_turns, tuple(p.jail_cards),
              frozenset(p.lots), p.bankrupt_round, p.creditor, id(p.strategy),
              None if p.seat == seat else (id(p.rng), getattr(p.rng, "uses", None)))
             for p in self.players
-        )  # fmt: skip
-        lot_states = tuple(
+        ]  # fmt: skip
+        lot_states = [
             (lot.owner, lot.mortgaged, lot.buildings, lot.rent_collected)
             for lot in self.lots.values()
-        )
+        ]
         table = (self.bank_houses, self.bank_hotels, self.round, self.turn, len(self.ledger),
                  self.ledger[-1] if self.ledger else None, len(self.bankruptcies),
                  tuple(self.uneven_groups))  # fmt: skip
-        decks = tuple(
+        decks = [
             (tuple(deck._pile), tuple(deck._preset), tuple(deck.held), deck.draws, id(deck.rng))
             for deck in self.decks.values()
-        )
+        ]
         return players, lot_states, table, decks
 
     def __getstate__(self) -> dict[str, object]:

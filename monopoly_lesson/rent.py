@@ -8,16 +8,21 @@ fix a utility's multiple.
 
 from __future__ import annotations
 
-from .game_state import GROUP, GROUP_SPACES, RENTS, GameState
+from .game_state import GROUP, GROUP_SPACES, RENTS, GameState, GameView
 from .lots import RAILROAD_RENTS, UTILITY_MULTIPLIERS
 
 __all__ = ["rent_due"]
 
 
 def rent_due(
-    game: GameState, space: int, dice: int, multiplier: int = 1, dice_times: int = 0
+    game: GameState | GameView,
+    space: int,
+    dice: int,
+    multiplier: int = 1,
+    dice_times: int = 0,
 ) -> int:
-    """The rent the owner of ``space`` charges (0 if mortgaged or unowned).
+    """The rent the owner of ``space`` charges (0 if mortgaged or unowned); a strategy may
+    ask it of its view of the game, or of ``game.copy()`` changed to try a "what if".
 
     ``dice`` is the roll that brought the mover (utilities); ``multiplier`` multiplies a
     railroad's rent and ``dice_times``, when not 0, replaces a utility's 4 or 10 (cards).
