@@ -3,7 +3,9 @@ the whole game: ``play`` (one game) and ``tournament`` (win rates over many),
 ``evolve`` (the genetic algorithm's players, generation after generation), and
 ``compile`` (the compiled engines, ahead of their first use).
 
-Bad arguments end with exit status 2 and one line on stderr, never a traceback.
+Bad arguments, and every failure (a file that cannot be written, a damaged run folder, a
+size that does not fit in memory, a strategy's error), end with exit status 2 and one line
+on stderr, never a traceback; targets are checked before the work starts.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from .chromosomes import CHROMOSOME_PLAYERS
 from .exact import MAX_SIDES, euler84, expected_tallies
 from .game import MAX_PLAYERS, MIN_PLAYERS, play_monopoly
 from .genetic import BENCHMARK_OPPONENTS, FITNESS, EvolutionResult, evolve
+from .limits import MAX_ROUNDS, check_max_rounds, check_seed
 from .notebook_check import MAX_GAMES, MAX_MEMORY_GB, MAX_TIMEOUT, check_notebook
 from .plugins import strategy_named
 from .rent_value import rent_per_turn
@@ -37,6 +40,7 @@ from .starter import (
     community_deck,
     standard_chance_deck,
 )
+from .strategies import StrategyError
 from .tournament import play_games, win_rates
 
 __all__ = ["main"]
@@ -317,6 +321,8 @@ def _format_table(table: pd.DataFrame) -> str:
 
 def _check_csv(path: str, force: bool, command: str = "simulate") -> None:
     """Refuse a ``--csv`` target that cannot be written, before the run rather than after."""
+    if not path:
+        raise UsageError(f"{PROG} {command}: --csv needs a file name, got ''.")
     target = Path(path)
     folder = target.parent
     where = f"{PROG} {command}: --csv {path}"
@@ -328,11 +334,19 @@ def _check_csv(path: str, force: bool, command: str = "simulate") -> None:
         raise UsageError(f"{where} exists; add --force to write over it.")
     if not os.access(target if target.exists() else folder, os.W_OK):
         raise UsageError(f"{where} cannot be written (permission denied).")
+    existed = target.exists()
+    try:  # the surest check: open it for writing (nothing is written; a new file is removed)
+        with open(target, "ab"):
+            pass
+        if not existed:
+            target.unlink()
+    except OSError as error:
+        raise UsageError(f"{where} cannot be written ({error.strerror or error}).") from None
 
 
 def run_simulate(args: argparse.Namespace) -> None:
     """``simulate``: print the tables (and write CSV when asked)."""
-    if args.csv:
+    if args.csv is not None:
         _check_csv(args.csv, args.force)
     result = simulate(
         games=args.games,
@@ -474,15 +488,33 @@ def _chosen_seed(seed: int | None) -> int:
     return int(np.random.SeedSequence().entropy % 2**32) if seed is None else seed
 
 
+def _game_seed(text: str) -> int:
+    """A whole game's seed: a whole number from 0 to 2**32 - 1."""
+    try:
+        return check_seed(_whole(text, what="the seed"), "the seed")
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error).rstrip(".")) from None
+
+
+def _max_rounds(text: str) -> int:
+    """``--max-rounds``: a whole number from 1 to MAX_ROUNDS."""
+    try:
+        return check_max_rounds(_whole(text, what="max_rounds"))
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error).rstrip(".")) from None
+
+
+MAX_ROUNDS_HELP = f"rounds before a game stops, 1 to {MAX_ROUNDS:,} (default 100)"
+
+
 def _add_game_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed",
-        type=_seed,
+        type=_game_seed,
         default=None,
-        help="random seed (default: a fresh one, printed with the results)",
+        help="random seed, 0 to 2**32 - 1 (default: a fresh one, printed with the results)",
     )
-    parser.add_argument("--max-rounds", type=_positive, default=100,
-                        help="rounds before a game stops (default 100)")  # fmt: skip
+    parser.add_argument("--max-rounds", type=_max_rounds, default=100, help=MAX_ROUNDS_HELP)
 
 
 def _add_play(commands: argparse._SubParsersAction) -> None:
@@ -573,20 +605,40 @@ def run_tournament(args: argparse.Namespace) -> None:
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise UsageError(f"{PROG} tournament: --strategy must name {MIN_PLAYERS} to "
                          f"{MAX_PLAYERS} strategies, got {len(names)}.")  # fmt: skip
-    if args.csv:
+    if args.csv is not None:
         _check_csv(args.csv, args.force, "tournament")
     seed = _chosen_seed(args.seed)
     entries = [_cli_strategy(name, seed, k) for k, name in enumerate(names, start=1)]
-    table = play_games(entries, args.games, seed=seed, max_rounds=args.max_rounds,
-                       progress=not args.no_progress)  # fmt: skip
+    try:
+        table = play_games(entries, args.games, seed=seed, max_rounds=args.max_rounds,
+                           progress=not args.no_progress)  # fmt: skip
+    except StrategyError as error:
+        raise UsageError(_failed_game(error, args, seed)) from None
+    except ValueError as error:
+        raise UsageError(f"{PROG} tournament: {error}") from None
     print(f"{args.games} games of {', '.join(names)}, seats rotated, seed {seed}, "
           f"at most {args.max_rounds} rounds each.")  # fmt: skip
     print(f"Equally good strategies would each win about {1 / len(names):.0%} of the games.")
     print("ci_low to ci_high: a 95% confidence interval for the win rate (Wilson score).\n")
     print(_format_rates(win_rates(table)))
-    if args.csv:
+    if args.csv is not None:
         table.to_csv(args.csv, index=False)
         print(f"\nWrote {args.csv}.")
+
+
+def _failed_game(error: StrategyError, args: argparse.Namespace, seed: int) -> str:
+    """One line on a game that failed: which game, its seed, and where the games played
+    before it went (written to --csv if one was given, so they are not lost)."""
+    game, played = getattr(error, "game", None), getattr(error, "table", None)
+    reason = getattr(error, "reason", str(error))
+    if game is None or played is None:
+        return f"{PROG} tournament: {reason}"
+    line = (f"{PROG} tournament: game {game} of {args.games} (counted from 0; its seed is "
+            f"{error.seed}, the tournament's {seed}) failed: {reason}")  # fmt: skip
+    if args.csv is None:
+        return f"{line}; the {game} games before it are not kept (add --csv FILE to keep them)."
+    played.to_csv(args.csv, index=False)
+    return f"{line}; the {game} games before it are written to {args.csv}."
 
 
 def _format_rates(rates: pd.DataFrame) -> str:
@@ -619,8 +671,8 @@ def _add_evolve(commands: argparse._SubParsersAction) -> None:
         "evolve",
         help="evolve genetic-algorithm players (Mukhar and Kalita), saving every generation",
         description="Evolve a population of chromosome players: each generation every player "
-        "plays games of 4, scores a fitness, and the next population is bred (best 10%% kept, "
-        "30%% roulette copies, 30%% mutated copies, 30%% crossover children).",
+        "plays games of 4, scores a fitness, and the next population is bred (best 10% kept, "
+        "30% roulette copies, 30% mutated copies, 30% crossover children).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=f"""--out gets parameters.json, history.csv, best.npz, population.npz and
 benchmark.csv, rewritten after every generation. After Ctrl-C, run the same command with
@@ -642,14 +694,14 @@ examples:
                      help="games each player plays per generation (default 100)")  # fmt: skip
     evo.add_argument("--generations", type=_positive, default=100, help="generations (100)")
     evo.add_argument("--out", required=True, metavar="FOLDER", help="the run's folder")
-    evo.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
+    evo.add_argument("--seed", type=_game_seed, default=0,
+                     help="random seed, 0 to 2**32 - 1 (default 0)")  # fmt: skip
     evo.add_argument("--resume", action="store_true", help="continue the run in --out")
     evo.add_argument("--benchmark-every", type=_nonnegative, default=10, metavar="N",
                      help="benchmark every N generations and the last; 0 never (10)")  # fmt: skip
     evo.add_argument("--benchmark-games", type=_positive, default=200,
                      help="games per benchmark (default 200)")  # fmt: skip
-    evo.add_argument("--max-rounds", type=_positive, default=100,
-                     help="rounds before a game stops (default 100)")  # fmt: skip
+    evo.add_argument("--max-rounds", type=_max_rounds, default=100, help=MAX_ROUNDS_HELP)
     evo.add_argument("--no-progress", action="store_true", help="never show a progress bar")
 
 
@@ -716,25 +768,41 @@ COMMANDS = {
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status (0 ok, 1 a check fails, 2 bad input)."""
+    """Run the command line; return the exit status (0 ok, 1 a check fails, 2 bad input or a
+    failure, said in one line)."""
     parser = build_parser()
+    command = PROG
     try:
         args = parser.parse_args(argv)
+        command = f"{PROG} {args.command}"
         COMMANDS[args.command](args)
     except UsageError as error:
-        print(error, file=sys.stderr)
+        print(_one_line(str(error)), file=sys.stderr)
         return 2
     except CheckFailed:
         return 1
-    except (ValueError, TypeError) as error:
-        print(f"{PROG}: {error}", file=sys.stderr)
+    except (ValueError, TypeError, StrategyError) as error:
+        print(f"{command}: {_one_line(str(error))}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. piped into `head`: stop quietly
         sys.stdout = None
+    except MemoryError:
+        print(f"{command}: out of memory; ask for fewer games, players or generations.",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    except OSError as error:  # a file or folder that cannot be read or written
+        where = f": {error.filename}" if error.filename else ""
+        print(f"{command}: {error.strerror or error}{where}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:  # Ctrl-C: one line, no traceback
         print(f"{PROG}: interrupted.", file=sys.stderr)
         return 130
     return 0
+
+
+def _one_line(text: str) -> str:
+    """A message on one line: its lines joined, its spaces single."""
+    return " ".join(text.split())
 
 
 if __name__ == "__main__":  # pragma: no cover

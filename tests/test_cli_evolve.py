@@ -54,7 +54,7 @@ def test_evolve_writes_the_run_and_prints_a_summary(capsys, tmp_path):
         (("--fitness", "wins"), "invalid choice: 'wins'"),
         (("--generations", "0"), "must be at least 1"),
         (("--benchmark-every", "-1"), "must be at least 0"),
-        (("--seed", "-2"), "the seed must be at least 0"),
+        (("--seed", "-2"), "the seed must be from 0 to 2**32 - 1"),
     ],
 )
 def test_bad_arguments_exit_2_with_one_line(capsys, tmp_path, argv, message):
