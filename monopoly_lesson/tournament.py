@@ -319,8 +319,8 @@ def _game_failed(
     table: pd.DataFrame,
 ) -> None:  # fmt: skip
     """Tell ``error`` which game it ended and keep the games played before it: a
-    StrategyError is raised again with the longer message; any other error gets the same
-    attributes (and, from Python 3.11, a note)."""
+    StrategyError is raised again, of the same type, with the longer message; any other
+    error gets the same attributes (and, from Python 3.11, a note)."""
     context = (
         f"game {g:,} of the tournament's {games:,} (counted from 0), seats {seats}, seed "
         f"{seed}: play_monopoly(those strategies in that order, seed={seed}, "
@@ -329,7 +329,10 @@ def _game_failed(
     )
     found: dict[str, Any] = {"game": g, "seed": seed, "reason": str(error), "table": table}
     if isinstance(error, StrategyError):
-        again = StrategyError(f"{error} [in {context}]")
+        try:  # the same type: a subclass (a strategy that changed the game, say) stays one
+            again = type(error)(f"{error} [in {context}]")
+        except TypeError:
+            again = StrategyError(f"{error} [in {context}]")
         again.__dict__.update({**error.__dict__, **found})
         raise again.with_traceback(error.__traceback__) from error.__cause__
     try:

@@ -255,6 +255,18 @@ def test_any_other_error_in_a_game_carries_its_number_and_the_games_before_it(mo
     assert caught.value.table["game"].unique().tolist() == [0, 1, 2]
 
 
+def test_a_kind_of_strategy_error_stays_that_kind(monkeypatch):
+    class Cheated(StrategyError):
+        pass
+
+    def cheats(seats, seed, max_rounds):
+        raise Cheated("P1 always's buy decision changed the game")
+
+    monkeypatch.setattr(tournament, "play_monopoly", cheats)
+    with pytest.raises(Cheated, match=r"changed the game \[in game 0 of the tournament's 2"):
+        play_games(["always", "never"], games=2, seed=1, max_rounds=10)
+
+
 def test_names_that_would_share_a_label_are_refused_before_any_game(monkeypatch):
     monkeypatch.setattr(tournament, "play_monopoly", no_game)
     named = Strategy()
