@@ -69,6 +69,12 @@ for _d, _table in enumerate((chance_effects, community_effects)):
 del _g, _name, _k, _space, _amount, _d, _table, _row
 ALWAYS, NEVER, RANDOM, HEURISTIC, RGA, TGA = range(6)
 """Strategy codes (SGA plays as TGA, its genes read as n/63)."""
+BUY_GENES = 4 * 40
+"""A chromosome player's buy genes come first in its genes: ownership state x space."""
+JAIL_SIDE = np.array([0, 0, 0, 0, 64, 4], np.int64)
+"""The side of each code's square of jail genes (after its buy genes): RGA 64, TGA 4."""
+GENE_WIDTHS = np.array([0, 0, 1, 0, BUY_GENES + 64 * 64, BUY_GENES + 4 * 4], np.int64)
+"""The genes each code reads: random:P its P, RGA and TGA their buy then jail genes."""
 
 # -- the slots of a game's state vector ------------------------------------------------
 MAXP = 8
@@ -83,8 +89,6 @@ KIND, GENE_AT = 275, 283  # per player: strategy code, where its genes start in 
 FACES_AT, NFACES, SHUF_AT, NSHUF, UNI_AT, NUNI = 291, 292, 293, 294, 295, 296  # streams
 TURNS = 297  # turns played in the game, all players together
 SIZE = 298
-GENE_WIDTH = 1 + 4 * 40 + 64 * 64
-"""A member's genes in ``f``: its probability (random:P), buy genes, jail genes (64 x 64)."""
 # The movement tables, packed into one array ``m`` (fast_game.pack_movement): a header of
 # offsets, then the dice classes, leaves, leaf starts, events and jail-choice flags.
 M_CLASSES, M_DICE, M_LEAF, M_START, M_EVENTS, M_ASKS = range(6)
@@ -438,7 +442,7 @@ def decide_buy(s, f, p, space):
         return heuristic_buy(s, p, space)
     if kind == RANDOM:
         return uniform(s, f, p) < f[at]
-    return uniform(s, f, p) < f[at + 1 + ownership_state(s, p, space) * 40 + space - 1]
+    return uniform(s, f, p) < f[at + ownership_state(s, p, space) * 40 + space - 1]
 
 
 @njit(cache=True)
@@ -486,7 +490,7 @@ def decide_leave(s, f, p):
         west, north = monopoly_bits(s, p, TGA_WEST), monopoly_bits(s, p, TGA_NORTH)
     else:
         return False
-    return uniform(s, f, p) < f[s[GENE_AT + p] + 1 + 4 * 40 + west * 64 + north]
+    return uniform(s, f, p) < f[s[GENE_AT + p] + BUY_GENES + west * JAIL_SIDE[kind] + north]
 
 
 # ---------------------------------------------------------------------------
@@ -836,28 +840,31 @@ def less(a, b):
 
 
 @njit(cache=True, parallel=True)
-def play_many(m, f, kind, who, seeds, streams, lengths, mode, max_rounds, results, traces):
+def play_many(m, genes, at, kind, who, seeds, streams, uniforms, lengths, mode, max_rounds,
+              results, traces):  # fmt: skip
     """Play game ``g`` for every row of ``who`` (the population members in seat order).
 
-    ``f`` holds every member's genes (:data:`GENE_WIDTH` each; in mode 1, one row per game
-    with that game's uniforms after them); ``streams[g]`` the game's die faces then deck
-    shuffles, as counted by ``lengths`` (faces, shuffles per deck, uniforms per player).
-    ``results[g]`` gets, per seat: place, lots, monopolies, net worth, cash; then the
-    rounds, 1 if it ended early, 1 if a stream ran out, and the turns played. Mode 0
-    draws from numba's generator seeded with ``seeds[g]`` instead of the streams.
+    Member ``i`` plays code ``kind[i]`` with its genes from ``genes[at[i]]`` on
+    (:data:`GENE_WIDTHS`). ``streams[g]`` holds game ``g``'s die faces then deck shuffles
+    and ``uniforms[g]`` its players' decision draws, as counted by ``lengths`` (faces,
+    shuffles per deck, uniforms per player); mode 0 draws from numba's generator seeded
+    with ``seeds[g]`` instead. ``results[g]`` gets, per seat: place, lots, monopolies, net
+    worth, cash; then the rounds, 1 if it ended early, 1 if a stream ran out, and the turns.
     """
     games, n = who.shape
     for gu in prange(games):
         g = np.int64(gu)  # prange's index may be unsigned: mixed with signed it turns float
         if mode == 0:
             np.random.seed(seeds[g])
+            f = genes
+        else:  # the game's decision draws after the genes, where uniform() reads them
+            f = np.concatenate((genes, uniforms[g]))
         s = new_game(n, mode, streams[min(g, streams.shape[0] - 1)], lengths)
         for p in range(n):
-            s[KIND + p], s[GENE_AT + p] = kind[who[g, p]], who[g, p] * GENE_WIDTH
-        s[UNI_AT] = kind.size * GENE_WIDTH
-        game_f = f[min(g, f.shape[0] - 1)]
+            s[KIND + p], s[GENE_AT + p] = kind[who[g, p]], at[who[g, p]]
+        s[UNI_AT] = genes.size
         trace = traces[min(g, traces.shape[0] - 1)]
-        rounds, early = play_game(s, game_f, m, max_rounds, trace)
+        rounds, early = play_game(s, f, m, max_rounds, trace)
         out = results[g]
         finish(s, out[0:n])
         for p in range(n):

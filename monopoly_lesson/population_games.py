@@ -10,17 +10,23 @@ core), or from the reference engine (``engine="reference"``, the readable one).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .chromosomes import CHROMOSOME_PLAYERS
 from .game import play_monopoly
+from .limits import check_max_rounds
+
+if TYPE_CHECKING:
+    from .fast_game import StrategyCodes
 
 __all__ = ["ENGINES", "OUTCOMES", "play_population_games"]
 
 OUTCOMES = ("finish", "lots", "monopolies", "net_worth")
 """The arrays :func:`play_population_games` returns, each of shape (games, seats)."""
 ENGINES = ("compiled", "reference")
+"""The engines :func:`play_population_games` can play with: numba's, or the readable one."""
 
 
 def play_population_games(
@@ -31,6 +37,7 @@ def play_population_games(
     seeds: Iterable[int],
     max_rounds: int = 100,
     engine: str = "compiled",
+    codes: StrategyCodes | None = None,
 ) -> dict[str, np.ndarray]:
     """Play game ``g`` among genomes ``tables[g]`` (seat order) with seed ``seeds[g]``.
 
@@ -39,19 +46,47 @@ def play_population_games(
     ``finish`` (1 = winner), ``lots``, ``monopolies`` and ``net_worth``, each an int
     array of shape ``tables.shape``. The two engines play the same rules; a seed gives a
     different (but reproducible) game in each, as they draw their numbers differently.
+    Playing a generation in parts, give the compiled engine ``codes`` made once by
+    :func:`~monopoly_lesson.fast_game.genome_codes` ``(chromosome, buy, jail)``: the genes
+    are then checked and packed once, not for every part.
     """
-    if chromosome not in CHROMOSOME_PLAYERS:
-        known = ", ".join(CHROMOSOME_PLAYERS)
-        raise ValueError(f"chromosome must be one of {known}, got {chromosome!r}.")
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}.")
-    tables = np.asarray(tables, dtype=np.int64)
-    seeds = np.fromiter((int(s) for s in seeds), dtype=np.int64, count=len(tables))
-    if engine == "compiled":
-        from .fast_game import fast_games, genome_codes
+    from .fast_game import (
+        CHROMOSOME_KINDS,
+        StrategyCodes,
+        check_game_seeds,
+        check_population,
+        check_seating,
+        fast_games,
+        genome_codes,
+    )
 
-        out = fast_games(genome_codes(chromosome, buy, jail), tables, seeds=seeds,
-                         max_rounds=max_rounds)  # fmt: skip
+    if not isinstance(engine, str) or engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}.")
+    max_rounds = check_max_rounds(max_rounds)
+    if engine == "reference" and codes is not None:
+        raise ValueError("codes are for the compiled engine; the reference engine reads the genes.")
+    if engine == "reference":
+        buy, jail = check_population(chromosome, buy, jail)
+    elif codes is None:
+        codes = genome_codes(chromosome, buy, jail)
+    elif not isinstance(codes, StrategyCodes):
+        raise TypeError(f"codes must be genome_codes(...)'s result, got {type(codes).__name__}.")
+    elif (
+        not isinstance(chromosome, str)
+        or chromosome not in CHROMOSOME_KINDS
+        or len(codes) != len(buy)
+        or (codes.kind != CHROMOSOME_KINDS[chromosome]).any()
+    ):
+        raise ValueError(
+            f"codes must be genome_codes({chromosome!r}, buy, jail) of these {len(buy):,} "
+            f"genomes, got codes of {len(codes):,} members."
+        )
+    tables = check_seating(tables, len(buy))
+    if not isinstance(seeds, (np.ndarray, list, tuple)):
+        seeds = list(seeds)  # an iterable, as the generations draw them
+    seeds = check_game_seeds(seeds, len(tables))
+    if engine == "compiled":
+        out = fast_games(codes, tables, seeds=seeds, max_rounds=max_rounds)
         return {name: out[name] for name in OUTCOMES}
     return _reference_games(CHROMOSOME_PLAYERS[chromosome], buy, jail, tables, seeds, max_rounds)
 

@@ -148,7 +148,7 @@ def test_seeded_games_are_reproducible_and_differ_by_seed():
 
 def test_chunks_and_the_progress_bar_change_nothing(capsys):
     codes = strategy_codes(["always", "heuristic", "random:0.5", "never"])
-    who = np.tile(np.arange(4), (6000, 1))  # more than one chunk of 5,000
+    who = np.tile(np.arange(4), (6000, 1))  # several chunks
     quiet = fast_games(codes, who, seeds=np.arange(6000))
     shown = fast_games(codes, who, seeds=np.arange(6000), progress=True)
     assert all((quiet[k] == shown[k]).all() for k in quiet)
