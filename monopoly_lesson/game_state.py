@@ -151,7 +151,8 @@ class LotState:
 
 @dataclass(eq=False)
 class GameState:
-    """Everything about a game in progress; strategies read it, the rules change it.
+    """Everything about a game in progress; the rules change it, strategies read it
+    through their :meth:`view` of it.
 
     ``players`` are in seat order (seat ``k`` is ``players[k - 1]``); ``lots`` maps each
     of the 28 lot spaces to its :class:`LotState`; ``bank_houses`` and ``bank_hotels``

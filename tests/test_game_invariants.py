@@ -11,7 +11,10 @@ that debts and bankruptcies come early. After every turn :meth:`GameState.check`
 - the ledger balances: every player's cash is $1,500 plus what the ledger paid it, minus
   what it paid, and is never negative.
 
-And here, besides: money moves only for the reasons the rules define.
+And here, besides: money moves only for the reasons the rules define. The chaotic
+strategy plays as a student's does, through its read-only view of the game with every
+answer checked for changes to the game: an honest strategy is never reported as one that
+changed it.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from monopoly_lesson.buildings import (
 from monopoly_lesson.chromosomes import RGA, SGA, TGA
 from monopoly_lesson.game import MonopolyGame
 from monopoly_lesson.game_state import BANK, LOT_SPACES
-from monopoly_lesson.strategies import Strategy
+from monopoly_lesson.strategies import DECISIONS, Strategy
 
 REASONS = {
     "salary", "rent", "bought", "auction", "tax", "card", "bail", "building",
@@ -89,6 +92,8 @@ def strategy_from(choice: int, seed: int):
 def test_the_invariants_hold_after_every_turn(choices, seed, drain, rounds):
     strategies = [strategy_from(c, seed + k) for k, c in enumerate(choices)]
     game = MonopolyGame(strategies, seed=seed, max_rounds=rounds)
+    for player in game.state.players:  # a chaotic player is watched at every decision
+        assert isinstance(player.strategy, Chaotic) <= (player.watched == set(DECISIONS))
     for player in game.state.players:
         game.state.transfer(player.seat, BANK, drain, "tax")  # poorer players, earlier debts
     turns = 0
