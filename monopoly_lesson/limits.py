@@ -87,11 +87,13 @@ def available_memory() -> int:
 
 
 def describe_bytes(nbytes: float) -> str:
-    """A size as people write it: ``'3.2 GB'``, ``'512 MB'``.
+    """A size as people write it: ``'3.2 GB'``, ``'510 MB'``, ``'18 TB'``.
 
-    >>> describe_bytes(3.2e9), describe_bytes(5.1e8)
-    ('3.2 GB', '510 MB')
+    >>> describe_bytes(3.2e9), describe_bytes(5.1e8), describe_bytes(1.8e13)
+    ('3.2 GB', '510 MB', '18 TB')
     """
+    if nbytes >= 1e12:
+        return f"{nbytes / 1e12:,.0f} TB"
     if nbytes >= 1e9:
         return f"{nbytes / 1e9:.1f} GB"
     return f"{nbytes / 1e6:.0f} MB"
