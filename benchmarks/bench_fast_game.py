@@ -3,9 +3,10 @@
 Run ``python benchmarks/bench_fast_game.py`` (part of ``make bench``). Prints the games
 and player-turns per second of 4 always-buy players with a 100-round limit, the time of
 one generation of the paper's genetic algorithm (1,000 random RGA players, 100 games
-each: 25,000 games), the ratios to the reference engine and to the paper's Java engine
-(about 790 games per second on this kind of machine), and the peak memory of a
-100,000-game run in a fresh process.
+each: 25,000 games) and of the genetic algorithm's whole generation of RGA and TGA
+players, the ratios to the reference engine and to the paper's Java engine (about 790
+games per second on this kind of machine), and the peak memory, each in a fresh process,
+of a 100,000-game run and of a population of 10,000 RGA players playing one round of games.
 """
 
 from __future__ import annotations
@@ -31,6 +32,16 @@ for k in range(4):
     fast_games(codes, np.zeros((25_000, 4), np.int64), seeds=np.arange(25_000) + 25_000 * k)
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
 """
+PEAK_POPULATION = """
+import resource, numpy as np
+from monopoly_lesson.fast_game import fast_games, genome_codes
+rng = np.random.default_rng(0)
+genomes = rng.random((10_000, 160 + 64 * 64))  # as the genetic algorithm holds them
+buy, jail = genomes[:, :160].reshape(-1, 4, 40), genomes[:, 160:].reshape(-1, 64, 64)
+tables = rng.permutation(10_000).reshape(-1, 4)
+fast_games(genome_codes("rga", buy, jail), tables, seeds=np.arange(len(tables)))
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+"""
 
 
 def best_of(repeat: int, run) -> float:  # type: ignore[no-untyped-def]
@@ -41,6 +52,23 @@ def best_of(repeat: int, run) -> float:  # type: ignore[no-untyped-def]
         run()
         times.append(time.perf_counter() - start)
     return min(times)
+
+
+def peak_megabytes(code: str) -> float:
+    """The peak resident memory of ``code`` run in a fresh process, in MB (it prints it)."""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, env={**os.environ})  # fmt: skip
+    return float(done.stdout.strip())
+
+
+def generation_seconds(chromosome: str, repeat: int) -> float:
+    """The best time of one generation of the genetic algorithm (1,000 players, 100 games
+    each, finish-order fitness): its seating, games and fitness, as ``evolve`` plays it."""
+    from monopoly_lesson.genetic import play_generation, random_population
+
+    genomes = random_population(chromosome, 1000, np.random.default_rng(0))
+    return best_of(repeat, lambda: play_generation(chromosome, genomes, "finish_order", 100,
+                                                   np.random.default_rng(1)))  # fmt: skip
 
 
 def main() -> None:
@@ -62,8 +90,8 @@ def main() -> None:
     generation = best_of(
         args.repeat, lambda: fast_games(population, tables, seeds=np.arange(25_000))
     )
-    peak = subprocess.run([sys.executable, "-c", PEAK_RUN], capture_output=True, text=True,
-                          check=True, env={**os.environ}).stdout.strip()  # fmt: skip
+    evolve_seconds = {name: generation_seconds(name, args.repeat) for name in ("rga", "tga")}
+    peak, peak_population = peak_megabytes(PEAK_RUN), peak_megabytes(PEAK_POPULATION)
     rate = args.games / seconds
     print(f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores")
     print(f"compiled whole game, 4 always-buy players, max_rounds=100, {args.games:,} games:")
@@ -74,7 +102,10 @@ def main() -> None:
     print(f"  {rate / JAVA_GAMES_PER_SECOND:.1f}x the paper's Java engine (~790 games/s)")
     print(f"one GA generation (1,000 RGA players x 100 games = 25,000 games): {generation:.2f} s")
     print(f"  {generation * 1000 / 3600:.2f} hours for 1,000 generations of games")
-    print(f"peak memory of 100,000 games in a fresh process: {float(peak):.0f} MB")
+    print("genetic.play_generation (1,000 players x 100 games): " + ", ".join(
+        f"{name} {seconds:.2f} s" for name, seconds in evolve_seconds.items()))  # fmt: skip
+    print(f"peak memory of 100,000 games in a fresh process: {peak:.0f} MB")
+    print(f"peak memory of 10,000 RGA players playing 2,500 games: {peak_population:.0f} MB")
 
 
 if __name__ == "__main__":
