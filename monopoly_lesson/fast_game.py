@@ -18,7 +18,6 @@ from tqdm.auto import tqdm
 
 from . import fast_game_loop as loop
 from .chromosomes import BUY_SHAPE, CHROMOSOME_PLAYERS, GENE_MAX, RGA, SGA, TGA
-from .engine_cache import COMPILING, engines_ready
 from .game import GAME_MOVEMENT, MAX_PLAYERS, MIN_PLAYERS
 from .game_streams import GameStreams, StreamExhausted
 from .game_table import OPS, game_roll_table
@@ -370,14 +369,11 @@ def fast_games(
     step = _chunk(players, max_rounds, streams is not None)
     at = codes.offsets
     with tqdm(total=games, unit="game", disable=not progress, mininterval=0.2) as bar:
-        if progress and not engines_ready(movement=False):
-            bar.set_description(COMPILING)
         for k in range(0, games, step):
             part = slice(k, min(k + step, games))
             draws = _stream_arrays(streams[part], players) if streams else _NO_STREAMS
             _play(codes, at, who[part], seed_array[part], draws, max_rounds,
                   out["trace"][part] if trace else _NO_TRACE, out, part)  # fmt: skip
-            bar.set_description("", refresh=False)
             bar.update(part.stop - part.start)
     return out
 

@@ -412,13 +412,16 @@ def play_generation(
     tables = seat_tables(population, games_per_player, rng)
     seeds = rng.integers(0, 2**32, size=len(tables), dtype=np.int64)
     buy, jail = genome_genes(chromosome, genomes)
+    from .fast_game import genome_codes  # numba loads when games are played, not at import
+
+    codes = genome_codes(chromosome, buy, jail)  # once a generation, not once a chunk
     points_of = FITNESS[fitness]
     total = np.zeros(population)
     step = -(-_CHUNK_GAMES // (population // SEATS)) * (population // SEATS)
     for start in range(0, len(tables), step):
         part = tables[start : start + step]
         outcome = play_population_games(chromosome, buy, jail, part, seeds[start : start + step],
-                                        max_rounds=max_rounds)  # fmt: skip
+                                        max_rounds=max_rounds, codes=codes)  # fmt: skip
         points = np.asarray(points_of(outcome), dtype=float)
         total += np.bincount(part.ravel(), weights=points.ravel(), minlength=population)
         if on_games is not None:

@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from monopoly_lesson import engine_cache, limits
 from monopoly_lesson import fast_game as fg
+from monopoly_lesson import limits
 from monopoly_lesson.chromosomes import RGA, SGA, TGA
 from monopoly_lesson.fast_game import fast_games, genome_codes, strategy_codes
 from monopoly_lesson.game_streams import GameStreams
@@ -326,15 +326,8 @@ def test_the_progress_bar_appears_before_the_first_games_are_played(codes, monke
         return real(*args)
 
     monkeypatch.setattr(fg.loop, "play_many", play_many)
-    monkeypatch.setattr(fg, "engines_ready", lambda movement: True)
     fast_games(codes, np.zeros((10, 4), np.int64), seeds=np.arange(10), progress=True)
     assert "0/10" in seen[0]
-
-
-def test_a_bar_that_must_compile_says_so(codes, monkeypatch, capsys):
-    monkeypatch.setattr(fg, "engines_ready", lambda movement: False)
-    fast_games(codes, np.zeros((10, 4), np.int64), seeds=np.arange(10), progress=True)
-    assert engine_cache.COMPILING in capsys.readouterr().err
 
 
 LONG_CALL = """
