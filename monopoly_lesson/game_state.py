@@ -285,7 +285,7 @@ class GameState:
                  self.ledger[-1] if self.ledger else None, len(self.bankruptcies),
                  tuple(self.uneven_groups))  # fmt: skip
         decks = [
-            (tuple(deck._pile), tuple(deck._preset), tuple(deck.held), deck.draws, id(deck.rng))
+            (deck.to_deal, tuple(deck.held), deck.draws, id(deck.rng))
             for deck in self.decks.values()
         ]
         return players, lot_states, table, decks
@@ -370,7 +370,7 @@ PLAYER_PARTS = ("cash", "position", "jail", "turns in jail", "Get Out of Jail Fr
 LOT_PARTS = ("owner", "mortgage", "buildings", "rent collected")
 TABLE_PARTS = ("bank's houses", "bank's hotels", "round", "turn", "ledger", "ledger",
                "bankruptcies", "uneven groups")  # fmt: skip
-DECK_PARTS = ("pile", "preset cards", "held cards", "draws", "random generator")
+DECK_PARTS = ("cards to deal", "held cards", "draws", "random generator")
 SHOWN = {"cash", "position", "owner", "mortgage", "buildings", "bank's houses",
          "bank's hotels", "round", "turn", "bankruptcy round"}  # fmt: skip
 """The parts whose old and new values are worth showing (the rest only say they changed)."""

@@ -467,6 +467,11 @@ class CardDeck:
         deck._preset, deck._pile, deck.draws, deck.held = [], [], 0, set()
         return deck
 
+    @property
+    def to_deal(self) -> tuple[int, ...]:
+        """The cards still to deal before the next shuffle, the next one first."""
+        return (*reversed(self._preset), *reversed(self._pile))
+
     def card(self, number: int) -> str:
         """Return the text of card ``number`` (1-based)."""
         return self.cards[self._known(number) - 1]
