@@ -19,7 +19,7 @@ from .game_state import (
     HOUSE_COST,
     MORTGAGE,
     GameState,
-    GameView,
+    ReadableGame,
 )
 from .starter import space_name
 
@@ -38,11 +38,11 @@ __all__ = [
 BUILDING_NAMES = {**dict.fromkeys(range(1, HOTEL), "a house"), HOTEL: "a hotel"}
 
 
-def _levels(game: GameState | GameView, space: int) -> list[int]:
+def _levels(game: ReadableGame, space: int) -> list[int]:
     return [game.lots[s].buildings for s in GROUP_SPACES[GROUP[space]]]
 
 
-def _owned(game: GameState | GameView, seat: int, space: object) -> str | None:
+def _owned(game: ReadableGame, seat: int, space: object) -> str | None:
     if space not in game.lots:
         return f"{space!r} is not a lot (lots are on the spaces {sorted(game.lots)})"
     if game.lots[space].owner != seat:  # type: ignore[index]
@@ -50,7 +50,7 @@ def _owned(game: GameState | GameView, seat: int, space: object) -> str | None:
     return None
 
 
-def why_not_build(game: GameState | GameView, seat: int, space: int) -> str | None:
+def why_not_build(game: ReadableGame, seat: int, space: int) -> str | None:
     """Why ``seat`` may not put its next building on ``space`` now, or None if it may."""
     if reason := _owned(game, seat, space):
         return reason
@@ -89,7 +89,7 @@ def build(game: GameState, seat: int, space: int) -> None:
             lot=space_name(space), amount=HOUSE_COST[space])  # fmt: skip
 
 
-def why_not_sell(game: GameState | GameView, seat: int, space: int) -> str | None:
+def why_not_sell(game: ReadableGame, seat: int, space: int) -> str | None:
     """Why ``seat`` may not sell a building from ``space`` now, or None if it may."""
     if reason := _owned(game, seat, space):
         return reason
@@ -124,7 +124,7 @@ def sell_building(game: GameState, seat: int, space: int) -> None:
             amount=sold * half)  # fmt: skip
 
 
-def why_not_mortgage(game: GameState | GameView, seat: int, space: int) -> str | None:
+def why_not_mortgage(game: ReadableGame, seat: int, space: int) -> str | None:
     """Why ``seat`` may not mortgage ``space`` now, or None if it may."""
     if reason := _owned(game, seat, space):
         return reason
@@ -152,7 +152,7 @@ def lift_cost(space: int) -> int:
     return MORTGAGE[space] + math.ceil(MORTGAGE[space] / 10)
 
 
-def why_not_lift(game: GameState | GameView, seat: int, space: int) -> str | None:
+def why_not_lift(game: ReadableGame, seat: int, space: int) -> str | None:
     """Why ``seat`` may not lift the mortgage on ``space`` now, or None if it may."""
     if reason := _owned(game, seat, space):
         return reason

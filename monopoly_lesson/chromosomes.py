@@ -40,11 +40,11 @@ from .game_state import (
     GROUP_SPACES,
     LOT_SPACES,
     PRICE,
-    GameState,
     GameView,
     OwnView,
     PlayerState,
     PlayerView,
+    ReadableGame,
 )
 from .lots import lots
 from .strategies import Strategy
@@ -87,7 +87,7 @@ _P = TypeVar("_P", bound="RGA")
 # ---------------------------------------------------------------------------
 
 
-def ownership_state(game: GameState | GameView, me: PlayerState | PlayerView, space: int) -> int:
+def ownership_state(game: ReadableGame, me: PlayerState | PlayerView, space: int) -> int:
     """The row of the buy genes for the lot on ``space``: 0 nobody owns a lot of its group,
     1 only ``me`` does, 2 exactly one other player does (``me`` may own some too), 3 two or
     more other players do."""
@@ -106,7 +106,7 @@ def ownership_state(game: GameState | GameView, me: PlayerState | PlayerView, sp
     return 1 if mine else 0
 
 
-def jail_index(game: GameState | GameView, me: PlayerState | PlayerView) -> tuple[int, int]:
+def jail_index(game: ReadableGame, me: PlayerState | PlayerView) -> tuple[int, int]:
     """RGA's jail cell ``(west, north)``: bit k of ``west`` is set when another player owns
     the k-th street of :data:`WEST_STREETS` (bit 0 the least significant), and likewise
     ``north`` for :data:`NORTH_STREETS`."""
@@ -114,7 +114,7 @@ def jail_index(game: GameState | GameView, me: PlayerState | PlayerView) -> tupl
 
 
 def _owned_by_others(
-    game: GameState | GameView, me: PlayerState | PlayerView, spaces: tuple[int, ...]
+    game: ReadableGame, me: PlayerState | PlayerView, spaces: tuple[int, ...]
 ) -> int:
     """A number whose bit k is set when a player other than ``me`` owns ``spaces[k]``."""
     bits = 0
@@ -125,15 +125,13 @@ def _owned_by_others(
     return bits
 
 
-def held_by_another(game: GameState | GameView, me: PlayerState | PlayerView, group: str) -> bool:
+def held_by_another(game: ReadableGame, me: PlayerState | PlayerView, group: str) -> bool:
     """Whether one player other than ``me`` holds ``group`` as a complete group (a monopoly)."""
     owner = game.lots[GROUP_SPACES[group][0]].owner
     return owner is not None and owner != me.seat and game.holds_complete_group(owner, group)
 
 
-def monopoly_jail_index(
-    game: GameState | GameView, me: PlayerState | PlayerView
-) -> tuple[int, int]:
+def monopoly_jail_index(game: ReadableGame, me: PlayerState | PlayerView) -> tuple[int, int]:
     """TGA's and SGA's jail cell ``(west, north)``: ``west`` has bit 0 set when another
     player holds the purple monopoly, bit 1 the orange; ``north`` bit 0 red, bit 1 yellow."""
     west = held_by_another(game, me, "purple") + 2 * held_by_another(game, me, "orange")

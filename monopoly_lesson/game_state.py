@@ -42,6 +42,7 @@ __all__ = [
     "PlayerRandom",
     "PlayerState",
     "PlayerView",
+    "ReadableGame",
     "TokenView",
 ]
 
@@ -617,6 +618,10 @@ class GameView(_ReadOnly):
 
     def __repr__(self) -> str:
         return f"GameView(round {self._state.round}, {len(self.players)} players)"
+
+
+ReadableGame = GameState | GameView
+"""What the rules that only read a game accept: the game itself or a player's view of it."""
 
 
 def _views_of(state: GameState) -> dict[int, GameView]:

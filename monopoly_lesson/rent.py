@@ -8,18 +8,14 @@ fix a utility's multiple.
 
 from __future__ import annotations
 
-from .game_state import GROUP, GROUP_SPACES, RENTS, GameState, GameView
+from .game_state import GROUP, GROUP_SPACES, RENTS, ReadableGame
 from .lots import RAILROAD_RENTS, UTILITY_MULTIPLIERS
 
 __all__ = ["rent_due"]
 
 
 def rent_due(
-    game: GameState | GameView,
-    space: int,
-    dice: int,
-    multiplier: int = 1,
-    dice_times: int = 0,
+    game: ReadableGame, space: int, dice: int, multiplier: int = 1, dice_times: int = 0
 ) -> int:
     """The rent the owner of ``space`` charges (0 if mortgaged or unowned); a strategy may
     ask it of its view of the game, or of ``game.copy()`` changed to try a "what if".

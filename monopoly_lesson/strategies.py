@@ -28,10 +28,10 @@ from .game_state import (
     GROUP_SPACES,
     HOUSE_COST,
     PRICE,
-    GameState,
     GameView,
     OwnView,
     PlayerState,
+    ReadableGame,
 )
 
 __all__ = [
@@ -99,7 +99,7 @@ class Strategy:
         return f"<{self.name} strategy>"
 
 
-def default_build(game: GameState | GameView, me: PlayerState | OwnView) -> int | None:
+def default_build(game: ReadableGame, me: PlayerState | OwnView) -> int | None:
     """The next building in :data:`BUILD_ORDER` if it leaves :data:`RESERVE` in hand."""
     for group in BUILD_ORDER:
         spaces = GROUP_SPACES[group]
@@ -111,7 +111,7 @@ def default_build(game: GameState | GameView, me: PlayerState | OwnView) -> int 
     return None
 
 
-def default_lift(game: GameState | GameView, me: PlayerState | OwnView) -> int | None:
+def default_lift(game: ReadableGame, me: PlayerState | OwnView) -> int | None:
     """The next mortgage to lift, if its cost leaves :data:`RESERVE` in hand."""
     mortgaged = [s for s in sorted(me.lots) if game.lots[s].mortgaged]
     if not mortgaged:
@@ -120,7 +120,7 @@ def default_lift(game: GameState | GameView, me: PlayerState | OwnView) -> int |
     return first if me.cash - lift_cost(first) >= RESERVE else None
 
 
-def _lift_rank(game: GameState | GameView, me: PlayerState | OwnView, space: int) -> int:
+def _lift_rank(game: ReadableGame, me: PlayerState | OwnView, space: int) -> int:
     group = GROUP[space]
     if game.holds_complete_group(me.seat, group):
         return LIFT_ORDER.index("complete groups")
@@ -130,7 +130,7 @@ def _lift_rank(game: GameState | GameView, me: PlayerState | OwnView, space: int
 
 
 def default_raise_cash(
-    game: GameState | GameView, me: PlayerState | OwnView, owed: int
+    game: ReadableGame, me: PlayerState | OwnView, owed: int
 ) -> tuple[str, int] | None:
     """Sell buildings, cheapest group first; then mortgage lots outside complete groups
     (railroads and utilities are never in one), cheapest first; then the rest."""
