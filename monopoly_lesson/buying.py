@@ -6,9 +6,9 @@ in the game states a maximum bid, and the highest pays the second-highest + $1.
 
 from __future__ import annotations
 
+from .asking import ask_bid, ask_yes_no
 from .game_narration import say
 from .game_state import BANK, PRICE, GameState, PlayerState
-from .plugins import ask_bid, ask_yes_no
 from .starter import space_name
 
 __all__ = ["auction", "auction_price", "give_lot", "offer_lot"]

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .asking import ask_space, ask_yes_no, shows_strategy_errors
 from .buildings import build, lift_mortgage, why_not_build, why_not_lift
 from .buying import offer_lot
 from .game_cards import CARD_RENT, apply_card
@@ -28,13 +29,7 @@ from .game_streams import GameStreams, StreamDice
 from .limits import check_max_rounds
 from .lots import TAXES
 from .money import Bankrupt, pay
-from .plugins import (
-    as_strategy,
-    ask_space,
-    ask_yes_no,
-    shows_strategy_errors,
-    watched_decisions,
-)
+from .plugins import as_strategy, watched_decisions
 from .rent import rent_due
 from .rules import Rules, Seat, play_turn
 from .starter import (

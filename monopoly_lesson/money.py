@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import math
 
+from .asking import as_space, ask
 from .buildings import mortgage, sell_building, why_not_mortgage, why_not_sell
 from .buying import auction
 from .game_narration import say
 from .game_state import BANK, GROUP, HOTEL, HOUSE_COST, MORTGAGE, GameState, PlayerState
-from .plugins import as_space, ask
 from .starter import space_name
 from .strategies import StrategyError, default_raise_cash
 

@@ -22,10 +22,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .asking import shows_strategy_errors
 from .game import MAX_PLAYERS, MIN_PLAYERS, play_monopoly
 from .game_result import GameResult
 from .limits import available_memory, check_fits, check_max_rounds, check_seed, check_whole
-from .plugins import as_strategy, shows_strategy_errors
+from .plugins import as_strategy
 from .strategies import Strategy, StrategyError
 
 __all__ = [

@@ -38,6 +38,23 @@ def test_no_module_imports_one_that_imports_it_back():
         visit(name, ())
 
 
+def reachable(name: str) -> set[str]:
+    """Every package module that importing ``name`` can load, directly or through others."""
+    seen: set[str] = set()
+    todo = [name]
+    while todo:
+        for other in imports_of(MODULES[todo.pop()]) - seen:
+            seen.add(other)
+            todo.append(other)
+    return seen
+
+
+@pytest.mark.parametrize("rules", ["asking", "buying", "money", "buildings", "rent"])
+def test_the_game_asks_its_questions_without_the_chromosome_players(rules):
+    """Putting a question to a strategy needs no genetic-algorithm player loaded."""
+    assert "chromosomes" not in reachable(rules), f"{rules}.py loads chromosomes.py"
+
+
 def code_lines(node: ast.FunctionDef) -> int:
     """A function's body, without its signature and docstring."""
     body = node.body
