@@ -11,7 +11,7 @@ STUDENT ?= _student
 # As root it is started with --allow-root, and says so.
 AS_ROOT := $(filter 0,$(shell id -u))
 
-.PHONY: lesson solutions test notebooks handouts student lint bench clean
+.PHONY: lesson solutions test notebooks handouts student lint bench compiled-coverage clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -85,6 +85,11 @@ bench: $(VENV)/.lesson-installed
 	$(BIN)/python benchmarks/bench_engines.py
 	$(BIN)/python benchmarks/bench_game.py
 	$(BIN)/python benchmarks/bench_fast_game.py
+
+# Every line of the compiled money rules proven run: the equality games with numba's JIT
+# off, under coverage; fails if the engines disagree or a line never ran (about 4 minutes).
+compiled-coverage: $(VENV)/.dev-installed
+	$(BIN)/python tools/compiled_coverage.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis *.egg-info _handouts _book _student

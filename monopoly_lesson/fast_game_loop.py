@@ -255,8 +255,6 @@ def transfer(s, payer, payee, amount):
 def can_build(s, p, space):
     """Whether ``p`` may put its next building on ``space`` now (why_not_build is None)."""
     g = GROUP_ID[space]
-    if s[OWNER + space] != p or COST_A[space] == 0 or not holds_complete_group(s, p, g):
-        return False
     b = s[BLD + space]
     if any_mortgaged(s, g) or b == 5 or b > levels(s, g)[0]:
         return False
@@ -529,15 +527,6 @@ def pay_bank(s, f, payer, amount):
 @njit(cache=True)
 def leave_game(s, debtor):
     """A bankrupt's buildings are sold to the bank and it leaves the game."""
-    for space in LOTS:
-        if s[OWNER + space] == debtor and s[BLD + space]:
-            b = s[BLD + space]
-            if b == 5:
-                s[HOTELS_LEFT] += 1
-            else:
-                s[HOUSES_LEFT] += b
-            transfer(s, BANK, debtor, b * (COST_A[space] // 2))
-            s[BLD + space] = 0
     s[GONE + s[NGONE]] = debtor
     s[NGONE] += 1
     s[BROUND + debtor] = s[ROUND]
