@@ -253,7 +253,8 @@ def transfer(s, payer, payee, amount):
 
 @njit(cache=True)
 def can_build(s, p, space):
-    """Whether ``p`` may put its next building on ``space`` now (why_not_build is None)."""
+    """Whether ``p`` may put its next building on ``space`` now (why_not_build is None), a lot
+    of a complete group of ``p``'s (default_build, the only caller, checks that first)."""
     g = GROUP_ID[space]
     b = s[BLD + space]
     if any_mortgaged(s, g) or b == 5 or b > levels(s, g)[0]:
@@ -526,7 +527,7 @@ def pay_bank(s, f, payer, amount):
 
 @njit(cache=True)
 def leave_game(s, debtor):
-    """A bankrupt's buildings are sold to the bank and it leaves the game."""
+    """A bankrupt leaves the game (raise_cash has sold all its buildings before it gave up)."""
     s[GONE + s[NGONE]] = debtor
     s[NGONE] += 1
     s[BROUND + debtor] = s[ROUND]
