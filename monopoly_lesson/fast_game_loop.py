@@ -21,9 +21,18 @@ from numba import njit, prange
 
 from .card_effects import chance_effects, community_effects
 from .chromosomes import NORTH_STREETS, WEST_STREETS
-from .game import JAIL_FEE, SALARY
-from .game_state import GROUP_SPACES, HOUSE_COST, MORTGAGE, PRICE, RENTS, STARTING_CASH
+from .game import JAIL_FEE, MAX_PLAYERS, SALARY
+from .game_state import (
+    GROUP_SPACES,
+    HOTEL,
+    HOUSE_COST,
+    MORTGAGE,
+    PRICE,
+    RENTS,
+    STARTING_CASH,
+)
 from .lots import GROUPS, HOTELS, HOUSES, RAILROAD_RENTS, TAXES, UTILITY_MULTIPLIERS
+from .starter import NUM_SPACES
 from .strategies import BUILD_ORDER, RESERVE, UNOWNED_TO_LEAVE_JAIL
 
 # -- the data, as arrays indexed by space (1..40) or group ---------------------------
@@ -61,7 +70,9 @@ WEST = np.array(WEST_STREETS, np.int64)
 NORTH = np.array(NORTH_STREETS, np.int64)
 EFFECT_CODES = {"collect": 1, "pay": 2, "collect_from_each": 3, "pay_each": 4, "repairs": 5,
                 "keep": 6}  # fmt: skip
-CARD = np.zeros((2, 17, 4), np.int64)  # effect code, amount, per house, per hotel
+CARD = np.zeros(
+    (2, len(chance_effects) + 1, 4), np.int64
+)  # effect code, amount, per house, per hotel
 for _d, _table in enumerate((chance_effects, community_effects)):
     for _row in _table.itertuples():
         CARD[_d, _row.index] = (EFFECT_CODES.get(_row.effect, 0), _row.amount,
@@ -77,18 +88,35 @@ GENE_WIDTHS = np.array([0, 0, 1, 0, BUY_GENES + 64 * 64, BUY_GENES + 4 * 4], np.
 """The genes each code reads: random:P its P, RGA and TGA their buy then jail genes."""
 
 # -- the slots of a game's state vector ------------------------------------------------
-MAXP = 8
-CASH, ST, ALIVE = 0, 8, 16  # per player: cash, roll state (0..42), in the game
-OWNER, MORT, BLD = 24, 65, 106  # per space 0..40: owner (-1 bank), mortgaged, buildings
-HOUSES_LEFT, HOTELS_LEFT, NCARDS, CARDS = 147, 148, 149, 157  # cards: 2 per player
-PILE, PLEN, HELD = 173, 205, 207  # decks: pile (next card last), its length, held cards
-FACE_PTR, SHUF_PTR, UNI_PTR = 241, 242, 244  # stream positions (1 + 2 + 8)
-GONE, NGONE, BROUND = 252, 260, 261  # bankrupt seats in order, how many, their rounds
-LAST_ROLL, ROUND, NPLAYERS, MODE, ERROR, MOVER = 269, 270, 271, 272, 273, 274
-KIND, GENE_AT = 275, 283  # per player: strategy code, where its genes start in ``f``
-FACES_AT, NFACES, SHUF_AT, NSHUF, UNI_AT, NUNI = 291, 292, 293, 294, 295, 296  # streams
-TURNS = 297  # turns played in the game, all players together
-SIZE = 298
+MAXP = MAX_PLAYERS
+SPACES = NUM_SPACES + 1  # slots 0..40, indexed by space (slot 0 unused)
+DECKS, DECK_CARDS = 2, len(chance_effects)  # Chance and Community Chest, 16 cards each
+assert len(community_effects) == DECK_CARDS
+_taken = [0]
+
+
+def _slots(count: int) -> int:
+    """The first of ``count`` state slots, after those handed out before (in order)."""
+    first = _taken[0]
+    _taken[0] += count
+    return first
+
+
+CASH, ST, ALIVE = _slots(MAXP), _slots(MAXP), _slots(MAXP)  # cash, roll state, in the game
+OWNER, MORT, BLD = _slots(SPACES), _slots(SPACES), _slots(SPACES)  # owner (-1 bank), ...
+HOUSES_LEFT, HOTELS_LEFT = _slots(1), _slots(1)  # the bank's
+NCARDS, CARDS = _slots(MAXP), _slots(DECKS * MAXP)  # Get Out of Jail Free cards: one a deck
+PILE, PLEN = _slots(DECKS * DECK_CARDS), _slots(DECKS)  # each deck's pile (next card last)
+HELD = _slots(DECKS * (DECK_CARDS + 1))  # per deck and card 1..16: held by a player
+FACE_PTR, SHUF_PTR, UNI_PTR = _slots(1), _slots(DECKS), _slots(MAXP)  # stream positions
+GONE, NGONE, BROUND = _slots(MAXP), _slots(1), _slots(MAXP)  # bankrupt seats, their rounds
+LAST_ROLL, ROUND, NPLAYERS, MODE, ERROR, MOVER = (_slots(1) for _ in range(6))
+KIND, GENE_AT = _slots(MAXP), _slots(MAXP)  # per player: strategy code, where its genes start
+FACES_AT, NFACES, SHUF_AT, NSHUF, UNI_AT, NUNI = (_slots(1) for _ in range(6))  # streams
+TURNS = _slots(1)  # turns played in the game, all players together
+SIZE = _slots(0)
+HOUSES_PER_HOTEL = HOTEL - 1
+"""A hotel stands for 4 houses: building one gives them back, selling one takes them."""
 # The movement tables, packed into one array ``m`` (fast_game.pack_movement): a header of
 # offsets, then the dice classes, leaves, leaf starts, events and jail-choice flags.
 M_CLASSES, M_DICE, M_LEAF, M_START, M_EVENTS, M_ASKS = range(6)
@@ -130,19 +158,19 @@ def uniform(s, f, p):
 def shuffle(s, d):
     """Shuffle deck ``d`` without its held cards (as CardDeck.shuffle)."""
     if s[MODE] == 0:
-        perm = np.random.permutation(16) + 1
+        perm = np.random.permutation(DECK_CARDS) + 1
     else:
         i = s[SHUF_PTR + d]
         if i >= s[NSHUF]:
             s[ERROR] = 1
             i = 0
         s[SHUF_PTR + d] = i + 1
-        at = s[SHUF_AT] + (d * s[NSHUF] + i) * 16
-        perm = s[at : at + 16]
+        at = s[SHUF_AT] + (d * s[NSHUF] + i) * DECK_CARDS
+        perm = s[at : at + DECK_CARDS]
     n = 0
     for card in perm:
-        if s[HELD + 17 * d + card] == 0:
-            s[PILE + 16 * d + n] = card
+        if s[HELD + (DECK_CARDS + 1) * d + card] == 0:
+            s[PILE + DECK_CARDS * d + n] = card
             n += 1
     s[PLEN + d] = n
 
@@ -154,7 +182,7 @@ def deal(s, d):
         shuffle(s, d)
     n = s[PLEN + d] - 1
     s[PLEN + d] = n
-    return s[PILE + 16 * d + n]
+    return s[PILE + DECK_CARDS * d + n]
 
 
 @njit(cache=True)
@@ -162,11 +190,11 @@ def put_back(s, d, card):
     """A held card goes to the bottom of its deck (a used-up deck is shuffled first)."""
     if s[PLEN + d] == 0:
         shuffle(s, d)
-    s[HELD + 17 * d + card] = 0
+    s[HELD + (DECK_CARDS + 1) * d + card] = 0
     n = s[PLEN + d]
     for i in range(n, 0, -1):
-        s[PILE + 16 * d + i] = s[PILE + 16 * d + i - 1]
-    s[PILE + 16 * d] = card
+        s[PILE + DECK_CARDS * d + i] = s[PILE + DECK_CARDS * d + i - 1]
+    s[PILE + DECK_CARDS * d] = card
     s[PLEN + d] = n + 1
 
 
@@ -190,7 +218,7 @@ def holds_complete_group(s, p, g):
 @njit(cache=True)
 def levels(s, g):
     """The fewest and the most buildings on the lots of group ``g``."""
-    low, high = 5, 0
+    low, high = HOTEL, 0
     for k in range(GSIZE[g]):
         b = s[BLD + GSPACES[g, k]]
         low, high = min(low, b), max(high, b)
@@ -257,9 +285,9 @@ def can_build(s, p, space):
     of a complete group of ``p``'s (default_build, the only caller, checks that first)."""
     g = GROUP_ID[space]
     b = s[BLD + space]
-    if any_mortgaged(s, g) or b == 5 or b > levels(s, g)[0]:
+    if any_mortgaged(s, g) or b == HOTEL or b > levels(s, g)[0]:
         return False
-    if (b == 4 and s[HOTELS_LEFT] == 0) or (b < 4 and s[HOUSES_LEFT] == 0):
+    if (b == HOTEL - 1 and s[HOTELS_LEFT] == 0) or (b < HOTEL - 1 and s[HOUSES_LEFT] == 0):
         return False
     return s[CASH + p] >= COST_A[space]
 
@@ -269,9 +297,9 @@ def build(s, p, space):
     """Buy the next building on ``space``; a hotel gives back 4 houses."""
     transfer(s, p, BANK, COST_A[space])
     s[BLD + space] += 1
-    if s[BLD + space] == 5:
+    if s[BLD + space] == HOTEL:
         s[HOTELS_LEFT] -= 1
-        s[HOUSES_LEFT] += 4
+        s[HOUSES_LEFT] += HOUSES_PER_HOTEL
     else:
         s[HOUSES_LEFT] -= 1
 
@@ -340,11 +368,11 @@ def can_sell(s, p, space):
 def sell_building(s, p, space):
     """Half the cost back; a hotel goes back to 4 houses, or whole if the bank lacks them."""
     b, sold = s[BLD + space], 1
-    if b == 5 and s[HOUSES_LEFT] < 4:
-        sold = 5
-    elif b == 5:
-        s[HOUSES_LEFT] -= 4
-    if b == 5:
+    if b == HOTEL and s[HOUSES_LEFT] < HOUSES_PER_HOTEL:
+        sold = HOTEL  # the hotel and the houses it stands for
+    elif b == HOTEL:
+        s[HOUSES_LEFT] -= HOUSES_PER_HOTEL
+    if b == HOTEL:
         s[HOTELS_LEFT] += 1
     else:
         s[HOUSES_LEFT] += 1
@@ -542,7 +570,7 @@ def bankrupt_to_player(s, f, debtor, creditor):
         s[CARDS + 2 * creditor + s[NCARDS + creditor]] = s[CARDS + 2 * debtor + k]
         s[NCARDS + creditor] += 1
     s[NCARDS + debtor] = 0
-    taken = np.zeros(41, np.bool_)
+    taken = np.zeros(SPACES, np.bool_)
     for space in LOTS:
         if s[OWNER + space] == debtor:
             s[OWNER + space] = creditor
@@ -561,7 +589,7 @@ def bankrupt_to_bank(s, f, debtor):
         code = s[CARDS + 2 * debtor + k]
         put_back(s, code // 32, code % 32)
     s[NCARDS + debtor] = 0
-    freed = np.zeros(41, np.bool_)
+    freed = np.zeros(SPACES, np.bool_)
     for space in LOTS:
         if s[OWNER + space] == debtor:
             s[OWNER + space], s[MORT + space] = BANK, 0
@@ -640,7 +668,7 @@ def apply_card(s, f, p, d, card):
     """A card's money, or keeping it; False if ``p`` went bankrupt."""
     effect, amount = CARD[d, card, 0], CARD[d, card, 1]
     if effect == 6:
-        s[HELD + 17 * d + card] = 1
+        s[HELD + (DECK_CARDS + 1) * d + card] = 1
         s[CARDS + 2 * p + s[NCARDS + p]] = d * 32 + card
         s[NCARDS + p] += 1
     elif effect == 1:
@@ -654,7 +682,7 @@ def apply_card(s, f, p, d, card):
         for space in LOTS:
             if s[OWNER + space] == p:
                 b = s[BLD + space]
-                cost += CARD[d, card, 3] if b == 5 else b * CARD[d, card, 2]
+                cost += CARD[d, card, 3] if b == HOTEL else b * CARD[d, card, 2]
         if cost:
             return pay(s, f, p, BANK, cost)
     return True
@@ -757,7 +785,7 @@ def new_game(players, mode, streams, lengths):
         s[SIZE:] = streams
         s[FACES_AT], s[NFACES] = SIZE, lengths[0]
         s[SHUF_AT], s[NSHUF], s[NUNI] = SIZE + lengths[0], lengths[1], lengths[2]
-    s[OWNER : OWNER + 41] = BANK
+    s[OWNER : OWNER + SPACES] = BANK
     s[HOUSES_LEFT], s[HOTELS_LEFT] = HOUSES, HOTELS
     s[NPLAYERS], s[MODE], s[ROUND] = players, mode, 1
     for p in range(players):
