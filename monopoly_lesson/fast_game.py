@@ -21,7 +21,14 @@ from .chromosomes import BUY_SHAPE, CHROMOSOME_PLAYERS, GENE_MAX, RGA, SGA, TGA
 from .game import GAME_MOVEMENT, MAX_PLAYERS, MIN_PLAYERS
 from .game_streams import GameStreams, StreamExhausted
 from .game_table import OPS, game_roll_table
-from .limits import SEED_LIMIT, available_memory, check_fits, check_max_rounds, check_seed
+from .limits import (
+    SEED_LIMIT,
+    available_memory,
+    check_fits,
+    check_flag,
+    check_max_rounds,
+    check_seed,
+)
 from .plugins import as_strategy
 from .strategies import AlwaysBuy, Heuristic, NeverBuy, RandomBuy, Strategy
 
@@ -351,9 +358,7 @@ def fast_games(
     codes.check()
     who = check_seating(who, len(codes))
     max_rounds = check_max_rounds(max_rounds)
-    for name, flag in (("trace", trace), ("progress", progress)):
-        if not isinstance(flag, (bool, np.bool_)):
-            raise TypeError(f"{name} must be True or False, got {flag!r}.")
+    trace, progress = check_flag(trace, "trace"), check_flag(progress, "progress")
     games, players = who.shape
     if (seeds is None) == (streams is None):
         raise ValueError(

@@ -26,7 +26,7 @@ from .game_narration import say
 from .game_result import GameResult, game_result
 from .game_state import BANK, PRICE, GameState, PlayerRandom, PlayerState
 from .game_streams import GameStreams, StreamDice
-from .limits import check_max_rounds
+from .limits import check_flag, check_max_rounds
 from .lots import TAXES
 from .money import Bankrupt, pay
 from .plugins import as_strategy, watched_decisions
@@ -90,7 +90,7 @@ class MonopolyGame:
     ) -> None:
         strategies = _check_strategies(strategies)
         self.max_rounds = check_max_rounds(max_rounds)
-        verbose = _check_flag(verbose, "verbose")
+        verbose = check_flag(verbose, "verbose")
         sequence = np.random.SeedSequence(_check_seed(seed))
         self.seed: int = int(sequence.entropy)  # type: ignore[arg-type]
         dice_seed, chance_seed, chest_seed, *player_seeds = sequence.spawn(3 + len(strategies))
@@ -341,13 +341,6 @@ def _check_strategies(strategies: object) -> list[object]:
             f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(strategies)} strategies."
         )
     return [as_strategy(s) for s in strategies]
-
-
-def _check_flag(value: object, what: str) -> bool:
-    """``value`` as a bool if it is True or False (numpy's too); else a TypeError."""
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{what} must be True or False, got {value!r}.")
-    return bool(value)
 
 
 def _check_seed(seed: object) -> int | None:

@@ -17,11 +17,14 @@ from __future__ import annotations
 import numbers
 import os
 
+import numpy as np
+
 __all__ = [
     "MAX_ROUNDS",
     "SEED_LIMIT",
     "available_memory",
     "check_fits",
+    "check_flag",
     "check_max_rounds",
     "check_seed",
     "check_whole",
@@ -53,6 +56,13 @@ def check_whole(value: object, what: str, low: int, high: int | None = None) -> 
     if high is not None and value > high:
         raise ValueError(f"{what} must be at most {high:,}, got {value}.")
     return int(value)
+
+
+def check_flag(value: object, what: str) -> bool:
+    """``value`` as a bool if it is True or False (numpy's too); else a TypeError."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{what} must be True or False, got {value!r}.")
+    return bool(value)
 
 
 def check_max_rounds(value: object) -> int:
