@@ -20,13 +20,13 @@ import time
 
 import numpy as np
 
-from monopoly_lesson.fast_game import fast_games, genome_codes, strategy_codes
-from monopoly_lesson.game import play_monopoly
+from monopoly_lesson.game.engine import play_monopoly
+from monopoly_lesson.game.fast import fast_games, genome_codes, strategy_codes
 
 JAVA_GAMES_PER_SECOND = 790
 PEAK_RUN = """
 import resource, numpy as np
-from monopoly_lesson.fast_game import fast_games, strategy_codes
+from monopoly_lesson.game.fast import fast_games, strategy_codes
 codes = strategy_codes(["always"] * 4)
 for k in range(4):
     fast_games(codes, np.zeros((25_000, 4), np.int64), seeds=np.arange(25_000) + 25_000 * k)
@@ -34,7 +34,7 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
 """
 PEAK_POPULATION = """
 import resource, numpy as np
-from monopoly_lesson.fast_game import fast_games, genome_codes
+from monopoly_lesson.game.fast import fast_games, genome_codes
 rng = np.random.default_rng(0)
 genomes = rng.random((10_000, 160 + 64 * 64))  # as the genetic algorithm holds them
 buy, jail = genomes[:, :160].reshape(-1, 4, 40), genomes[:, 160:].reshape(-1, 64, 64)
@@ -64,7 +64,7 @@ def peak_megabytes(code: str) -> float:
 def generation_seconds(chromosome: str, repeat: int) -> float:
     """The best time of one generation of the genetic algorithm (1,000 players, 100 games
     each, finish-order fitness): its seating, games and fitness, as ``evolve`` plays it."""
-    from monopoly_lesson.genetic import play_generation, random_population
+    from monopoly_lesson.evolution.genetic import play_generation, random_population
 
     genomes = random_population(chromosome, 1000, np.random.default_rng(0))
     return best_of(repeat, lambda: play_generation(chromosome, genomes, "finish_order", 100,

@@ -13,7 +13,7 @@ import platform
 import statistics
 import time
 
-from monopoly_lesson.game import play_monopoly
+from monopoly_lesson.game.engine import play_monopoly
 
 PYTHON_PEER_GAMES_PER_SECOND = 150  # a Python engine of the same game, on this kind of machine
 JAVA_GAMES_PER_SECOND = 790  # the paper's Java engine, on this kind of machine

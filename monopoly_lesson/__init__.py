@@ -9,9 +9,8 @@ Everything a notebook needs is importable from here::
     from monopoly_lesson import evolve  # the genetic algorithm (its games compiled)
 """
 
-from .card_effects import chance_effects, community_effects
 from .chapter_checks import CHAPTER_CHECKS, check_chapter
-from .chromosomes import RGA, SGA, TGA
+from .evolution.genetic import EvolutionResult, evolve, load_evolution
 from .exact import (
     euler84,
     euler84_percentages,
@@ -22,12 +21,15 @@ from .exact import (
     turn_tallies,
 )
 from .fast import fast_game_tallies, fast_tallies
-from .game import MonopolyGame, play_monopoly
-from .game_result import GameResult
-from .game_state import GameState, LotState, PlayerState
-from .genetic import EvolutionResult, evolve, load_evolution
-from .lots import lots
-from .plugins import as_strategy, make_strategy
+from .game.card_effects import chance_effects, community_effects
+from .game.chromosomes import RGA, SGA, TGA
+from .game.engine import MonopolyGame, play_monopoly
+from .game.lots import lots
+from .game.plugins import as_strategy, make_strategy
+from .game.result import GameResult
+from .game.state import GameState, LotState, PlayerState
+from .game.strategies import AlwaysBuy, Heuristic, NeverBuy, RandomBuy, Strategy, StrategyError
+from .game.tournament import play_games, win_rates
 from .rent_value import rent_per_turn
 from .rules import LESSON_RULES, Rules, Seat, card_destination, take_turn
 from .scenarios import SCENARIOS, Scenario, check_scenario, play_preset
@@ -49,8 +51,6 @@ from .starter import (
     space_name,
     standard_chance_deck,
 )
-from .strategies import AlwaysBuy, Heuristic, NeverBuy, RandomBuy, Strategy, StrategyError
-from .tournament import play_games, win_rates
 
 __all__ = [
     "CHAPTER_CHECKS",

@@ -20,14 +20,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .capstone_check import CAPSTONE_GAMES
-from .chromosomes import CHROMOSOME_PLAYERS
+from .checker.capstone_check import CAPSTONE_GAMES
+from .checker.notebook_check import MAX_GAMES, MAX_MEMORY_GB, MAX_TIMEOUT, check_notebook
+from .evolution.genetic import BENCHMARK_OPPONENTS, FITNESS, EvolutionResult, evolve
 from .exact import MAX_SIDES, euler84, expected_tallies
-from .game import MAX_PLAYERS, MIN_PLAYERS, play_monopoly
-from .genetic import BENCHMARK_OPPONENTS, FITNESS, EvolutionResult, evolve
-from .limits import MAX_ROUNDS, check_max_rounds, check_seed
-from .notebook_check import MAX_GAMES, MAX_MEMORY_GB, MAX_TIMEOUT, check_notebook
-from .plugins import strategy_named
+from .game.chromosomes import CHROMOSOME_PLAYERS
+from .game.engine import MAX_PLAYERS, MIN_PLAYERS, play_monopoly
+from .game.limits import MAX_ROUNDS, check_max_rounds, check_seed
+from .game.plugins import strategy_named
+from .game.strategies import StrategyError
+from .game.tournament import play_games, win_rates
 from .rent_value import rent_per_turn
 from .rules import Rules
 from .scenarios import play_preset
@@ -40,8 +42,6 @@ from .starter import (
     community_deck,
     standard_chance_deck,
 )
-from .strategies import StrategyError
-from .tournament import play_games, win_rates
 
 __all__ = ["main"]
 

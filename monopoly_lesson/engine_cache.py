@@ -23,7 +23,8 @@ COMPILING = "compiling the game engine (once after installing, about a minute)"
 def engines_ready(movement: bool = True) -> bool:
     """Whether this process has the compiled whole game's machine code already (compiled
     or loaded from numba's cache), and the fast movement engine's unless ``movement=False``."""
-    from . import fast_game_loop, fast_loop
+    from . import fast_loop
+    from .game import fast_loop as fast_game_loop
 
     loops = (fast_game_loop.play_many, *((fast_loop.play_games,) if movement else ()))
     return all(loop.signatures for loop in loops)
@@ -32,7 +33,7 @@ def engines_ready(movement: bool = True) -> bool:
 def compile_engines(movement: bool = True) -> float:
     """Compile (or load from numba's cache) the compiled whole game, and the fast movement
     engine unless ``movement=False``, by playing one tiny game; the seconds it took."""
-    from .fast_game import fast_games, strategy_codes
+    from .game.fast import fast_games, strategy_codes
     from .simulation import simulate
 
     start = time.perf_counter()

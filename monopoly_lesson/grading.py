@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from .answers import MalformedAnswer, read_game
-from .probe import game_seat, observe, play_game
+from .checker.answers import MalformedAnswer, read_game
+from .checker.probe import game_seat, observe, play_game
 from .scenarios import SCENARIOS, Difference, explain_difference, turn_state
 from .trends import PASS_RATES, check_trends
 

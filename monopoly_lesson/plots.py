@@ -24,7 +24,7 @@ from plotly.colors import sample_colorscale
 from plotly.io.base_renderers import MimetypeRenderer
 from plotly.offline import get_plotlyjs_version
 
-from .lots import GROUPS, lots
+from .game.lots import GROUPS, lots
 from .starter import NUM_SPACES, gameboard
 
 __all__ = [
@@ -362,14 +362,14 @@ def setup_figures(png: bool | None = None) -> str:
 
     ``png=None`` adds the PNG only when a Chromium browser is on PATH, so a laptop
     without one still gets interactive figures, and never in a kernel the grader's check
-    runs (:data:`~monopoly_lesson.checked_kernel.CHECKED_ENV` set): images would only slow
+    runs (:data:`~monopoly_lesson.checker.checked_kernel.CHECKED_ENV` set): images would only slow
     the check (there plotly's renderers are also imported without a slow optional module,
-    see :func:`~monopoly_lesson.checked_kernel.import_quickly`). The image exporter is
+    see :func:`~monopoly_lesson.checker.checked_kernel.import_quickly`). The image exporter is
     started once and kept running, rather than starting a browser per figure. If the browser
     does not start or answer (within ``PNG_SECONDS``), figures are interactive only, with
     one warning. Returns the renderer's name.
     """
-    from .checked_kernel import import_quickly, is_checked
+    from .checker.checked_kernel import import_quickly, is_checked
 
     if is_checked():
         import_quickly("plotly.io._renderers")

@@ -1,7 +1,7 @@
 """What a lot is worth: the exact long-run rent one opponent pays per turn of its own.
 
 The exact solver's chain gives how often, in the long run, each roll of a turn is played;
-the game roll table (:mod:`monopoly_lesson.game_table`, the movement rules enumerated)
+the game roll table (:mod:`monopoly_lesson.game.roll_table`, the movement rules enumerated)
 gives every landing of every roll, by the dice or by a card, with the card's rent rule.
 Together they give each lot's expected landings per opponent turn, and so its rent at
 every stage of development (:func:`rent_per_turn`).
@@ -15,10 +15,10 @@ import numpy as np
 import pandas as pd
 
 from .exact import _chain, _exact_rules, _roll_chain, _stationary_vector
-from .game import GAME_MOVEMENT
-from .game_state import GROUP, PRICE, RENTS
-from .game_table import OPS, GameRollTable, game_roll_table
-from .lots import RAILROAD_RENTS, UTILITY_MULTIPLIERS, lots
+from .game.engine import GAME_MOVEMENT
+from .game.lots import RAILROAD_RENTS, UTILITY_MULTIPLIERS, lots
+from .game.roll_table import OPS, GameRollTable, game_roll_table
+from .game.state import GROUP, PRICE, RENTS
 from .roll_table import STATES, dice_classes, state_label
 from .rules import DOUBLES_TO_JAIL, Rules
 
@@ -165,9 +165,9 @@ def simulated_rent(games: int = 100, seed: int = 0, rounds: int = 300) -> pd.Dat
     ``collected`` column is the mean over games, with its standard error ``se`` and the
     exact value for that stage, ``exact``.
     """
-    from .game import MonopolyGame  # the reference engine, played here only
-    from .game_state import BANK, LOT_SPACES
-    from .plugins import make_strategy
+    from .game.engine import MonopolyGame  # the reference engine, played here only
+    from .game.plugins import make_strategy
+    from .game.state import BANK, LOT_SPACES
 
     keeper = make_strategy("keeper", buy=lambda *_: False, build=lambda *_: None)
     per_turn = []

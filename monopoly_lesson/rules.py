@@ -168,7 +168,7 @@ class Tracker(Protocol):
 
 
 class GameHooks(Protocol):
-    """What the whole game adds to a turn (:mod:`monopoly_lesson.game`); movement needs none.
+    """What the whole game adds to a turn (:mod:`monopoly_lesson.game.engine`); movement needs none.
 
     Each hook is called at the one place in the rules below where its event happens.
     """

@@ -242,7 +242,8 @@ def explain_difference(
 
 
 def turn_state(observed: dict, jail: bool) -> _State:
-    """A turn observed as data (see :func:`monopoly_lesson.probe.observe`) as a comparable state."""
+    """A turn observed as data (see :func:`monopoly_lesson.checker.probe.observe`) as a
+    comparable state."""
     state = (observed["in_jail"], observed["jail_turns"]) if jail else (None, None)
     return _State(tuple(observed["counts"]), observed["pos"], *state, observed["rolls"],
                   observed["chance"], observed["chest"])  # fmt: skip

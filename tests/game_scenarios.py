@@ -7,10 +7,10 @@ hand before a turn is played: who owns what, cash (moved through the ledger, so 
 
 from __future__ import annotations
 
-from monopoly_lesson.game import MonopolyGame
-from monopoly_lesson.game_state import BANK, HOTEL, PlayerState
-from monopoly_lesson.plugins import make_strategy
-from monopoly_lesson.strategies import Strategy
+from monopoly_lesson.game.engine import MonopolyGame
+from monopoly_lesson.game.plugins import make_strategy
+from monopoly_lesson.game.state import BANK, HOTEL, PlayerState
+from monopoly_lesson.game.strategies import Strategy
 
 CHANCE, CHEST = "Chance", "Community Chest"
 JAIL = 11

@@ -12,16 +12,21 @@ import re
 import pytest
 
 from monopoly_lesson import lots, make_strategy, play_games, win_rates
-from monopoly_lesson.answers import MalformedAnswer, read_strategy, read_strategy_games
-from monopoly_lesson.capstone_check import (
+from monopoly_lesson.checker.answers import MalformedAnswer, read_strategy, read_strategy_games
+from monopoly_lesson.checker.capstone_check import (
     OPPONENTS,
     StrategyReport,
     capstone_games,
     decode,
     replay_game,
 )
-from monopoly_lesson.strategies import Heuristic
-from monopoly_lesson.strategy_probe import describe_strategy, encode, find_strategy, play_recorded
+from monopoly_lesson.checker.strategy_probe import (
+    describe_strategy,
+    encode,
+    find_strategy,
+    play_recorded,
+)
+from monopoly_lesson.game.strategies import Heuristic
 
 
 def my_buy(game, me, space):

@@ -40,7 +40,7 @@ def my_buy(game, me, space):
 TOO_HIGH = 'mine = make_strategy("mine", buy=my_buy, bid=lambda game, me, space: me.cash + 1)'
 NEVER = 'mine = make_strategy("mine", buy=lambda game, me, space: False)'
 LIAR = """\
-import monopoly_lesson.strategy_probe as probe_module
+import monopoly_lesson.checker.strategy_probe as probe_module
 
 honest = probe_module.play_recorded
 
@@ -223,14 +223,14 @@ def test_a_chapter_without_take_turn_fails_on_a_failed_cell(tmp_path):
     ],
 )  # fmt: skip
 def test_the_chapter_comes_from_the_first_heading_else_the_file_name(heading, name, chapter):
-    from monopoly_lesson.notebook_chapter import notebook_chapter
+    from monopoly_lesson.checker.notebook_chapter import notebook_chapter
 
     book = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(heading)])
     assert notebook_chapter(book, name).number == chapter
 
 
 def test_what_each_chapter_grades():
-    from monopoly_lesson.notebook_chapter import chapter_named
+    from monopoly_lesson.checker.notebook_chapter import chapter_named
 
     assert [chapter_named(n).take_turn for n in (None, 0, 1, 6, 7, 8, 9, 10, 11)] == [
         "required", "optional", "required", "required", "optional", "optional", "none",
@@ -244,7 +244,7 @@ def test_what_each_chapter_grades():
 
 
 def test_the_expected_answers_are_the_packages():
-    from monopoly_lesson.exercise_answers import EXERCISES
+    from monopoly_lesson.checker.exercise_answers import EXERCISES
     from monopoly_lesson.rent_value import rent_per_turn
 
     expected = {exercise.name: exercise.expected() for exercise in EXERCISES}
@@ -270,7 +270,7 @@ def test_the_expected_answers_are_the_packages():
     ],
 )  # fmt: skip
 def test_a_number_is_right_rounded_to_the_digits_shown(given, verdict):
-    from monopoly_lesson.exercise_answers import chapter_exercises, grade_answers
+    from monopoly_lesson.checker.exercise_answers import chapter_exercises, grade_answers
 
     exercises = chapter_exercises(10)[:1]
     report = grade_answers(exercises, {"boardwalk_hotel": 57.971171366827754}, given)
@@ -283,7 +283,7 @@ def test_a_number_is_right_rounded_to_the_digits_shown(given, verdict):
     [("dark blue", True), ("Dark  Blue ", True), ("darkblue", False), ("orange", False)],
 )
 def test_a_group_is_right_whatever_its_capitals_and_spaces(given, right):
-    from monopoly_lesson.exercise_answers import chapter_exercises, grade_answers
+    from monopoly_lesson.checker.exercise_answers import chapter_exercises, grade_answers
 
     exercises = chapter_exercises(10)[2:]
     report = grade_answers(exercises, {"best_one_house": "dark blue"}, {"best_one_house": given})

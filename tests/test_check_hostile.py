@@ -70,7 +70,7 @@ def test_the_reference_engine_as_take_turn_is_reported_not_graded(tmp_path, sour
 def test_replacing_the_grading_functions_changes_nothing(tmp_path):
     forged = (
         "import monopoly_lesson.grading as grading\n"
-        "import monopoly_lesson.notebook_check as nc\n"
+        "import monopoly_lesson.checker.notebook_check as nc\n"
         "PASS = {'take_turn': {'passed': True, 'text': 'take_turn: all rules pass', "
         "'broken': []}, 'results': None}\n"
         "nc.grade_namespace = lambda namespace: PASS\n"

@@ -6,7 +6,7 @@ import plotly.io as pio
 import pytest
 
 from monopoly_lesson import plots
-from monopoly_lesson.checked_kernel import CHECKED_ENV, is_checked
+from monopoly_lesson.checker.checked_kernel import CHECKED_ENV, is_checked
 
 
 @pytest.fixture
@@ -46,7 +46,7 @@ def test_nbformat_and_plotlys_renderers_are_imported_without_the_slow_optional_m
 
     code = (
         "import sys\n"
-        "from monopoly_lesson.checked_kernel import SLOW_OPTIONAL, import_quickly\n"
+        "from monopoly_lesson.checker.checked_kernel import SLOW_OPTIONAL, import_quickly\n"
         "import_quickly('nbformat'); import_quickly('plotly.io._renderers')\n"
         "import jsonschema, nbformat\n"
         "print(SLOW_OPTIONAL in sys.modules, 'nbformat' in sys.modules)\n"

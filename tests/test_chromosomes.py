@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 
-from monopoly_lesson.chromosomes import (
+from monopoly_lesson.game.chromosomes import (
     BUY_SHAPE,
     CHROMOSOME_PLAYERS,
     GENE_MAX,
@@ -18,7 +18,7 @@ from monopoly_lesson.chromosomes import (
     monopoly_jail_index,
     ownership_state,
 )
-from monopoly_lesson.game_state import GROUP_SPACES, LOT_SPACES, PRICE, GameState, PlayerState
+from monopoly_lesson.game.state import GROUP_SPACES, LOT_SPACES, PRICE, GameState, PlayerState
 from monopoly_lesson.starter import Player
 
 GENOME_BITS = 6 * (4 * 40 + 16)

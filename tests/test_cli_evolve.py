@@ -8,8 +8,8 @@ import sys
 import pandas as pd
 import pytest
 
-from monopoly_lesson import genetic
 from monopoly_lesson.cli import main
+from monopoly_lesson.evolution import genetic
 
 FILES = ("parameters.json", "history.csv", "best.npz", "population.npz", "benchmark.csv")
 SMALL = ("evolve", "--chromosome", "tga", "--fitness", "finish_order", "--population", "16",

@@ -7,9 +7,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from monopoly_lesson.chromosomes import CHROMOSOME_PLAYERS
 from monopoly_lesson.cli import main
-from monopoly_lesson.tournament import TABLE_COLUMNS
+from monopoly_lesson.game.chromosomes import CHROMOSOME_PLAYERS
+from monopoly_lesson.game.tournament import TABLE_COLUMNS
 
 
 def run(capsys, *argv):

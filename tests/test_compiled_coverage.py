@@ -2,7 +2,7 @@
 
 ``make compiled-coverage`` (``tools/compiled_coverage.py``) plays the equality games of
 ``tests/test_fast_game.py`` with numba's JIT disabled, under coverage, and requires every
-line of the compiled money rules (``monopoly_lesson/fast_game_loop.py``) to run; it runs
+line of the compiled money rules (``monopoly_lesson/game/fast_loop.py``) to run; it runs
 this file too. The games below reach the rules those random games miss or reach only by
 chance (a creditor who cannot pay the 10% on the mortgaged lots it takes, Grand Opera
 Night ruining its collector, a hotel sold whole, ...): each is a stream seed with its
@@ -22,12 +22,12 @@ import pytest
 from test_fast_game import compiled_snapshot, reference_rounds
 from test_game_rules import TO_BALTIC, TO_CHANCE_8, TO_INCOME_TAX
 
-from monopoly_lesson import fast_game_loop as loop
-from monopoly_lesson.fast_game import fast_games, strategy_codes
-from monopoly_lesson.game import MonopolyGame
-from monopoly_lesson.game_state import HOTEL, LOT_SPACES
-from monopoly_lesson.game_streams import GameStreams, StreamExhausted
-from monopoly_lesson.strategies import StrategyError
+from monopoly_lesson.game import fast_loop as loop
+from monopoly_lesson.game.engine import MonopolyGame
+from monopoly_lesson.game.fast import fast_games, strategy_codes
+from monopoly_lesson.game.state import HOTEL, LOT_SPACES
+from monopoly_lesson.game.strategies import StrategyError
+from monopoly_lesson.game.streams import GameStreams, StreamExhausted
 
 CHANCE, CHEST = 0, 1  # deck numbers in GameStreams.shuffles
 WATCHED_CARDS = {("Chance", 15): "chairman", ("Community Chest", 7): "opera",

@@ -8,23 +8,37 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "monopoly_lesson"
-MODULES = {path.stem: ast.parse(path.read_text()) for path in PACKAGE.glob("*.py")}
 
 
-def imports_of(tree: ast.Module) -> set[str]:
+def dotted(path: Path) -> str:
+    """A module's name inside the package: ``rules``, ``game.rent``, ``game`` (its __init__)."""
+    parts = path.relative_to(PACKAGE).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts) or "__init__"
+
+
+MODULES = {dotted(path): ast.parse(path.read_text()) for path in PACKAGE.rglob("*.py")}
+TOP_LEVEL = sorted(path.stem for path in PACKAGE.glob("*.py"))
+FOLDERS = sorted(path.name for path in PACKAGE.iterdir() if (path / "__init__.py").exists())
+
+
+def imports_of(name: str) -> set[str]:
     """The package modules a module imports, at its top or inside its functions."""
+    package = name.split(".")[:-1] if (PACKAGE / f"{name.replace('.', '/')}.py").exists() else []
+    if name != "__init__" and (PACKAGE / name.replace(".", "/") / "__init__.py").exists():
+        package = name.split(".")
     found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.level == 1:
-            if node.module:
-                found.add(node.module.split(".")[0])
-            else:
-                found.update(alias.name for alias in node.names)
+    for node in ast.walk(MODULES[name]):
+        if isinstance(node, ast.ImportFrom) and node.level >= 1:
+            base = package[: len(package) - (node.level - 1)]
+            module = [*base, *(node.module.split(".") if node.module else [])]
+            targets = [module] if node.module else []
+            targets += [[*module, alias.name] for alias in node.names]
+            found.update(".".join(target) for target in targets)
     return found & set(MODULES)
 
 
 def test_no_module_imports_one_that_imports_it_back():
-    graph = {name: imports_of(tree) for name, tree in MODULES.items()}
+    graph = {name: imports_of(name) for name in MODULES}
     done: set[str] = set()
 
     def visit(name: str, path: tuple[str, ...]) -> None:
@@ -43,7 +57,7 @@ def reachable(name: str) -> set[str]:
     seen: set[str] = set()
     todo = [name]
     while todo:
-        for other in imports_of(MODULES[todo.pop()]) - seen:
+        for other in imports_of(todo.pop()) - seen:
             seen.add(other)
             todo.append(other)
     return seen
@@ -52,7 +66,21 @@ def reachable(name: str) -> set[str]:
 @pytest.mark.parametrize("rules", ["asking", "buying", "money", "buildings", "rent"])
 def test_the_game_asks_its_questions_without_the_chromosome_players(rules):
     """Putting a question to a strategy needs no genetic-algorithm player loaded."""
-    assert "chromosomes" not in reachable(rules), f"{rules}.py loads chromosomes.py"
+    assert "game.chromosomes" not in reachable(f"game.{rules}"), f"{rules}.py loads chromosomes"
+
+
+def test_the_top_level_holds_what_a_student_reads_and_three_folders():
+    """The back office lives in subpackages; the top level is the lesson's own modules."""
+    assert FOLDERS == ["checker", "evolution", "game"]
+    assert len(TOP_LEVEL) <= 22, f"move back-office modules into a folder: {TOP_LEVEL}"
+    for student_reads in ("starter", "rules", "simulation", "plots", "widgets", "rent_value"):
+        assert student_reads in TOP_LEVEL
+
+
+def test_every_subpackage_is_reached_only_through_its_modules():
+    """A folder's __init__ imports nothing, so importing one of its modules loads only that."""
+    for folder in FOLDERS:
+        assert not imports_of(folder), f"{folder}/__init__.py imports {imports_of(folder)}"
 
 
 def code_lines(node: ast.FunctionDef) -> int:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from monopoly_lesson import engine_cache, evolve, genetic
+from monopoly_lesson import engine_cache, evolve
 from monopoly_lesson.cli import main
+from monopoly_lesson.evolution import genetic
 
 
 def test_compiling_makes_the_engines_ready():

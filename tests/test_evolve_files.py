@@ -11,8 +11,8 @@ import sys
 import numpy as np
 import pytest
 
-from monopoly_lesson import genetic
-from monopoly_lesson.genetic import evolve, load_evolution, run_bytes
+from monopoly_lesson.evolution import genetic
+from monopoly_lesson.evolution.genetic import evolve, load_evolution, run_bytes
 
 FILES = ("parameters.json", "history.csv", "best.npz", "population.npz", "benchmark.csv")
 TINY = dict(population=8, games_per_player=1, max_rounds=8, benchmark_every=1,
@@ -250,7 +250,7 @@ def test_a_write_that_fails_is_one_plain_error_and_leaves_no_temporary_file(tmp_
 
 def test_a_run_too_big_for_memory_is_refused_with_what_would_fit(tmp_path, monkeypatch):
     monkeypatch.setattr(genetic, "available_memory", lambda: 10**9)
-    monkeypatch.setattr("monopoly_lesson.limits.available_memory", lambda: 10**9)
+    monkeypatch.setattr("monopoly_lesson.game.limits.available_memory", lambda: 10**9)
     with pytest.raises(ValueError) as caught:
         evolve("rga", population=100_000, out=tmp_path / "run", progress=False)
     message = str(caught.value)
@@ -264,7 +264,7 @@ def test_a_run_too_big_for_memory_is_refused_with_what_would_fit(tmp_path, monke
 
 MEASURE = """
 import sys, tracemalloc
-from monopoly_lesson.genetic import evolve
+from monopoly_lesson.evolution.genetic import evolve
 chromosome, players = sys.argv[1], int(sys.argv[2])
 evolve(chromosome, population=8, games_per_player=1, generations=1, benchmark_every=0,
        progress=False)
@@ -286,7 +286,7 @@ def test_the_memory_estimate_covers_what_a_run_uses(chromosome):
 
 def test_seat_tables_too_big_for_memory_are_refused_at_once(monkeypatch):
     monkeypatch.setattr(genetic, "available_memory", lambda: 10**6)
-    monkeypatch.setattr("monopoly_lesson.limits.available_memory", lambda: 10**6)
+    monkeypatch.setattr("monopoly_lesson.game.limits.available_memory", lambda: 10**6)
     with pytest.raises(ValueError, match=r"seat tables of 1,000 players x 1,000 games .* "
                        r"at most 55,555 seats \(players x games per player\) fit"):  # fmt: skip
         genetic.seat_tables(1000, 1000, np.random.default_rng(0))

@@ -12,12 +12,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from monopoly_lesson import fast_game_loop as loop
-from monopoly_lesson.chromosomes import RGA, SGA, TGA
-from monopoly_lesson.fast_game import fast_games, strategy_codes
-from monopoly_lesson.game import MonopolyGame
-from monopoly_lesson.game_state import LOT_SPACES
-from monopoly_lesson.game_streams import GameStreams, StreamExhausted
+from monopoly_lesson.game import fast_loop as loop
+from monopoly_lesson.game.chromosomes import RGA, SGA, TGA
+from monopoly_lesson.game.engine import MonopolyGame
+from monopoly_lesson.game.fast import fast_games, strategy_codes
+from monopoly_lesson.game.state import LOT_SPACES
+from monopoly_lesson.game.streams import GameStreams, StreamExhausted
 
 GAMES = 1000
 CHUNK = 100

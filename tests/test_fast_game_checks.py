@@ -19,12 +19,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from monopoly_lesson import fast_game as fg
-from monopoly_lesson import limits
-from monopoly_lesson.chromosomes import RGA, SGA, TGA
-from monopoly_lesson.fast_game import fast_games, genome_codes, strategy_codes
-from monopoly_lesson.game_streams import GameStreams
-from monopoly_lesson.population_games import play_population_games
+from monopoly_lesson.evolution.population_games import play_population_games
+from monopoly_lesson.game import fast as fg
+from monopoly_lesson.game import limits
+from monopoly_lesson.game.chromosomes import RGA, SGA, TGA
+from monopoly_lesson.game.fast import fast_games, genome_codes, strategy_codes
+from monopoly_lesson.game.streams import GameStreams
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -274,7 +274,7 @@ def test_codes_that_would_not_fit_are_refused(monkeypatch):
 
 PEAK = """
 import tracemalloc, numpy as np
-from monopoly_lesson.fast_game import fast_games, strategy_codes
+from monopoly_lesson.game.fast import fast_games, strategy_codes
 codes = strategy_codes(["always"] * 4)
 who = np.zeros((20_000, 4), np.int64)
 seeds = np.arange(20_000)
@@ -332,7 +332,7 @@ def test_the_progress_bar_appears_before_the_first_games_are_played(codes, monke
 
 LONG_CALL = """
 import numpy as np
-from monopoly_lesson.fast_game import fast_games, strategy_codes
+from monopoly_lesson.game.fast import fast_games, strategy_codes
 codes = strategy_codes(["never"] * 4)
 fast_games(codes, np.zeros((1, 4), np.int64), seeds=[0], max_rounds=1)  # compiled or loaded
 print("started", flush=True)

@@ -24,16 +24,16 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from monopoly_lesson.buildings import (
+from monopoly_lesson.game.buildings import (
     why_not_build,
     why_not_lift,
     why_not_mortgage,
     why_not_sell,
 )
-from monopoly_lesson.chromosomes import RGA, SGA, TGA
-from monopoly_lesson.game import MonopolyGame
-from monopoly_lesson.game_state import BANK, LOT_SPACES
-from monopoly_lesson.strategies import DECISIONS, Strategy
+from monopoly_lesson.game.chromosomes import RGA, SGA, TGA
+from monopoly_lesson.game.engine import MonopolyGame
+from monopoly_lesson.game.state import BANK, LOT_SPACES
+from monopoly_lesson.game.strategies import DECISIONS, Strategy
 
 REASONS = {
     "salary", "rent", "bought", "auction", "tax", "card", "bail", "building",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from monopoly_lesson.game_plots import log_ticks, payback_chart
+from monopoly_lesson.game.plots import log_ticks, payback_chart
 from monopoly_lesson.rent_value import payback_turns
 
 

@@ -31,10 +31,10 @@ from game_scenarios import (
     set_cash,
 )
 
-from monopoly_lesson.game import MonopolyGame
-from monopoly_lesson.game_state import GROUP_SPACES, HOUSE_COST
-from monopoly_lesson.plugins import make_strategy
-from monopoly_lesson.strategies import BUILD_ORDER, StrategyError
+from monopoly_lesson.game.engine import MonopolyGame
+from monopoly_lesson.game.plugins import make_strategy
+from monopoly_lesson.game.state import GROUP_SPACES, HOUSE_COST
+from monopoly_lesson.game.strategies import BUILD_ORDER, StrategyError
 
 QUIET = dict(start=17)  # with dice (1, 3): Free Parking
 QUIET_DICE = [1, 3]

@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 
 from monopoly_lesson.exact import expected_tallies
-from monopoly_lesson.game import GAME_MOVEMENT, play_monopoly
-from monopoly_lesson.plugins import make_strategy
+from monopoly_lesson.game.engine import GAME_MOVEMENT, play_monopoly
+from monopoly_lesson.game.plugins import make_strategy
 from monopoly_lesson.rules import Rules
 
 Z_LIMIT = 4.5

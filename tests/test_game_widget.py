@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from monopoly_lesson.game_stepper import GameStepperState
-from monopoly_lesson.game_widget import GameStepper
-from monopoly_lesson.plugins import make_strategy
+from monopoly_lesson.game.plugins import make_strategy
+from monopoly_lesson.game.stepper import GameStepperState
+from monopoly_lesson.game.widget import GameStepper
 
 
 def test_a_turn_a_round_and_the_end():

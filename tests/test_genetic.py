@@ -8,9 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from monopoly_lesson import genetic
-from monopoly_lesson.chromosomes import RGA, SGA, TGA
-from monopoly_lesson.genetic import (
+from monopoly_lesson.evolution import genetic
+from monopoly_lesson.evolution.genetic import (
     BENCHMARK_COLUMNS,
     FITNESS,
     HISTORY_COLUMNS,
@@ -31,6 +30,7 @@ from monopoly_lesson.genetic import (
     select_elite,
     split_counts,
 )
+from monopoly_lesson.game.chromosomes import RGA, SGA, TGA
 
 FILES = ("parameters.json", "history.csv", "best.npz", "population.npz", "benchmark.csv")
 SMALL = dict(population=16, games_per_player=2, max_rounds=10, benchmark_games=4, progress=False)
@@ -393,7 +393,7 @@ def test_a_small_run_of_200_players_and_20_generations():
 def test_benchmark_each_tells_a_buyer_from_a_non_buyer():
     """Genes of 1 buy everything, genes of 0 nothing: against the heuristic field the first
     wins far more often (the benchmark can fail)."""
-    from monopoly_lesson.genetic import benchmark_each
+    from monopoly_lesson.evolution.genetic import benchmark_each
 
     genomes = np.vstack([np.ones(genome_length("rga")), np.zeros(genome_length("rga"))])
     each = benchmark_each("rga", genomes, games=400, seed=1)

@@ -10,10 +10,10 @@ import sys
 import pandas as pd
 import pytest
 
-from monopoly_lesson import tournament
 from monopoly_lesson.cli import main
-from monopoly_lesson.strategies import StrategyError
-from monopoly_lesson.tournament import game_seed
+from monopoly_lesson.game import tournament
+from monopoly_lesson.game.strategies import StrategyError
+from monopoly_lesson.game.tournament import game_seed
 
 TOURNAMENT = ("tournament", "--strategy", "heuristic,always,never,random:0.5", "--games", "8",
               "--seed", "1", "--max-rounds", "20", "--no-progress")  # fmt: skip
@@ -40,7 +40,7 @@ def no_games(monkeypatch):
         raise AssertionError("a game was played")
 
     for target in ("monopoly_lesson.cli.play_games", "monopoly_lesson.cli.play_monopoly",
-                   "monopoly_lesson.genetic.play_generation"):  # fmt: skip
+                   "monopoly_lesson.evolution.genetic.play_generation"):  # fmt: skip
         monkeypatch.setattr(target, played)
 
 

@@ -12,8 +12,15 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from monopoly_lesson.card_effects import chance_effects, community_effects
-from monopoly_lesson.lots import GROUPS, HOTELS, HOUSES, RAILROAD_RENTS, UTILITY_MULTIPLIERS, lots
+from monopoly_lesson.game.card_effects import chance_effects, community_effects
+from monopoly_lesson.game.lots import (
+    GROUPS,
+    HOTELS,
+    HOUSES,
+    RAILROAD_RENTS,
+    UTILITY_MULTIPLIERS,
+    lots,
+)
 
 GAME_RULES = Path(__file__).resolve().parents[1] / "notebooks" / "game_rules.md"
 STREET_HEADER = "| # | street | group | price | building | rent | 1 house | 2 houses | 3 houses |"

@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from monopoly_lesson.genetic import evolve
-from monopoly_lesson.shipped_runs import load_shipped_run
+from monopoly_lesson.evolution.genetic import evolve
+from monopoly_lesson.evolution.shipped import load_shipped_run
 
 
 @pytest.fixture(scope="module")
@@ -40,14 +40,14 @@ def test_its_first_generations_are_reproduced(run):
 
 
 def test_the_best_player_plays(run):
-    from monopoly_lesson.game import play_monopoly
+    from monopoly_lesson.game.engine import play_monopoly
 
     result = play_monopoly([run.best_player(), "heuristic"], seed=1, max_rounds=10)
     assert result.rounds == 10
 
 
 def test_every_generation_has_its_benchmark(run):
-    from monopoly_lesson.genetic import benchmark_each
+    from monopoly_lesson.evolution.genetic import benchmark_each
 
     each = run.benchmark_each
     assert list(each["generation"]) == list(range(1, run.parameters["generations"] + 1))

@@ -17,15 +17,15 @@ import pytest
 from game_scenarios import new_game, passive, play
 
 from monopoly_lesson import make_strategy, play_monopoly
-from monopoly_lesson.answers import read_strategy_games
-from monopoly_lesson.buildings import why_not_build
-from monopoly_lesson.capstone_check import StrategyReport, capstone_games, replay_game
-from monopoly_lesson.chromosomes import ownership_state
-from monopoly_lesson.game import MonopolyGame
-from monopoly_lesson.game_state import LOT_SPACES, GameState, GameView, OwnView, PlayerView
-from monopoly_lesson.rent import rent_due
-from monopoly_lesson.strategies import GameChanged, NeverBuy, StrategyError
-from monopoly_lesson.strategy_probe import play_recorded
+from monopoly_lesson.checker.answers import read_strategy_games
+from monopoly_lesson.checker.capstone_check import StrategyReport, capstone_games, replay_game
+from monopoly_lesson.checker.strategy_probe import play_recorded
+from monopoly_lesson.game.buildings import why_not_build
+from monopoly_lesson.game.chromosomes import ownership_state
+from monopoly_lesson.game.engine import MonopolyGame
+from monopoly_lesson.game.rent import rent_due
+from monopoly_lesson.game.state import LOT_SPACES, GameState, GameView, OwnView, PlayerView
+from monopoly_lesson.game.strategies import GameChanged, NeverBuy, StrategyError
 
 TO_BALTIC = [1, 2]  # from Go: Baltic Avenue (4), $60
 
@@ -283,7 +283,7 @@ def test_the_view_is_live_and_hides_the_decks_and_the_others_generators():
 
 def test_a_players_own_generator_draws_as_before():
     """The same seeds, the same games: these finishes were played before the view existed."""
-    from monopoly_lesson.game_state import LOT_SPACES as SPACES
+    from monopoly_lesson.game.state import LOT_SPACES as SPACES
 
     def drawing_buy(game, me, space):
         return me.rng.random() < 0.6
@@ -307,9 +307,9 @@ def test_a_players_own_generator_draws_as_before():
 
 
 def test_only_decisions_running_other_code_than_the_packages_are_watched():
-    from monopoly_lesson.chromosomes import RGA
-    from monopoly_lesson.plugins import as_strategy, watched_decisions
-    from monopoly_lesson.strategies import Heuristic
+    from monopoly_lesson.game.chromosomes import RGA
+    from monopoly_lesson.game.plugins import as_strategy, watched_decisions
+    from monopoly_lesson.game.strategies import Heuristic
 
     assert watched_decisions(as_strategy("always")) == frozenset()
     assert watched_decisions(RGA.random(seed=1)) == frozenset()

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from monopoly_lesson import lots, make_strategy, play_games, play_monopoly
-from monopoly_lesson.buildings import why_not_build
-from monopoly_lesson.game import MonopolyGame
-from monopoly_lesson.strategies import Strategy, StrategyError
+from monopoly_lesson.game.buildings import why_not_build
+from monopoly_lesson.game.engine import MonopolyGame
+from monopoly_lesson.game.strategies import Strategy, StrategyError
 
 
 def keeps_200(game, me, space):

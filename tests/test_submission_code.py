@@ -2,10 +2,10 @@
 
 import pytest
 
-from monopoly_lesson.answers import MalformedAnswer, read_describe, read_game, read_results
+from monopoly_lesson.checker.answers import MalformedAnswer, read_describe, read_game, read_results
+from monopoly_lesson.checker.probe import describe_take_turn, play_game
+from monopoly_lesson.checker.submission_code import read_code
 from monopoly_lesson.grading import rule_games
-from monopoly_lesson.probe import describe_take_turn, play_game
-from monopoly_lesson.submission_code import read_code
 
 
 def code(*sources):
@@ -101,7 +101,7 @@ def test_the_package_engine_describes_itself_as_the_reference():
 def test_the_output_kept_per_cell_is_capped():
     import nbformat
 
-    from monopoly_lesson import kernel_session
+    from monopoly_lesson.checker import kernel_session
 
     client = kernel_session._CappedClient(nbformat.v4.new_notebook())
     client.clear_before_next_output = False

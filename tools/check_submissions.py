@@ -74,7 +74,7 @@ def check_one(path: Path, command: Sequence[str] = CHECK, timeout: float = 600,
     is killed. Either way, every process it left behind (re-parented here, a subreaper) is
     killed before the next notebook is checked.
     """
-    from monopoly_lesson.sandbox import ProcessGuard
+    from monopoly_lesson.checker.sandbox import ProcessGuard
 
     with tempfile.TemporaryFile() as out:  # a file, not a pipe: a process left holding it
         with ProcessGuard(timeout + grace(timeout)) as guard:  # cannot keep us waiting

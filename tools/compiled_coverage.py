@@ -1,7 +1,7 @@
 """Every line of the compiled money rules, proven run: ``make compiled-coverage``.
 
 The money rules that cannot be tables (debts, auctions, bankruptcy) are written twice:
-in the reference engine and, for numba, in ``monopoly_lesson/fast_game_loop.py``. With
+in the reference engine and, for numba, in ``monopoly_lesson/game/fast_loop.py``. With
 numba's JIT disabled the compiled loop runs as plain Python, so coverage.py sees its
 lines. This plays the equality games of ``tests/test_fast_game.py`` (the compiled engine
 fed the reference engine's pre-drawn streams, compared after every round) and the tests
@@ -85,7 +85,7 @@ def equality_games(games: int, started: float) -> list[str]:
     from test_compiled_coverage import disagreement
     from test_fast_game import CHUNK, compare_chunk, pool, seating
 
-    from monopoly_lesson.game_streams import GameStreams
+    from monopoly_lesson.game.streams import GameStreams
 
     found = []
     for first in range(0, games, CHUNK):
@@ -106,7 +106,7 @@ def search(first: int, stop: int) -> None:
     it, with its players (seated from :data:`SEARCH_POOL` by the seed)."""
     from test_compiled_coverage import situations
 
-    from monopoly_lesson.game_streams import GameStreams
+    from monopoly_lesson.game.streams import GameStreams
 
     found: dict[str, tuple[int, list[str]]] = {}
     for seed in range(first, stop):

@@ -1,0 +1,311 @@
+"""Grade chapter 9's own strategy: the games it plays are replayed here, from its answers.
+
+The student's strategy is the student's code, so it runs in the student's kernel only. The
+checker chooses the games (seeds, and the seats rotated as :func:`~monopoly_lesson.game.
+tournament.play_games` rotates them, against ``heuristic``, ``always`` and ``always``); the
+kernel plays them and reports, per game, the sequence of answers the strategy gave
+(:mod:`monopoly_lesson.checker.strategy_probe`). Here each game is replayed with the
+reference engine, the recorded answers fed back in order by a :class:`ScriptedStrategy`: the
+engine checks every answer against the rules, and the results (who won) are the replay's,
+never the kernel's. A kernel that reports answers its strategy did not give is caught when
+the replay asks another question than the one recorded, runs out of answers, has answers
+left, or ends the game otherwise than the kernel said.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+
+import pandas as pd
+
+from ..game.engine import play_monopoly
+from ..game.result import GameResult
+from ..game.strategies import Strategy, StrategyError
+from ..game.tournament import game_seed, strategy_labels, win_rates
+
+__all__ = [
+    "CAPSTONE_GAMES",
+    "CAPSTONE_SEED",
+    "OPPONENTS",
+    "GameReplay",
+    "ScriptedStrategy",
+    "StrategyReport",
+    "capstone_games",
+    "decode",
+    "replay_game",
+]
+
+CAPSTONE_GAMES = 400
+"""Games the student's strategy plays in a check (the chapter plays 400 for its duel)."""
+CAPSTONE_SEED = 2026
+"""The seed of the check's games (not the chapter's own 3: a strategy tuned to those games
+is measured on others)."""
+OPPONENTS = ("heuristic", "always", "always")
+"""The strategies it plays against, as in the chapter's duel."""
+MAX_ROUNDS = 100
+BATCH = 20
+"""Games the kernel is asked to play per question."""
+
+
+def capstone_games(games: int = CAPSTONE_GAMES, seed: int = CAPSTONE_SEED) -> list[dict]:
+    """The check's games as data: ``game`` (from 0), ``seed``, ``seats`` (a strategy's name
+    per seat, None for the student's), ``max_rounds``; game ``g`` is ``play_games``'s game
+    ``g`` for ``[mine, *OPPONENTS]``: the same seed, the seats rotated by ``g % 4``."""
+    entries: list[str | None] = [None, *OPPONENTS]
+    count = len(entries)
+    setups = []
+    for game in range(games):
+        shift = game % count
+        seats = [entries[(shift + seat) % count] for seat in range(count)]
+        setups.append({"game": game, "seed": game_seed(seed, game), "seats": seats,
+                       "max_rounds": MAX_ROUNDS})  # fmt: skip
+    return setups
+
+
+class _Unprintable:
+    """An answer the kernel could only describe (its type and repr): no rule accepts it."""
+
+    def __init__(self, kind: str, text: str) -> None:
+        self.kind, self.text = kind, text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def decode(value: object) -> object:
+    """An encoded answer (``strategy_probe.encode``) as the value the strategy returned."""
+    if not isinstance(value, dict):
+        return value
+    if "tuple" in value:
+        return tuple(decode(item) for item in value["tuple"])
+    if "list" in value:
+        return [decode(item) for item in value["list"]]
+    if "float" in value:
+        return float(value["float"])
+    return _Unprintable(value["other"], value["repr"])
+
+
+class ReplayDisagrees(Exception):
+    """The replay asked the strategy something the kernel's record does not answer."""
+
+
+def _raised(kind: str, message: str) -> Exception:
+    """An error like the one the student's decision raised: same type name, same message."""
+    if kind == "StrategyError":
+        return StrategyError(message)
+    name = kind if kind.isidentifier() else "Error"
+    return type(name, (Exception,), {"__str__": lambda self: message})()
+
+
+class ScriptedStrategy(Strategy):
+    """Answers each question with the next answer recorded in the kernel, in order.
+
+    No student code: the answers are data. ``problem`` says where the record and the
+    replay parted, ``last`` is the last answer given (decision and encoded value).
+    """
+
+    def __init__(self, name: str, answers: list) -> None:
+        self.name = name
+        self._answers, self._next = answers, 0
+        self.problem, self.last = "", ("", None)
+
+    @property
+    def unused(self) -> int:
+        """Recorded answers never asked for."""
+        return len(self._answers) - self._next
+
+    def _answer(self, decision: str) -> object:
+        if not self.problem and self._next >= len(self._answers):
+            self.problem = (f"the game asks its {decision} decision, but the kernel recorded "
+                            f"only {len(self._answers)} answers")  # fmt: skip
+        elif not self.problem and self._answers[self._next][0] != decision:
+            recorded = self._answers[self._next][0]
+            self.problem = (f"question {self._next + 1} of the game is its {decision} "
+                            f"decision, but the kernel recorded a {recorded} answer")  # fmt: skip
+        if self.problem:
+            raise ReplayDisagrees(self.problem)
+        _, value = self._answers[self._next]
+        self._next += 1
+        self.last = (decision, value)
+        if isinstance(value, dict) and "raised" in value:
+            raise _raised(*value["raised"])
+        return decode(value)
+
+    def buy(self, game: object, me: object, space: int) -> bool:  # type: ignore[override]
+        """The recorded buy answer."""
+        return self._answer("buy")  # type: ignore[return-value]
+
+    def bid(self, game: object, me: object, space: int) -> int:  # type: ignore[override]
+        """The recorded bid answer."""
+        return self._answer("bid")  # type: ignore[return-value]
+
+    def leave_jail(self, game: object, me: object) -> bool:  # type: ignore[override]
+        """The recorded leave_jail answer."""
+        return self._answer("leave_jail")  # type: ignore[return-value]
+
+    def build(self, game: object, me: object) -> int | None:  # type: ignore[override]
+        """The recorded build answer."""
+        return self._answer("build")  # type: ignore[return-value]
+
+    def lift(self, game: object, me: object) -> int | None:  # type: ignore[override]
+        """The recorded lift answer."""
+        return self._answer("lift")  # type: ignore[return-value]
+
+    def raise_cash(self, game: object, me: object, owed: int) -> tuple[str, int] | None:  # type: ignore[override]
+        """The recorded raise_cash answer."""
+        return self._answer("raise_cash")  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class GameReplay:
+    """One game replayed: its result, or why it failed.
+
+    ``illegal`` is the rules' objection to an answer (or the error the strategy raised),
+    ``decision`` the decision it concerns and ``place`` where the strategy raised it (from
+    the kernel, for the report only); ``disagrees`` says how the kernel's record and the
+    replay parted.
+    """
+
+    result: GameResult | None = None
+    illegal: str = ""
+    decision: str = ""
+    place: dict | None = None
+    disagrees: str = ""
+
+
+def replay_game(setup: dict, record: dict, name: str) -> GameReplay:
+    """Replay one of :func:`capstone_games` with the answers the kernel recorded for it."""
+    script = ScriptedStrategy(name, record["answers"])
+    seats = [script if seat is None else seat for seat in setup["seats"]]
+    try:
+        result = play_monopoly(seats, seed=setup["seed"], max_rounds=setup["max_rounds"])
+    except Exception as error:  # the rules' objection to an answer, or the strategy's error
+        if script.problem:
+            return GameReplay(disagrees=script.problem)
+        if record["error"] is None:
+            return GameReplay(disagrees="its replay stops on an answer that the kernel's game "
+                              f"went past ({_message(error)})")  # fmt: skip
+        if script.unused:
+            return GameReplay(disagrees=f"the kernel recorded {script.unused} answers after "
+                              "the one that stops the game")  # fmt: skip
+        decision, value = script.last
+        place = value.get("place") if isinstance(value, dict) and "raised" in value else None
+        return GameReplay(illegal=_message(error), decision=decision, place=place)
+    if script.unused:
+        return GameReplay(disagrees=f"{script.unused} recorded answers were never asked for")
+    if record["error"] is not None:
+        return GameReplay(disagrees=f"the kernel's game stopped ({record['error']}), its "
+                          "replay did not")  # fmt: skip
+    if list(result.finish_order) != record["finish"] or result.rounds != record["rounds"]:
+        return GameReplay(disagrees=(
+            f"the kernel's game ended after {record['rounds']} rounds, finish order "
+            f"{record['finish']}; its replay after {result.rounds}, {list(result.finish_order)}:"
+            " a strategy may read the game but not change it"))  # fmt: skip
+    return GameReplay(result=result)
+
+
+def _message(error: Exception) -> str:
+    if isinstance(error, StrategyError):
+        return str(error)
+    return f"{type(error).__name__}: {error}"
+
+
+@dataclass
+class StrategyReport:
+    """The strategy's games: every one replayed and legal, its win rate against each
+    opponent with a Wilson 95% interval; or the first game that failed, and why."""
+
+    variable: str
+    name: str
+    seed: int
+    planned: int
+    setups: list[dict] = field(default_factory=list)
+    results: list[GameResult] = field(default_factory=list)
+    failure: str = ""
+    where: str = ""
+
+    @property
+    def passed(self) -> bool:
+        """True when every game was played, replayed and legal."""
+        return not self.failure and len(self.results) == self.planned
+
+    def add(self, setup: dict, replay: GameReplay, where: str = "") -> None:
+        """Record one replayed game; the first failure is kept (and no game after it)."""
+        number = f"game {setup['game'] + 1} of {self.planned} (seed {setup['seed']})"
+        if replay.disagrees:
+            self.failure = (f"{number}: the answers the kernel reported are not the ones its "
+                            f"game got: {replay.disagrees}")  # fmt: skip
+        elif replay.illegal:
+            self.failure, self.where = f"{number}: {replay.illegal}", where
+        else:
+            self.setups.append(setup)
+            self.results.append(replay.result)  # type: ignore[arg-type]
+
+    def fail(self, why: str) -> None:
+        """A failure that is no game's (the kernel did not answer, or not readably)."""
+        self.failure = self.failure or why
+
+    def labels(self) -> list[str]:
+        """The table's name for each entry: the student's variable, then the opponents."""
+        mine = f"{self.variable} (yours)" if self.variable in OPPONENTS else self.variable
+        return strategy_labels([SimpleNamespace(name=name) for name in (mine, *OPPONENTS)])
+
+    def table(self) -> pd.DataFrame:
+        """One row per player per game: strategy, winner, finish, net worth (``play_games``'s
+        columns that ``win_rates`` reads)."""
+        labels = self.labels()
+        count, rows = len(labels), []
+        for setup, result in zip(self.setups, self.results, strict=True):
+            for seat in range(1, count + 1):
+                entry = (setup["game"] % count + seat - 1) % count  # as capstone_games seats it
+                finish = result.finish_order.index(seat) + 1
+                worth = result.net_worth[seat - 1]
+                rows.append({"strategy": labels[entry], "winner": finish == 1,
+                             "finish": finish, "net_worth": worth})  # fmt: skip
+        table = pd.DataFrame(rows, columns=["strategy", "winner", "finish", "net_worth"])
+        table["strategy"] = pd.Categorical(table["strategy"], categories=labels)
+        return table
+
+    def summary(self) -> str:
+        """The summary line of a failed check ('' when it passed)."""
+        if self.passed:
+            return ""
+        where = f" ({self.where})" if self.where else ""
+        return f"Broken strategy: {self.variable}: {self.failure}{where}"
+
+    def __str__(self) -> str:
+        head = (f"strategy: {self.variable} (named {self.name!r}) against "
+                f"{', '.join(OPPONENTS)}, seats rotated, seed {self.seed}")  # fmt: skip
+        if not self.passed:
+            where = f"\n  the line: {self.where}" if self.where else ""
+            played = f"{len(self.results)} of {self.planned} games played and legal before it"
+            return f"{head}\n  FAIL  {self.failure}{where}\n  ({played})"
+        rates = win_rates(self.table())
+        lines = [f"{head}: all {self.planned} games played, every answer legal",
+                 f"  {'strategy':<12}{'games':>6}{'wins':>6}  win rate  95% interval"]  # fmt: skip
+        for label, row in rates.iterrows():
+            lines.append(f"  {label:<12}{int(row['games']):>6}{int(row['wins']):>6}  "
+                         f"{row['win_rate']:8.1%}  {_interval(row)}")  # fmt: skip
+        return "\n".join([*lines, f"  {self.headline()}"])
+
+    def headline(self) -> str:
+        """The student's win rate against the heuristic player's, both with their intervals,
+        and whether the games tell them apart ('' unless every game passed)."""
+        if not self.passed:
+            return ""
+        rates, labels = win_rates(self.table()), self.labels()
+        mine, heuristic = rates.loc[labels[0]], rates.loc[labels[OPPONENTS.index("heuristic") + 1]]
+        if mine["ci_low"] > heuristic["ci_high"]:
+            verdict = "better than the heuristic player, beyond the games' luck"
+        elif mine["ci_high"] < heuristic["ci_low"]:
+            verdict = "worse than the heuristic player, beyond the games' luck"
+        else:
+            verdict = "the intervals overlap, so these games cannot tell the two apart"
+        return (f"{labels[0]} won {mine['win_rate']:.1%} of {self.planned} games (95% "
+                f"interval {_interval(mine)}), the heuristic player {heuristic['win_rate']:.1%} "
+                f"({_interval(heuristic)}): {verdict}.")  # fmt: skip
+
+
+def _interval(row: pd.Series) -> str:
+    return f"{row['ci_low']:.1%} to {row['ci_high']:.1%}"

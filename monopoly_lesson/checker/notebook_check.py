@@ -1,0 +1,536 @@
+"""Check a student's notebook: run it in its own kernel, then grade what its chapter asks for.
+
+A student notebook is untrusted code. It runs in a separate process (a Jupyter kernel,
+started under a memory cap, its output reaching the checker only as Jupyter messages), past
+any cell that fails; the cells that failed are read from the executed notebook. The grade is
+computed here, in the checker's process: the kernel is only asked to play games the checker
+chose (with the ordinary dice, decks, players and trackers a student uses, or the student's
+strategy in whole games) and to report what happened, as data; the reference engine plays the
+same games here and the two are compared. The notebook's code is also read (not run) to find a
+take_turn that is the package's reference engine or calls it, and code that changes the
+package or how the kernel runs code.
+
+What is graded depends on the notebook's chapter (:mod:`monopoly_lesson.checker.notebook_chapter`):
+take_turn and the results in chapters 1-6 (and 0, 7, 8 if they have one), the student's
+strategy in chapter 9 (:mod:`monopoly_lesson.checker.capstone_check`), the exercises' answer
+variables in chapters 10 and 11 (:mod:`monopoly_lesson.checker.exercise_answers`), and in every
+chapter that its cells ran.
+
+The time limit covers the whole check and is enforced from outside the kernel; when a check
+ends, for any reason, the kernel and every process the submission started are killed (see
+:mod:`monopoly_lesson.checker.sandbox`). Not isolated: the submission runs as the grader's
+user, so it can read and write that user's files and use the network. Run submissions in a
+container.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..grading import GradeBook, GradingReport, check_results, rule_games
+from .answers import (
+    MalformedAnswer,
+    read_describe,
+    read_results,
+    read_strategy,
+    read_strategy_games,
+    read_tallies,
+    read_values,
+)
+from .capstone_check import (
+    BATCH,
+    CAPSTONE_GAMES,
+    CAPSTONE_SEED,
+    StrategyReport,
+    capstone_games,
+    replay_game,
+)
+from .checked_kernel import import_quickly
+from .exercise_answers import Exercise, grade_answers
+from .notebook_chapter import Chapter, notebook_chapter
+from .strategy_probe import STRATEGY_VARIABLE
+from .submission_code import SubmissionCode, read_code
+
+if TYPE_CHECKING:
+    from .kernel_session import KernelSession
+
+__all__ = [
+    "MAX_GAMES",
+    "MAX_MEMORY_GB",
+    "MAX_TIMEOUT",
+    "NotebookCheck",
+    "check_notebook",
+    "failed_cells",
+]
+
+MAX_TIMEOUT = 24 * 3600  # seconds: the longest time limit a check accepts
+MAX_MEMORY_GB = 1024  # GB: the largest memory cap a check accepts
+MAX_GAMES = 100_000  # the most games a chapter-9 strategy may be asked to play
+RERUN_LIMIT = 3_000_000  # player-turns: a longer simulation is not re-run to verify it
+REFERENCE = "take_turn is the package's reference engine (or calls it), not the student's own work"
+NO_STRATEGY = (f"no strategy named {STRATEGY_VARIABLE} (the chapter's "
+               f'{STRATEGY_VARIABLE} = make_strategy("mine", buy=my_buy))')  # fmt: skip
+
+
+@dataclass(frozen=True)
+class NotebookCheck:
+    """The outcome of checking a notebook: exit status (0, 1 or 2) and the report text.
+
+    ``failed_cells`` lists the cells that raised when the notebook was run, one line each
+    (``cell 10: AssertionError: ...``); the notebook is run past them and graded at the end.
+    """
+
+    status: int
+    report: str
+    failed_cells: tuple[str, ...] = ()
+
+
+@dataclass
+class _Answers:
+    """What the checker learnt from the kernel (all of it data, read strictly), and the
+    grades it worked out from it as the answers came."""
+
+    described: dict | None = None
+    reference: str = ""
+    rules: GradingReport | None = None
+    results: dict | None = None
+    results_notes: list[str] = field(default_factory=list)
+    strategy_found: dict | None = None
+    strategy: StrategyReport | None = None
+    values: dict | None = None
+    values_note: str = ""
+    unusable: str = ""
+
+    @property
+    def take_turn_graded(self) -> bool:
+        """Whether the notebook has a take_turn that this check graded (or found not own)."""
+        return bool(self.described and self.described["callable"])
+
+
+def failed_cells(notebook: dict) -> list[str]:
+    """The cells of an executed notebook that raised: ``cell N: Error: first line``.
+
+    Cells are numbered from 1 in notebook order, Markdown cells included.
+    """
+    found = []
+    for number, cell in enumerate(notebook["cells"], start=1):
+        for output in cell.get("outputs", []):
+            if output.get("output_type") == "error":
+                first = (str(output.get("evalue", "")).strip().splitlines() or [""])[0]
+                summary = f"{output.get('ename', 'Error')}: {first}".rstrip(": ")
+                found.append(f"cell {number}: {summary[:200]}")
+    return found
+
+
+def check_limits(timeout: float, memory_gb: float, games: int = CAPSTONE_GAMES) -> None:
+    """Refuse a time limit, memory cap or number of games that is not positive and sensible."""
+    if isinstance(games, bool) or not isinstance(games, int):
+        raise TypeError(f"games must be a whole number, got {games!r}.")
+    if not 1 <= games <= MAX_GAMES:
+        raise ValueError(f"games must be from 1 to {MAX_GAMES:,}, got {games!r}.")
+    limits = ((timeout, "timeout", MAX_TIMEOUT), (memory_gb, "memory", MAX_MEMORY_GB))
+    for value, what, most in limits:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise TypeError(f"{what} must be a number, got {value!r}.")
+        if not math.isfinite(value) or value <= 0 or value > most:
+            raise ValueError(f"{what} must be more than 0 and at most {most:,}, got {value!r}.")
+
+
+def check_notebook(path: str | Path, timeout: float = 600, memory_gb: float = 4,
+                   games: int = CAPSTONE_GAMES) -> NotebookCheck:  # fmt: skip
+    """Run and grade a student's notebook in a separate kernel, within ``timeout`` seconds.
+
+    The kernel (and everything it starts) may use at most ``memory_gb`` GB of address space.
+    Cells that raise are listed and the notebook is run past them. What is graded depends on
+    the notebook's chapter (:func:`~monopoly_lesson.checker.notebook_chapter.notebook_chapter`); a
+    chapter-9 strategy plays ``games`` games. Status 0: everything graded passes; 1: a rule
+    (or a near-certain trend) fails, take_turn or the strategy is not the student's own work,
+    the strategy breaks a rule, an exercise's answer is wrong, or (where no take_turn is
+    graded) a cell failed; 2: the notebook cannot be graded (missing, not a notebook, no
+    take_turn or no strategy where the chapter needs one, too slow, too much memory), and
+    the report is one line that says why.
+    """
+    started = time.monotonic()
+    check_limits(timeout, memory_gb, games)
+    path = Path(path)
+    if not path.is_file():
+        return NotebookCheck(2, f"{path}: no such file")
+    if path.suffix != ".ipynb":
+        return NotebookCheck(2, f"{path}: not a notebook (expected a .ipynb file)")
+    nbformat = import_quickly("nbformat")
+    try:
+        notebook = nbformat.read(path, as_version=4)
+        sources = [(n, c.source) for n, c in enumerate(notebook.cells, 1) if c.cell_type == "code"]
+    except Exception as error:  # nbformat raises many kinds of errors for a broken file
+        return NotebookCheck(2, f"{path.name} cannot be graded: it is not a readable notebook "
+                             f"({type(error).__name__})")  # fmt: skip
+    chapter = notebook_chapter(notebook, path)
+    code = read_code(sources)
+    with ThreadPoolExecutor(1) as worker:  # the exercises' answers, while the notebook runs
+        expected = worker.submit(_expected, chapter.exercises)
+        answers = _run(notebook, path, code, chapter, games, (started, timeout), memory_gb)
+        failed = tuple(failed_cells(notebook))
+        if answers.unusable:
+            cells = f" (cells that failed: {'; '.join(failed)})" if failed else ""
+            return NotebookCheck(2, f"{path.name} cannot be graded: {answers.unusable}{cells}",
+                                 failed)  # fmt: skip
+        return _verdict(code, chapter, answers, failed, expected.result())
+
+
+def _expected(exercises: tuple[Exercise, ...]) -> dict[str, float | str]:
+    """The right answers of the chapter's exercises, computed here from the package."""
+    return {exercise.name: exercise.expected() for exercise in exercises}
+
+
+def _run(notebook: object, path: Path, code: SubmissionCode, chapter: Chapter, games: int,
+         limit: tuple[float, float], memory_gb: float) -> _Answers:  # fmt: skip
+    """Run the notebook and ask the kernel the checker's questions, all within the time limit."""
+    from nbclient.exceptions import CellTimeoutError, DeadKernelError
+
+    from .kernel_session import KernelSession
+    from .sandbox import ProcessGuard
+
+    answers, (started, timeout) = _Answers(), limit
+    with ProcessGuard(timeout, started) as guard:
+        session = KernelSession(notebook, str(path.parent.resolve()), guard,
+                                int(memory_gb * 2**30))  # fmt: skip
+        questions = _Questions(session, code, notebook, answers)
+        try:
+            asyncio.run(session.run(lambda s: questions.ask_all(chapter, games)))
+        except (CellTimeoutError, DeadKernelError, RuntimeError, OSError, TimeoutError) as error:
+            answers.unusable = _why_stopped(guard.expired, session.running, error, timeout)
+    if guard.expired:
+        answers.unusable = f"it ran longer than the time limit of {timeout:g} s"
+    return _memory_problem(notebook, memory_gb, answers)
+
+
+def _why_stopped(expired: bool, cell: int, error: Exception, timeout: float) -> str:
+    if expired or error.__class__.__name__ == "CellTimeoutError":
+        return f"it ran longer than the time limit of {timeout:g} s"
+    where = f" while running cell {cell}" if cell else ""
+    first = (str(error).splitlines() or [""])[0][:200]
+    return f"its kernel stopped{where} ({type(error).__name__}: {first})"
+
+
+def _memory_problem(notebook: object, memory_gb: float, answers: _Answers) -> _Answers:
+    """A cell that ran out of memory under the cap makes the notebook unusable."""
+    if answers.unusable.startswith("it ran longer"):
+        return answers
+    for number, cell in enumerate(notebook.cells, 1):
+        if any(out.get("ename") == "MemoryError" for out in cell.get("outputs", [])):
+            answers.unusable = f"it used more than {memory_gb:g} GB of memory (cell {number})"
+            return answers
+    if answers.unusable.startswith("its kernel stopped"):
+        answers.unusable += f"; it may have used more than {memory_gb:g} GB of memory"
+    return answers
+
+
+@dataclass
+class _Questions:
+    """The checker's questions to one kernel, and the grading of each answer as it comes.
+
+    Questions are sent ahead (the kernel answers them in order), so the kernel plays the
+    next games while this process grades the last ones.
+    """
+
+    session: KernelSession
+    code: SubmissionCode
+    notebook: object
+    answers: _Answers
+
+    async def ask(self, request: dict) -> object:
+        """One question, its answer awaited."""
+        return await self.session.ask(request)
+
+    async def ask_all(self, chapter: Chapter, games: int) -> None:
+        """Ask what the notebook's chapter is graded on."""
+        if chapter.take_turn != "none":
+            await self.take_turn(required=chapter.take_turn == "required")
+        if chapter.strategy and not self.answers.unusable:
+            await self.strategy(games)
+        if chapter.exercises and not self.answers.unusable:
+            await self.exercises(chapter.exercises)
+
+    async def take_turn(self, required: bool) -> None:
+        """Where take_turn comes from, every game of the checks, then the results."""
+        from .kernel_session import Unanswered
+
+        answers = self.answers
+        try:
+            answers.described = read_describe(await self.ask({"kind": "describe"}))
+        except (Unanswered, MalformedAnswer) as error:
+            answers.unusable = f"the kernel did not answer the checker ({error})"
+            return
+        if not answers.described["callable"]:
+            if required:
+                answers.unusable = "no take_turn function is defined at the end of the notebook"
+            return
+        found = await self.results_found()
+        answers.reference = _reference_use(self.code, answers.described)
+        games = [] if answers.reference else rule_games()
+        sent = [self.session.send({"kind": "game", "game": g.setup}) for g in games]
+        rerun = self.send_rerun(found[0]) if found else None
+        book = GradeBook()
+        for game, question in zip(games, sent, strict=True):
+            try:
+                observed = await self.session.receive(question)
+            except Unanswered as error:
+                observed = {"unanswered": str(error)}
+            book.add(game, observed)
+        answers.rules = None if answers.reference else book.report()
+        await self.find_results(found, rerun)
+
+    async def results_found(self) -> list[dict]:
+        """The notebook's simulation results and results tables, the likeliest first."""
+        from .kernel_session import Unanswered
+
+        try:
+            found = read_results(await self.ask({"kind": "results"}))
+        except (Unanswered, MalformedAnswer) as error:
+            self.answers.results_notes.append(f"the results could not be read ({error})")
+            return []
+        found.sort(key=lambda item: (item["kind"] != "simulation", item["name"] != "result"))
+        return found
+
+    def send_rerun(self, item: dict) -> tuple[str, str] | None:
+        """Ask for the re-run of ``item`` at once, if checking it needs one (name, question)."""
+        run = _rerun_of(item)
+        if run is None:
+            return None
+        return item["name"], self.session.send({"kind": "rerun", "run": run})
+
+    async def find_results(self, found: list[dict], rerun: tuple[str, str] | None) -> None:
+        """The results of the student's own simulation: re-run with its take_turn where
+        possible."""
+        verified: list[list[int]] = []
+        for item in found:
+            asked = rerun[1] if rerun and rerun[0] == item["name"] else None
+            note = await self.verify(item, verified, asked)
+            if note is None:
+                self.answers.results = item
+                return
+            self.answers.results_notes.append(f"{item['name']}: {note}")
+
+    async def verify(self, item: dict, verified: list[list[int]],
+                     asked: str | None) -> str | None:  # fmt: skip
+        """None if ``item`` holds the student's own results, else why it is not used."""
+        from .kernel_session import Unanswered
+
+        kind = self.code.names.get(item["name"], "unknown")
+        if item["kind"] == "table":
+            if item["counts"] in verified or kind in ("own", "result:own"):
+                return None
+            return "not made by a simulation of your take_turn"
+        if item["engine"] != "reference":
+            return "made by the package's fast engine, not your take_turn"
+        run = _rerun_of(item)
+        if run is None:
+            return None if kind == "result:own" else "too long to re-run with your take_turn"
+        try:
+            if asked is None:
+                asked = self.session.send({"kind": "rerun", "run": run})
+            again = read_tallies(await self.session.receive(asked))
+        except (Unanswered, MalformedAnswer) as error:
+            return f"could not be re-run with your take_turn ({error})"
+        if again != item["counts"]:
+            return "re-running its simulation with your final take_turn gives other tallies"
+        verified.append(item["counts"])
+        return None
+
+    async def strategy(self, games: int) -> None:
+        """Find the student's strategy, have the kernel play the games, replay each here."""
+        from .kernel_session import Unanswered
+
+        answers = self.answers
+        try:
+            found = answers.strategy_found = read_strategy(await self.ask({"kind": "strategy"}))
+        except (Unanswered, MalformedAnswer) as error:
+            answers.unusable = f"the kernel did not answer the checker ({error})"
+            return
+        if found["variable"] is None:
+            several = ", ".join(found["candidates"])
+            answers.unusable = (f"several strategies ({several}) and none named "
+                                f"{STRATEGY_VARIABLE}: name the one to grade {STRATEGY_VARIABLE}"
+                                if several else NO_STRATEGY)  # fmt: skip
+            return
+        if found["error"] or found["builtin"]:
+            return
+        report = answers.strategy = StrategyReport(found["variable"], found["name"],
+                                                   CAPSTONE_SEED, games)  # fmt: skip
+        setups = capstone_games(games, CAPSTONE_SEED)
+        batches = [setups[start : start + BATCH] for start in range(0, games, BATCH)]
+        sent = [self.session.send({"kind": "strategy_games", "variable": found["variable"],
+                                   "games": batch}) for batch in batches]  # fmt: skip
+        for batch, question in zip(batches, sent, strict=True):
+            try:
+                records = read_strategy_games(await self.session.receive(question), batch)
+            except (Unanswered, MalformedAnswer) as error:
+                report.fail(f"games {batch[0]['game'] + 1} to {batch[-1]['game'] + 1}: the "
+                            f"kernel's answer could not be read ({error})")  # fmt: skip
+                return
+            for setup, record in zip(batch, records, strict=True):
+                replay = replay_game(setup, record, found["name"])
+                place = replay.place or found["where"].get(replay.decision)
+                report.add(setup, replay, _place_text(self.notebook, place))
+                if report.failure:
+                    return
+
+    async def exercises(self, exercises: tuple[Exercise, ...]) -> None:
+        """The values of the variables that hold the exercises' answers."""
+        from .kernel_session import Unanswered
+
+        names = [exercise.name for exercise in exercises]
+        try:
+            self.answers.values = read_values(await self.ask({"kind": "values", "names": names}),
+                                              names)  # fmt: skip
+        except (Unanswered, MalformedAnswer) as error:
+            self.answers.values_note = f"the answers could not be read ({error})"
+
+
+def _rerun_of(item: dict) -> dict | None:
+    """The run to ask the kernel to repeat to verify a simulation result (None: no re-run)."""
+    if item["kind"] != "simulation" or item["engine"] != "reference":
+        return None
+    if item["games"] * item["turns"] * item["players"] > RERUN_LIMIT:
+        return None
+    return {key: item[key] for key in ("games", "turns", "players", "seed", "rules")}
+
+
+def _place_text(notebook: object, place: dict | None) -> str:
+    """``cell N, line L: the line``, from the kernel's execution count and line (or '')."""
+    if not place:
+        return ""
+    for number, cell in enumerate(notebook.cells, 1):
+        if cell.cell_type == "code" and cell.get("execution_count") == place["cell"]:
+            lines = cell.source.splitlines()
+            text = lines[place["line"] - 1].strip() if 0 < place["line"] <= len(lines) else ""
+            return f"cell {number}, line {place['line']}" + (f": {text[:120]}" if text else "")
+    return ""
+
+
+@dataclass
+class _Report:
+    """A report being written: what fails (its first lines), notes shown below them (a
+    capstone's win rate, exercises not answered), and the details, one paragraph each."""
+
+    failures: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+
+
+def _verdict(code: SubmissionCode, chapter: Chapter, answers: _Answers, failed: tuple[str, ...],
+             expected: dict[str, float | str]) -> NotebookCheck:  # fmt: skip
+    """The status and report: findings about the code first, then what the chapter grades
+    (rules and trends, the strategy, the exercises), then the failed cells."""
+    report = _Report(texts=[str(chapter)])
+    if answers.take_turn_graded:
+        _take_turn_verdict(answers, report)
+    tampering = code.tampering()
+    if tampering:
+        report.failures.append("Changes the checker's tools (not allowed): " + "; ".join(tampering))
+    if chapter.strategy:
+        _strategy_verdict(answers, report)
+    if chapter.exercises:
+        _exercises_verdict(chapter, answers, expected, report)
+    cells_graded = not answers.take_turn_graded  # with take_turn, failed cells are only listed
+    report.texts.append(f"cells: {len(failed)} failed" if failed else "cells: every cell ran")
+    passed = not report.failures and not (failed and cells_graded)
+    verdict = "All rules pass." if answers.take_turn_graded else "All checks pass."
+    summary = [verdict] if passed else list(report.failures)
+    if failed:
+        graded = "graded at the end" if answers.take_turn_graded else "each failed cell fails"
+        summary.append(f"Cells that failed (the notebook was run past them and {graded}):")
+        summary += [f"  {cell}" for cell in failed]
+    summary += report.notes
+    text = "\n\n".join(["\n".join(summary), *report.texts])
+    return NotebookCheck(0 if passed else 1, text, failed)
+
+
+def _take_turn_verdict(answers: _Answers, report: _Report) -> None:
+    """The take_turn chapters: own work, the rules, the results' trends."""
+    if answers.reference:
+        report.failures.append(f"Not the student's own work: {REFERENCE} ({answers.reference}).")
+        report.texts.append("take_turn: not graded (it is the package's reference engine or "
+                            "calls it)")  # fmt: skip
+    elif answers.rules is not None:
+        if not answers.rules.passed:
+            broken = "; ".join(check.rule for check in answers.rules.failures)
+            report.failures.append(f"Broken rules: {broken}")
+        report.texts.append(str(answers.rules))
+    summary_results, results_text = _results_text(answers)
+    report.failures += summary_results
+    report.texts.append(results_text)
+
+
+def _strategy_verdict(answers: _Answers, report: _Report) -> None:
+    """Chapter 9: the student's own strategy, legal in every game, and its win rates."""
+    found = answers.strategy_found or {}
+    variable = found.get("variable") or STRATEGY_VARIABLE
+    if found.get("error"):
+        report.failures.append(f"Broken strategy: {variable} is not a strategy the game can "
+                               f"use: {found['error']}")  # fmt: skip
+        report.texts.append(f"strategy: {variable} not played ({found['error']})")
+    elif found.get("builtin"):
+        why = f"{variable} plays the package's {found['builtin']}, not the student's own"
+        report.failures.append(f"Not the student's own work: {why}.")
+        report.texts.append(f"strategy: not played ({why})")
+    elif answers.strategy is not None:
+        if answers.strategy.passed:
+            report.notes.append(answers.strategy.headline())
+        else:
+            report.failures.append(answers.strategy.summary())
+        report.texts.append(str(answers.strategy))
+
+
+def _exercises_verdict(chapter: Chapter, answers: _Answers, expected: dict[str, float | str],
+                       report: _Report) -> None:  # fmt: skip
+    """Chapters 10 and 11: each answer variable right, wrong, or not answered."""
+    if answers.values is None:
+        report.failures.append(f"Exercises not checked: {answers.values_note}")
+        report.texts.append(f"exercises: {answers.values_note}")
+        return
+    graded = grade_answers(chapter.exercises, expected, answers.values)
+    if not graded.passed:
+        report.failures.append("Wrong answers: " + "; ".join(graded.wrong))
+    if graded.missing:
+        report.notes.append("Not answered (not graded): " + ", ".join(graded.missing))
+    report.texts.append(str(graded))
+
+
+def _reference_use(code: SubmissionCode, described: dict) -> str:
+    """Why take_turn is the package's reference engine or calls it ('' when it is not)."""
+    if described.get("is_reference"):
+        return f"take_turn is {described.get('module')}.take_turn"
+    static = code.reference_use()
+    if static:
+        return static
+    if described.get("uses"):
+        return "take_turn calls the package's " + ", ".join(described["uses"])
+    return ""
+
+
+def _results_text(answers: _Answers) -> tuple[list[str], str]:
+    """The summary lines and the report of the results check."""
+    notes = "".join(f"\n  not used: {note}" for note in answers.results_notes)
+    if answers.results is None:
+        return (
+            [],
+            f"results: no results of your own take_turn found in the notebook (not checked){notes}",
+        )
+    import pandas as pd
+
+    counts = pd.Series(answers.results["counts"], index=pd.RangeIndex(1, 41, name="space"))
+    try:
+        results = check_results(counts)
+    except (ValueError, TypeError) as error:
+        return [f"Results unusable: {error}"], f"results: {answers.results['name']}: {error}"
+    missing = results.rows.loc[results.rows["suspicious"], "trend"].tolist()
+    summary = [] if results.passed else [
+        "Trends missing that correct runs nearly always show: " + "; ".join(missing)]  # fmt: skip
+    return summary, f"{results}\n  (from {answers.results['name']}){notes}"

@@ -1,0 +1,243 @@
+"""Play a ``take_turn`` on games the checker chose and report what happened, as plain data.
+
+The checker of a submitted notebook asks the student's kernel for these answers, and
+:func:`~monopoly_lesson.grading.check_take_turn` plays the same games in its own process.
+A game is built from data (the start, the dice faces or a dice seed, the first cards) with
+the ordinary objects a student uses (``Player``, ``SpaceTracker``, ``PresetDice``,
+``RandomDice``, ``CardDeck``), so a graded turn looks like any other. Each turn is observed:
+the tallies, the token, the jail state, the rolls and cards used and what was narrated.
+Nothing here decides whether a turn is right; the checker does, with the reference engine
+on its side. The other chapters' questions are answered the same way: the chapter-9
+strategy's games (:mod:`monopoly_lesson.checker.strategy_probe`) and the values of the variables
+that hold exercise answers (:func:`values_in`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import io
+import json
+import numbers
+import types
+from collections.abc import Callable
+
+from .. import rules as reference
+from ..rules import LESSON_RULES, Rules, Seat
+from ..starter import PresetDice, RandomDice
+from . import strategy_probe
+
+__all__ = [
+    "REFERENCE_NAMES",
+    "answer",
+    "describe_take_turn",
+    "game_seat",
+    "observe",
+    "play_game",
+    "values_in",
+    "with_signature",
+]
+
+TEXT_LIMIT = 2000  # characters kept of a turn's narration or an error message
+REFERENCE_NAMES = (
+    "take_turn", "play_turn", "play_roll", "free_roll", "jail_roll",
+    "move_and_land", "resolve_landing", "draw_card", "send_to_jail", "Seat",
+)  # fmt: skip
+"""The reference engine's functions (in ``rules``): a student's take_turn may not call them."""
+
+
+def game_seat(game: dict, verbose: bool = True) -> Seat:
+    """A seat set up as ``game`` says: start, dice (faces, or a ``dice_seed``), first cards."""
+    seat = Seat.preset(
+        dice=game.get("dice") or [], start=game.get("start", 1),
+        chance_order=game.get("chance_order", ()), chest_order=game.get("chest_order", ()),
+        seed=game.get("seed", 0), verbose=verbose, jail_turns=game.get("jail_turns"),
+    )  # fmt: skip
+    if game.get("dice_seed") is not None:
+        seat.dice = RandomDice(game["dice_seed"], verbose=verbose)
+    return seat
+
+
+def observe(seat: Seat, said: str = "") -> dict:
+    """What the rules define about a seat now, as JSON-ready data (``rolls`` None: not known)."""
+    player, dice = seat.player, seat.dice
+    pos = player.pos
+    if isinstance(pos, bool) or not isinstance(pos, numbers.Integral):
+        pos = repr(pos)[:100]
+    jail_turns = player.jail_turns
+    return {
+        "counts": [int(n) for n in seat.tracker.counts.tolist()],  # type: ignore[attr-defined]
+        "pos": pos if isinstance(pos, str) else int(pos),
+        "in_jail": bool(player.in_jail),
+        "jail_turns": int(jail_turns) if isinstance(jail_turns, numbers.Integral) else -1,
+        "rolls": dice.rolls_used if isinstance(dice, PresetDice) else None,
+        "chance": int(seat.chance.draws),  # type: ignore[attr-defined]
+        "chest": int(seat.community.draws),  # type: ignore[attr-defined]
+        "said": _clip(said),
+    }
+
+
+def play_game(take_turn: Callable[..., None] | None, game: dict) -> dict:
+    """Play ``game["turns"]`` turns; every turn observed, and the error that stopped it if any."""
+    seat = game_seat(game)
+    turns: list[dict] = []
+    take_turn = take_turn if take_turn is None else with_signature(take_turn)
+    for _ in range(game["turns"]):
+        said = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(said):
+                seat.play(take_turn)
+        except Exception as error:  # a student's code may raise anything
+            failed = {"type": type(error).__name__, "message": _clip(str(error))}
+            return {"turns": turns, "failed": {**failed, "state": observe(seat, said.getvalue())}}
+        turns.append(observe(seat, said.getvalue()))
+    return {"turns": turns, "failed": None}
+
+
+def describe_take_turn(take_turn: object) -> dict:
+    """Where ``take_turn`` comes from, and the reference engine's functions its code uses."""
+    code = getattr(take_turn, "__code__", None)
+    own = {id(getattr(reference, name)): name for name in REFERENCE_NAMES}
+    return {
+        "callable": callable(take_turn),
+        "module": str(getattr(take_turn, "__module__", ""))[:200],
+        "is_reference": take_turn is reference.take_turn or code is reference.take_turn.__code__,
+        "uses": sorted(_uses(take_turn, own, set())),
+    }
+
+
+def _uses(fn: object, own: dict[int, str], seen: set[int]) -> set[str]:
+    """The reference functions ``fn`` refers to, through the notebook's functions it calls."""
+    fn = getattr(fn, "func", fn)  # functools.partial
+    fn = getattr(fn, "__wrapped__", fn)
+    if id(fn) in seen or not isinstance(fn, types.FunctionType) or len(seen) > 200:
+        return set()
+    seen.add(id(fn))
+    found = {own[id(fn)]} if id(fn) in own else set()
+    if fn.__module__.startswith("monopoly_lesson"):
+        return found
+    values = [fn.__globals__.get(name) for name in _names(fn.__code__)]
+    values += [cell.cell_contents for cell in fn.__closure__ or () if _filled(cell)]
+    for value in values:
+        if isinstance(value, types.ModuleType) and value.__name__.startswith("monopoly_lesson"):
+            found |= {f"{value.__name__}.{n}" for n in _names(fn.__code__)
+                      if id(getattr(value, n, None)) in own}  # fmt: skip
+        elif id(value) in own:
+            found.add(own[id(value)])
+        else:
+            found |= _uses(value, own, seen)
+    return found
+
+
+def _names(code: types.CodeType) -> set[str]:
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _names(const)
+    return names
+
+
+def _filled(cell: types.CellType) -> bool:
+    try:
+        cell.cell_contents  # noqa: B018
+    except ValueError:  # an empty cell
+        return False
+    return True
+
+
+def results_in(namespace: dict) -> list[dict]:
+    """The simulation results and 40-row results tables among the notebook's variables."""
+    from ..simulation import SimulationResult
+
+    found = []
+    for name, value in list(namespace.items())[:5000]:
+        if name.startswith("_") or len(found) >= 20:
+            continue
+        if isinstance(value, SimulationResult):
+            found.append({"name": name, "kind": "simulation", "counts": _counts(value.counts),
+                          "games": value.games, "turns": value.turns, "players": value.players,
+                          "seed": value.seed, "engine": value.engine,
+                          "rules": _rules_data(value.rules)})  # fmt: skip
+        elif _is_table(value):
+            by_space = value.sort_values("space")["tally"]  # type: ignore[attr-defined]
+            found.append({"name": name, "kind": "table", "counts": _counts(by_space)})
+    return found
+
+
+def rerun(take_turn: Callable[..., None], run: dict) -> list[int]:
+    """The tallies ``simulate`` gives with ``take_turn`` for the parameters of a recorded run."""
+    from ..simulation import simulate
+
+    result = simulate(games=run["games"], turns=run["turns"], players=run["players"],
+                      seed=run["seed"], rules=Rules(**run["rules"]), progress=False,
+                      take_turn=with_signature(take_turn))  # fmt: skip
+    return _counts(result.counts)
+
+
+def answer(request: str, namespace: dict) -> str:
+    """Answer one of the checker's requests (JSON) about the notebook's variables, as JSON."""
+    asked = json.loads(request)
+    fn = namespace.get("take_turn")
+    kind = asked["kind"]
+    if kind == "describe":
+        return json.dumps(describe_take_turn(fn))
+    if kind == "results":
+        return json.dumps(results_in(namespace))
+    if kind == "rerun":
+        return json.dumps(rerun(fn, asked["run"]))  # type: ignore[arg-type]
+    if kind == "strategy":
+        return json.dumps(strategy_probe.describe_strategy(namespace))
+    if kind == "strategy_games":
+        value = namespace[asked["variable"]]
+        return json.dumps(strategy_probe.play_recorded(value, asked["games"]))
+    if kind == "values":
+        return json.dumps(values_in(namespace, asked["names"]))
+    return json.dumps(play_game(fn, asked["game"]))  # type: ignore[arg-type]
+
+
+def values_in(namespace: dict, names: list[str]) -> dict:
+    """The values of the variables ``names`` that the notebook defines, as data (see
+    :func:`~monopoly_lesson.checker.strategy_probe.encode`); a name it does not define is
+    left out."""
+    return {name: strategy_probe.encode(namespace[name]) for name in names if name in namespace}
+
+
+def with_signature(take_turn: Callable[..., None]) -> Callable[..., None]:
+    """``take_turn`` behind a function that knows its signature already.
+
+    The engine asks a take_turn's signature (does it take ``rules``?) on every turn; for a
+    student's function Python works it out afresh each time, most of a simulation's time.
+    """
+    try:
+        signature = inspect.signature(take_turn)
+    except (TypeError, ValueError):
+        return take_turn
+
+    def play(*args: object, **kwargs: object) -> None:
+        take_turn(*args, **kwargs)
+
+    play.__signature__ = signature  # type: ignore[attr-defined]
+    return play
+
+
+def _counts(series: object) -> list[int]:
+    return [int(n) for n in list(series)[:40]]  # type: ignore[call-overload]
+
+
+def _rules_data(rules: Rules) -> dict:
+    return {name: getattr(rules, name) for name in LESSON_RULES.__dataclass_fields__}
+
+
+def _is_table(value: object) -> bool:
+    columns = getattr(value, "columns", ())
+    return (
+        hasattr(value, "sort_values")
+        and {"space", "tally"} <= set(columns)
+        and (
+            len(value) == 40  # type: ignore[arg-type]
+        )
+    )
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= TEXT_LIMIT else text[:TEXT_LIMIT] + " [...]"

@@ -1,0 +1,259 @@
+"""What a submitted notebook's code does, read without running it (Python's ``ast``).
+
+The checker uses it for two findings that no answer from the kernel can hide: a final
+``take_turn`` that is the package's reference engine or calls it, and code that changes the
+package's own functions or how the kernel runs code (input transformers and other hooks).
+It also tells which variables hold results of the student's own simulation.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .probe import REFERENCE_NAMES
+
+__all__ = ["SubmissionCode", "read_code"]
+
+PACKAGE = "monopoly_lesson"
+PACKAGE_ROOT = Path(__file__).resolve().parent.parent
+PACKAGE_MODULES = {
+    ".".join((PACKAGE, *path.relative_to(PACKAGE_ROOT).with_suffix("").parts)).removesuffix(
+        ".__init__"
+    )
+    for path in PACKAGE_ROOT.rglob("*.py")
+}
+"""Every module and subpackage of the package, dotted (``monopoly_lesson.game.rent``)."""
+TALLY_MAKERS = {"fast_tallies", "fast_game_tallies", "expected_tallies", "expected_frequencies",
+                "stationary", "turn_tallies", "play_preset", "play_game"}  # fmt: skip
+KERNEL_HOOKS = {"input_transformers_cleanup", "input_transformers_post", "ast_transformers",
+                "input_transformer_manager", "register_magic_function", "set_custom_exc",
+                "user_expressions", "display_formatter", "shell_handlers", "settrace",
+                "setprofile", "run_cell", "transform_cell"}  # fmt: skip
+
+
+@dataclass
+class SubmissionCode:
+    """The notebook's code, cell by cell, and what its top-level names are bound to.
+
+    ``names`` maps a name to ``ref:NAME`` (the reference engine), ``module:DOTTED`` or
+    ``package:NAME`` (the package), ``own`` (defined here), ``result:own`` or
+    ``result:package`` (a simulation by the student's take_turn or by the package's engine).
+    """
+
+    cells: list[tuple[int, ast.Module]]
+    names: dict[str, str] = field(default_factory=dict)
+    functions: dict[str, ast.AST] = field(default_factory=dict)
+    where: dict[str, int] = field(default_factory=dict)
+
+    def reference_use(self) -> str | None:
+        """Why the final ``take_turn`` is the reference engine or calls it (None if it is not)."""
+        kind = self.names.get("take_turn", "")
+        if kind.startswith("ref:") or kind.startswith("package:"):
+            return f"cell {self.where['take_turn']} makes take_turn the package's {kind[4:]}"
+        for name, node in self._reachable("take_turn"):
+            for used in _loads(node):
+                found = self._resolve(used, _local_names(node))
+                if found and found.startswith("ref:"):
+                    via = "" if name == "take_turn" else f" through {name}"
+                    cell = self.where.get(name, "?")
+                    return f"take_turn calls the package's {found[4:]}{via} (cell {cell})"
+        return None
+
+    def tampering(self) -> list[str]:
+        """Each place where the code changes the package's code or how the kernel runs code."""
+        found = []
+        for number, tree in self.cells:
+            for node in ast.walk(tree):
+                what = self._tampers(node)
+                if what:
+                    found.append(f"cell {number} {what}")
+        return sorted(set(found), key=found.index)
+
+    def own_results(self) -> set[str]:
+        """The variables that hold results of a simulation played with the student's take_turn."""
+        return {name for name, kind in self.names.items() if kind == "result:own"}
+
+    def _tampers(self, node: ast.AST) -> str | None:
+        if isinstance(node, ast.Attribute) and node.attr in KERNEL_HOOKS:
+            return f"changes how the kernel runs code ({ast.unparse(node)[:80]})"
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr == "register"
+            and (isinstance(node.value, ast.Attribute) and node.value.attr == "events")
+        ):
+            return f"hooks into the kernel's events ({ast.unparse(node)[:80]})"
+        for container, attribute in _changed(node):
+            if (attribute and self._resolve(container, set())) or _is_system(container):
+                return f"changes the package's or Python's own code ({ast.unparse(container)[:80]})"
+        return None
+
+    def _resolve(self, node: ast.AST, local: set[str]) -> str | None:
+        """What a name or an attribute chain refers to, if it is the package's."""
+        if isinstance(node, ast.Name):
+            kind = None if node.id in local else self.names.get(node.id)
+            return kind if kind and kind.split(":")[0] in ("ref", "module", "package") else None
+        if not isinstance(node, ast.Attribute):
+            return None
+        base = self._resolve(node.value, local)
+        if not base or not base.startswith("module:"):
+            return None
+        return _member(base[7:], node.attr)
+
+    def _reachable(self, start: str) -> Iterator[tuple[str, ast.AST]]:
+        """``start``'s function and the notebook's functions it calls, directly or not."""
+        todo, seen = [start], set()
+        while todo:
+            name = todo.pop()
+            if name in seen or name not in self.functions:
+                continue
+            seen.add(name)
+            node = self.functions[name]
+            yield name, node
+            todo += [used.id for used in _loads(node) if isinstance(used, ast.Name)]
+
+
+def read_code(sources: list[tuple[int, str]]) -> SubmissionCode:
+    """Parse each code cell (``%magics`` turned into Python first) and bind the names."""
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    transform = TransformerManager().transform_cell
+    cells = []
+    for number, source in sources:
+        try:
+            cells.append((number, ast.parse(transform(source))))
+        except (SyntaxError, ValueError):
+            continue  # a cell that cannot run defines nothing
+    code = SubmissionCode(cells)
+    for number, tree in cells:
+        for statement in _top_level(tree.body):
+            _bind(code, statement, number)
+    return code
+
+
+def _top_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """The statements run at a cell's top level, inside ``if``, ``try``, ``with``, ``for`` too."""
+    for statement in body:
+        yield statement
+        for name in ("body", "orelse", "finalbody", "handlers"):
+            inner = getattr(statement, name, None)
+            if isinstance(inner, list) and not isinstance(
+                statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+            ):
+                handlers = [s for h in inner if isinstance(h, ast.ExceptHandler) for s in h.body]
+                yield from _top_level([s for s in inner if isinstance(s, ast.stmt)] + handlers)
+
+
+def _bind(code: SubmissionCode, statement: ast.stmt, number: int) -> None:
+    """Record what the names a top-level statement binds refer to."""
+    bound: dict[str, str] = {}
+    if isinstance(statement, ast.Import):
+        for alias in statement.names:
+            if alias.name.split(".")[0] == PACKAGE:
+                bound[alias.asname or PACKAGE] = f"module:{alias.name if alias.asname else PACKAGE}"
+    elif isinstance(statement, ast.ImportFrom) and (statement.module or "").startswith(PACKAGE):
+        for alias in statement.names:
+            names = ["take_turn", "Seat", "simulate"] if alias.name == "*" else [alias.name]
+            for name in names:
+                bound[alias.asname or name] = _member(statement.module or PACKAGE, name)
+    elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        bound[statement.name] = "own"
+        code.functions[statement.name] = statement
+    elif isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
+        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+        for target in targets:
+            if isinstance(target, ast.Name):
+                bound[target.id] = _value_kind(code, statement.value)
+                _alias_function(code, target.id, statement.value)
+    for name, kind in bound.items():
+        code.names[name], code.where[name] = kind, number
+        if kind != "own":
+            code.functions.pop(name, None)
+
+
+def _alias_function(code: SubmissionCode, name: str, value: ast.expr) -> None:
+    if isinstance(value, ast.Lambda):
+        code.functions[name] = value
+    elif isinstance(value, ast.Name) and value.id in code.functions:
+        code.functions[name] = code.functions[value.id]
+
+
+def _value_kind(code: SubmissionCode, value: ast.expr) -> str:
+    """What an assigned value is: a package object, a simulation's results, or the student's."""
+    alias = code._resolve(value, set())
+    if alias:
+        return alias
+    kinds = set()
+    for node in ast.walk(value):
+        if isinstance(node, ast.Call):
+            called = code._resolve(node.func, set()) or ""
+            if called.endswith("simulate"):
+                by_student = any(k.arg == "take_turn" and not _is_none(k.value)
+                                 for k in node.keywords)  # fmt: skip
+                kinds.add("result:own" if by_student else "result:package")
+            elif called.split(".")[-1].split(":")[-1] in TALLY_MAKERS:
+                kinds.add("result:package")
+        elif isinstance(node, ast.Name) and code.names.get(node.id, "").startswith("result:"):
+            kinds.add(code.names[node.id])
+    if "result:package" in kinds:
+        return "result:package"
+    return "result:own" if kinds else "own"
+
+
+def _member(module: str, name: str) -> str:
+    if name in REFERENCE_NAMES:
+        return f"ref:{name}"
+    if f"{module}.{name}" in PACKAGE_MODULES:
+        return f"module:{module}.{name}"
+    return f"package:{name}"
+
+
+def _loads(node: ast.AST) -> Iterator[ast.expr]:
+    """The names and attribute chains a function's body reads."""
+    for inner in ast.walk(node):
+        if isinstance(inner, (ast.Name, ast.Attribute)) and isinstance(inner.ctx, ast.Load):
+            yield inner
+
+
+def _local_names(node: ast.AST) -> set[str]:
+    """A function's parameters and the names it assigns (they hide the notebook's names)."""
+    names = {arg.arg for arg in ast.walk(node) if isinstance(arg, ast.arg)}
+    stored = [n for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
+    return names | {n.id for n in stored}
+
+
+def _changed(node: ast.AST) -> list[tuple[ast.expr, bool]]:
+    """What a statement changes: (object, True) for an attribute set, deleted or ``setattr``,
+    (object, False) for an item set or deleted."""
+    if isinstance(node, (ast.Assign, ast.Delete)):
+        targets = node.targets
+    elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+        targets = [node.target]
+    elif (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.args
+        and (node.func.id in ("setattr", "delattr"))
+    ):
+        return [(node.args[0], True)]
+    else:
+        return []
+    return [(target.value, isinstance(target, ast.Attribute)) for target in targets
+            if isinstance(target, (ast.Attribute, ast.Subscript))]  # fmt: skip
+
+
+def _is_system(node: ast.expr) -> bool:
+    """``sys.modules``, ``builtins`` and ``__builtins__``: changing them changes Python itself."""
+    if isinstance(node, ast.Name):
+        return node.id in ("builtins", "__builtins__")
+    return (
+        isinstance(node, ast.Attribute)
+        and node.attr in ("modules", "meta_path")
+        and (isinstance(node.value, ast.Name) and node.value.id == "sys")
+    )
+
+
+def _is_none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None

@@ -1,0 +1,65 @@
+"""Runs of the genetic algorithm that ship with the package, for the lesson to draw from.
+
+A paper-scale run takes minutes, too long for a notebook cell; its small data file
+(``monopoly_lesson/data/NAME/``, made by ``tools/ship_run.py``) keeps the history, the
+benchmark win rates, the command that makes it, each generation's best buy genes, the
+final best genome and the final population's mean genes.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..game.chromosomes import CHROMOSOME_PLAYERS, RGA
+from .genetic import genome_genes
+
+__all__ = ["SHIPPED_RUNS", "ShippedRun", "load_shipped_run"]
+
+DATA = Path(__file__).resolve().parent / "data"
+SHIPPED_RUNS = ("rga_finish_order",)
+"""The runs in the package's data folder."""
+
+
+@dataclass(frozen=True)
+class ShippedRun:
+    """A shipped run: ``parameters`` (with its ``command``), ``history``, ``benchmark`` (every
+    10 generations), ``benchmark_each`` (every generation's best genome, 1,000 games),
+    ``best_buy`` (generations, 4, 40), ``population_buy`` (4, 40), ``population_jail``."""
+
+    parameters: dict
+    history: pd.DataFrame
+    benchmark: pd.DataFrame
+    benchmark_each: pd.DataFrame
+    best_buy: np.ndarray
+    final_best: np.ndarray
+    population_buy: np.ndarray
+    population_jail: np.ndarray
+
+    def best_player(self) -> RGA:
+        """The final generation's best genome, as a player for any game."""
+        chromosome = self.parameters["chromosome"]
+        buy, jail = genome_genes(chromosome, self.final_best[None])
+        return CHROMOSOME_PLAYERS[chromosome].from_genes(buy[0], jail[0])
+
+
+def load_shipped_run(name: str = "rga_finish_order") -> ShippedRun:
+    """Read the shipped run ``name`` (one of :data:`SHIPPED_RUNS`)."""
+    if name not in SHIPPED_RUNS:
+        raise ValueError(f"no shipped run {name!r}; the package has {', '.join(SHIPPED_RUNS)}.")
+    folder = DATA / name
+    genes = np.load(folder / "genes.npz")
+    return ShippedRun(
+        parameters=json.loads((folder / "run.json").read_text()),
+        history=pd.read_csv(folder / "history.csv"),
+        benchmark=pd.read_csv(folder / "benchmark.csv"),
+        benchmark_each=pd.read_csv(folder / "benchmark_each.csv"),
+        best_buy=genes["best_buy"],
+        final_best=genes["final_best"],
+        population_buy=genes["population_buy"],
+        population_jail=genes["population_jail"],
+    )

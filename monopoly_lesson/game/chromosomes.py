@@ -1,0 +1,363 @@
+"""The genetic-algorithm players of Mukhar and Kalita: strategies whose decisions are genes.
+
+A chromosome player answers three questions from tables of numbers, its genes (the game
+rules page, ``notebooks/game_rules.md``, "The genetic-algorithm players"); the other
+decisions are the rules' defaults.
+
+- **buy** genes: a 4 x 40 array of probabilities. The row is the *ownership state* of the
+  lot's group (:func:`ownership_state`): nobody owns a lot of it, only the player does,
+  exactly one other player does, two or more others do. The column is the space (space 1
+  is column 0); columns of spaces that are not lots are never read. The same gene
+  decides the auction: bid the price (capped at the cash) or nothing.
+- **jail** genes: the probability of leaving jail at once (card or $50). :class:`RGA`
+  indexes a 64 x 64 array by which west and which north streets others own
+  (:func:`jail_index`); :class:`TGA` and :class:`SGA` a 4 x 4 array by which of the
+  purple, orange, red and yellow monopolies another player holds
+  (:func:`monopoly_jail_index`).
+
+A gene is used as a probability, drawn afresh each time: ``me.rng.random() < gene``.
+:class:`SGA` stores each gene as a 6-bit whole number 0..63 (read as n/63), and its whole
+genome is one bit string (:attr:`SGA.bits`), which the genetic algorithm mutates and
+crosses over bit by bit.
+
+>>> player = TGA.random(seed=1)
+>>> player.buy_genes.shape, player.jail_genes.shape
+((4, 40), (4, 4))
+>>> SGA.from_bits(SGA.random(seed=2).bits).bits == SGA.random(seed=2).bits
+True
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike
+
+from .lots import lots
+from .state import (
+    GROUP,
+    GROUP_SPACES,
+    LOT_SPACES,
+    PRICE,
+    GameView,
+    OwnView,
+    PlayerState,
+    PlayerView,
+    ReadableGame,
+)
+from .strategies import Strategy
+
+__all__ = [
+    "BUY_SHAPE",
+    "CHROMOSOME_PLAYERS",
+    "GENE_BITS",
+    "GENE_MAX",
+    "NORTH_STREETS",
+    "OWNERSHIP_STATES",
+    "RGA",
+    "SGA",
+    "TGA",
+    "WEST_STREETS",
+    "held_by_another",
+    "jail_index",
+    "monopoly_jail_index",
+    "ownership_state",
+]
+
+OWNERSHIP_STATES = ("nobody", "only_me", "one_other", "two_or_more")
+"""The four ownership states of a lot's group, the rows of the buy genes (0 to 3)."""
+BUY_SHAPE = (4, 40)
+"""The buy genes' shape: one row per ownership state, one column per space (space - 1)."""
+WEST_STREETS = (12, 14, 15, 17, 19, 20)
+"""The purple and orange streets: bit k of RGA's west jail index is the k-th of them."""
+NORTH_STREETS = (22, 24, 25, 27, 28, 30)
+"""The red and yellow streets: bit k of RGA's north jail index is the k-th of them."""
+GENE_BITS = 6
+"""Bits in one SGA gene."""
+GENE_MAX = 2**GENE_BITS - 1
+"""The largest SGA gene, 63: a gene ``n`` is the probability ``n / 63``."""
+
+_P = TypeVar("_P", bound="RGA")
+
+
+# ---------------------------------------------------------------------------
+# What the genes are indexed by
+# ---------------------------------------------------------------------------
+
+
+def ownership_state(game: ReadableGame, me: PlayerState | PlayerView, space: int) -> int:
+    """The row of the buy genes for the lot on ``space``: 0 nobody owns a lot of its group,
+    1 only ``me`` does, 2 exactly one other player does (``me`` may own some too), 3 two or
+    more other players do."""
+    others = set()
+    mine = False
+    for lot_space in GROUP_SPACES[GROUP[space]]:
+        owner = game.lots[lot_space].owner
+        if owner == me.seat:
+            mine = True
+        elif owner is not None:
+            others.add(owner)
+    if len(others) >= 2:
+        return 3
+    if others:
+        return 2
+    return 1 if mine else 0
+
+
+def jail_index(game: ReadableGame, me: PlayerState | PlayerView) -> tuple[int, int]:
+    """RGA's jail cell ``(west, north)``: bit k of ``west`` is set when another player owns
+    the k-th street of :data:`WEST_STREETS` (bit 0 the least significant), and likewise
+    ``north`` for :data:`NORTH_STREETS`."""
+    return _owned_by_others(game, me, WEST_STREETS), _owned_by_others(game, me, NORTH_STREETS)
+
+
+def _owned_by_others(
+    game: ReadableGame, me: PlayerState | PlayerView, spaces: tuple[int, ...]
+) -> int:
+    """A number whose bit k is set when a player other than ``me`` owns ``spaces[k]``."""
+    bits = 0
+    for bit, space in enumerate(spaces):
+        owner = game.lots[space].owner
+        if owner is not None and owner != me.seat:
+            bits |= 1 << bit
+    return bits
+
+
+def held_by_another(game: ReadableGame, me: PlayerState | PlayerView, group: str) -> bool:
+    """Whether one player other than ``me`` holds ``group`` as a complete group (a monopoly)."""
+    owner = game.lots[GROUP_SPACES[group][0]].owner
+    return owner is not None and owner != me.seat and game.holds_complete_group(owner, group)
+
+
+def monopoly_jail_index(game: ReadableGame, me: PlayerState | PlayerView) -> tuple[int, int]:
+    """TGA's and SGA's jail cell ``(west, north)``: ``west`` has bit 0 set when another
+    player holds the purple monopoly, bit 1 the orange; ``north`` bit 0 red, bit 1 yellow."""
+    west = held_by_another(game, me, "purple") + 2 * held_by_another(game, me, "orange")
+    north = held_by_another(game, me, "red") + 2 * held_by_another(game, me, "yellow")
+    return west, north
+
+
+# ---------------------------------------------------------------------------
+# The players
+# ---------------------------------------------------------------------------
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    array = array.copy()
+    array.setflags(write=False)
+    return array
+
+
+def _as_array(values: ArrayLike, what: str, shape: tuple[int, int]) -> np.ndarray:
+    """``values`` as a numpy array of ``shape``; a plain error naming ``what`` if not."""
+    try:
+        array = np.asarray(values)
+    except ValueError:
+        raise ValueError(
+            f"{what} must be a table of shape {shape}, but its rows have different lengths."
+        ) from None
+    if array.shape != shape:
+        raise ValueError(f"{what} must have shape {shape}, got shape {array.shape}.")
+    return array
+
+
+class RGA(Strategy):
+    """Real-valued genes: buy by ownership state (4 x 40), leave jail by which west and
+    north streets others own (64 x 64), each a probability from 0 to 1."""
+
+    name = "rga"
+    JAIL_SHAPE: tuple[int, int] = (64, 64)
+    """The jail genes' shape: west index x north index."""
+    JAIL_LABELS: tuple[tuple[object, ...], tuple[object, ...]] = (tuple(range(64)),) * 2
+    """The labels of the jail genes' rows (west) and columns (north) in :meth:`genes`."""
+
+    def __init__(self, buy: ArrayLike, jail: ArrayLike) -> None:
+        self.buy_genes = _read_only(self._checked(buy, "buy", BUY_SHAPE))
+        """The buy genes as stored (read-only): row ownership state, column space - 1."""
+        self.jail_genes = _read_only(self._checked(jail, "jail", self.JAIL_SHAPE))
+        """The jail genes as stored (read-only): row west index, column north index."""
+        # What the decisions read, as plain nested tuples: faster than numpy one at a time.
+        self._buy = tuple(map(tuple, self._probabilities(self.buy_genes).tolist()))
+        self._jail = tuple(map(tuple, self._probabilities(self.jail_genes).tolist()))
+
+    # -- making one ------------------------------------------------------------------
+
+    @classmethod
+    def from_genes(cls: type[_P], buy: ArrayLike, jail: ArrayLike) -> _P:
+        """A player with these genes (checked: shapes and values; see the class docstring)."""
+        return cls(buy, jail)
+
+    @classmethod
+    def random(cls: type[_P], seed: int | None = None) -> _P:
+        """A player with uniform random genes; the same ``seed`` gives the same genes.
+
+        >>> np.array_equal(RGA.random(seed=3).buy_genes, RGA.random(seed=3).buy_genes)
+        True
+        """
+        rng = np.random.default_rng(seed)
+        return cls(cls._random_genes(rng, BUY_SHAPE), cls._random_genes(rng, cls.JAIL_SHAPE))
+
+    @classmethod
+    def _random_genes(cls, rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
+        return rng.random(shape)
+
+    @classmethod
+    def _checked(cls, values: ArrayLike, what: str, shape: tuple[int, int]) -> np.ndarray:
+        """The genes as a float array, or a plain error: numbers from 0 to 1, right shape."""
+        label = f"{cls.__name__} {what} genes"
+        array = _as_array(values, label, shape)
+        if array.dtype.kind not in "iuf":
+            raise TypeError(
+                f"{label} must be numbers (probabilities from 0 to 1), got {array.dtype} values."
+            )
+        bad = np.argwhere(~((array >= 0) & (array <= 1)))
+        if len(bad):
+            where = tuple(int(i) for i in bad[0])
+            raise ValueError(
+                f"{label} are probabilities and must be from 0 to 1, "
+                f"got {array[where]!r} at {where}."
+            )
+        return array.astype(float)
+
+    @staticmethod
+    def _probabilities(genes: np.ndarray) -> np.ndarray:
+        """The genes as probabilities (real-valued genes are probabilities already)."""
+        return genes
+
+    # -- the decisions ---------------------------------------------------------------
+
+    def jail_cell(self, game: GameView, me: OwnView) -> tuple[int, int]:
+        """The cell of the jail genes that applies now (:func:`jail_index` for RGA)."""
+        return jail_index(game, me)
+
+    def buy(self, game: GameView, me: OwnView, space: int) -> bool:
+        """A fresh draw from the buy gene of the group's ownership state and this space."""
+        return me.rng.random() < self._buy[ownership_state(game, me, space)][space - 1]
+
+    def bid(self, game: GameView, me: OwnView, space: int) -> int:
+        """The price (capped at the cash) if a fresh draw from the same buy gene says buy."""
+        return min(PRICE[space], me.cash) if self.buy(game, me, space) else 0
+
+    def leave_jail(self, game: GameView, me: OwnView) -> bool:
+        """A fresh draw from the jail gene of the board's present state: leave at once?"""
+        west, north = self.jail_cell(game, me)
+        return me.rng.random() < self._jail[west][north]
+
+    # -- reading the genes -----------------------------------------------------------
+
+    def genes(self) -> dict[str, pd.DataFrame]:
+        """The genes as probabilities in two readable tables, ``"buy"`` and ``"jail"``.
+
+        >>> RGA.random(seed=0).genes()["buy"].columns.tolist()
+        ['title', 'group', 'nobody', 'only_me', 'one_other', 'two_or_more']
+        """
+        columns = [space - 1 for space in LOT_SPACES]
+        buy = pd.DataFrame(
+            self._probabilities(self.buy_genes)[:, columns].T,
+            index=pd.Index(LOT_SPACES, name="space"),
+            columns=list(OWNERSHIP_STATES),
+        )
+        buy.insert(0, "group", [GROUP[space] for space in LOT_SPACES])
+        buy.insert(0, "title", lots.loc[list(LOT_SPACES), "title"].to_numpy())
+        west, north = self.JAIL_LABELS
+        jail = pd.DataFrame(
+            self._probabilities(self.jail_genes),
+            index=pd.Index(west, name="west"),
+            columns=pd.Index(north, name="north"),
+        )
+        return {"buy": buy, "jail": jail}
+
+    def __repr__(self) -> str:
+        mean = self._probabilities(self.buy_genes)[:, [s - 1 for s in LOT_SPACES]].mean()
+        return (
+            f"<{self.name} chromosome player: buy genes {BUY_SHAPE}, jail genes "
+            f"{self.JAIL_SHAPE}, mean buy probability {mean:.2f}>"
+        )
+
+
+class TGA(RGA):
+    """As :class:`RGA`, but leave jail by which of the purple, orange (west), red and
+    yellow (north) monopolies another player holds: 4 x 4 jail genes."""
+
+    name = "tga"
+    JAIL_SHAPE = (4, 4)
+    JAIL_LABELS = (
+        ("none", "purple", "orange", "purple+orange"),
+        ("none", "red", "yellow", "red+yellow"),
+    )
+
+    def jail_cell(self, game: GameView, me: OwnView) -> tuple[int, int]:
+        """The cell of the jail genes that applies now (:func:`monopoly_jail_index`)."""
+        return monopoly_jail_index(game, me)
+
+
+class SGA(TGA):
+    """As :class:`TGA`, but each gene is a 6-bit whole number 0..63 (read as n/63) and the
+    whole genome is one bit string, :attr:`bits`."""
+
+    name = "sga"
+
+    @classmethod
+    def _random_genes(cls, rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
+        return rng.integers(0, GENE_MAX + 1, size=shape)
+
+    @classmethod
+    def _checked(cls, values: ArrayLike, what: str, shape: tuple[int, int]) -> np.ndarray:
+        """The genes as an integer array, or a plain error: whole numbers 0..63, right shape."""
+        label = f"SGA {what} genes"
+        array = _as_array(values, label, shape)
+        if array.dtype.kind not in "iu":
+            raise TypeError(
+                f"{label} must be whole numbers from 0 to {GENE_MAX} (an integer array), got "
+                f"{array.dtype} values; from probabilities p use np.rint(p * 63).astype(int)."
+            )
+        bad = np.argwhere((array < 0) | (array > GENE_MAX))
+        if len(bad):
+            where = tuple(int(i) for i in bad[0])
+            raise ValueError(
+                f"{label} must be from 0 to {GENE_MAX} ({GENE_BITS} bits), "
+                f"got {array[where]!r} at {where}."
+            )
+        return array.astype(np.int64)
+
+    @staticmethod
+    def _probabilities(genes: np.ndarray) -> np.ndarray:
+        """The genes read as probabilities, n / 63."""
+        return genes / GENE_MAX
+
+    @property
+    def bits(self) -> str:
+        """The whole genome as one string of '0' and '1': the buy genes row by row, then the
+        jail genes row by row, each gene 6 bits, most significant first."""
+        genes = np.concatenate([self.buy_genes.ravel(), self.jail_genes.ravel()])
+        return "".join(format(int(n), f"0{GENE_BITS}b") for n in genes)
+
+    @classmethod
+    def from_bits(cls, bits: str) -> SGA:
+        """The player whose genome is ``bits`` (as :attr:`bits` writes it).
+
+        >>> float(SGA.from_bits("111111" * 176).genes()["jail"].loc["none", "none"])
+        1.0
+        """
+        size = BUY_SHAPE[0] * BUY_SHAPE[1] + cls.JAIL_SHAPE[0] * cls.JAIL_SHAPE[1]
+        if not isinstance(bits, str):
+            raise TypeError(f"SGA bits must be a string of '0' and '1', got {type(bits).__name__}.")
+        if len(bits) != size * GENE_BITS:
+            raise ValueError(
+                f"SGA bits must be {size * GENE_BITS} characters long ({size} genes of "
+                f"{GENE_BITS} bits), got {len(bits)}."
+            )
+        if set(bits) - {"0", "1"}:
+            raise ValueError(
+                f"SGA bits must contain only '0' and '1', got {sorted(set(bits) - {'0', '1'})}."
+            )
+        genes = [int(bits[i : i + GENE_BITS], 2) for i in range(0, len(bits), GENE_BITS)]
+        buy_size = BUY_SHAPE[0] * BUY_SHAPE[1]
+        buy = np.array(genes[:buy_size]).reshape(BUY_SHAPE)
+        return cls(buy, np.array(genes[buy_size:]).reshape(cls.JAIL_SHAPE))
+
+
+CHROMOSOME_PLAYERS: dict[str, type[RGA]] = {"rga": RGA, "tga": TGA, "sga": SGA}
+"""The chromosome players by name, as the command line and :mod:`plugins` know them."""

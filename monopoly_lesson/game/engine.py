@@ -1,0 +1,353 @@
+"""The whole game's reference engine: money and property on top of the movement rules.
+
+A turn is the movement rules' own turn (:func:`monopoly_lesson.rules.play_turn`); this
+module hooks the money into it at the places the rules name (passing Go, landing, a card
+drawn, jail) and adds the end of the turn (building, lifting mortgages). Each rule is one
+short function below or in the modules it calls: :mod:`~monopoly_lesson.game.buying`,
+:mod:`~monopoly_lesson.game.rent`, :mod:`~monopoly_lesson.game.money`,
+:mod:`~monopoly_lesson.game.buildings`, :mod:`~monopoly_lesson.game.cards`.
+
+>>> result = play_monopoly(["always", "never"], seed=1, max_rounds=20)
+>>> result.rounds, len(result.finish_order)
+(20, 2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..rules import Rules, Seat, play_turn
+from ..starter import (
+    NUM_SPACES,
+    CardDeck,
+    Player,
+    PresetDice,
+    RandomDice,
+    community_deck,
+    space_name,
+    standard_chance_deck,
+)
+from .asking import ask_space, ask_yes_no, shows_strategy_errors
+from .buildings import build, lift_mortgage, why_not_build, why_not_lift
+from .buying import offer_lot
+from .cards import CARD_RENT, apply_card
+from .limits import check_flag, check_max_rounds
+from .lots import TAXES
+from .money import Bankrupt, pay
+from .narration import say
+from .plugins import as_strategy, watched_decisions
+from .rent import rent_due
+from .result import GameResult, game_result
+from .state import BANK, PRICE, GameState, PlayerRandom, PlayerState
+from .strategies import StrategyError
+from .streams import GameStreams, StreamDice
+
+__all__ = ["GAME_MOVEMENT", "JAIL_FEE", "SALARY", "MonopolyGame", "play_monopoly"]
+
+GAME_MOVEMENT = Rules(chance="standard")
+"""The movement rules of the whole game: the standard 16-card Chance deck, real decks,
+the long stay in jail (with the jail choice added by this module)."""
+SALARY = 200
+JAIL_FEE = 50
+MIN_PLAYERS, MAX_PLAYERS = 2, 8
+
+
+class _Tally:
+    """A player's landing tallies (a plain list: the game counts, nobody prints)."""
+
+    def __init__(self) -> None:
+        self.counts = [0] * (NUM_SPACES + 1)
+
+    def tally(self, space: int) -> None:
+        self.counts[space] += 1
+
+
+class MonopolyGame:
+    """One game in progress: its state, the players' seats, and the money rules' hooks.
+
+    ``MonopolyGame(strategies, seed=1).play()`` plays it to the end; ``play_turn()``
+    plays one turn at a time (for stepping through a game). For scenarios, ``dice``
+    presets the die faces (two per roll) and ``chance_order``/``chest_order`` the first
+    cards of each deck, and the state may be set up by hand before the first turn.
+    With ``streams`` (:class:`~monopoly_lesson.game.streams.GameStreams`) every random
+    draw comes from pre-drawn arrays instead of the seed: the compiled engine, fed the
+    same streams, must play the same game.
+    """
+
+    def __init__(
+        self,
+        strategies: Sequence[object],
+        *,
+        seed: int | None = None,
+        max_rounds: int = 100,
+        verbose: bool = False,
+        dice: Sequence[int] | None = None,
+        chance_order: Sequence[int] = (),
+        chest_order: Sequence[int] = (),
+        streams: GameStreams | None = None,
+    ) -> None:
+        strategies = _check_strategies(strategies)
+        self.max_rounds = check_max_rounds(max_rounds)
+        verbose = check_flag(verbose, "verbose")
+        sequence = np.random.SeedSequence(_check_seed(seed))
+        self.seed: int = int(sequence.entropy)  # type: ignore[arg-type]
+        dice_seed, chance_seed, chest_seed, *player_seeds = sequence.spawn(3 + len(strategies))
+        dice = (
+            RandomDice(dice_seed, verbose=verbose)
+            if dice is None
+            else PresetDice(dice, verbose=verbose)
+        )
+        chance = CardDeck(standard_chance_deck, seed=chance_seed, order=chance_order,
+                          verbose=verbose)  # fmt: skip
+        community = CardDeck(community_deck, seed=chest_seed, order=chest_order, verbose=verbose)
+        players = [
+            _player(seat, strategy, player_seeds[seat - 1], verbose)
+            for seat, strategy in enumerate(strategies, start=1)
+        ]
+        self.state = GameState(players, decks={d.name: d for d in (chance, community)},
+                               verbose=verbose)  # fmt: skip
+        self.tallies = [_Tally() for _ in players]
+        self.turns = [0] * len(players)  # turns each player has played
+        if streams is not None:
+            dice = _draw_from(streams, (chance, community), players)
+        self.seats = [
+            Seat(p.token, tally, dice, chance, community, GAME_MOVEMENT, game=self)
+            for p, tally in zip(players, self.tallies, strict=True)
+        ]
+        self.ended_by: str | None = None
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended (one player left, or the last round played)."""
+        return self.ended_by is not None
+
+    @property
+    def mover(self) -> PlayerState:
+        """The player whose turn it is."""
+        return self.state.players[self.state.turn - 1]
+
+    @shows_strategy_errors
+    def play_turn(self) -> None:
+        """Play the mover's whole turn, then pass the dice to the next player."""
+        if self.over:
+            raise RuntimeError("the game is over: start a new MonopolyGame to play again.")
+        state, me = self.state, self.mover
+        if state.verbose:
+            say("turn", round=state.round, who=me.name, cash=me.cash,
+                space=space_name(me.token.pos))  # fmt: skip
+        self.turns[me.seat - 1] += 1
+        try:
+            play_turn(self.seats[me.seat - 1])
+            end_of_turn(state, me)
+        except Bankrupt:
+            if me.in_game:
+                raise
+        self._next_turn()
+        if self.over and state.verbose:
+            how = "one player left" if self.ended_by == "last player" else "the round limit"
+            winner = state.player(self.result().winner).name
+            say("end", rounds=self._rounds_played(), how=how, who=winner)
+
+    @shows_strategy_errors
+    def play(self) -> GameResult:
+        """Play to the end and return the result."""
+        while not self.over:
+            self.play_turn()
+        return self.result()
+
+    def result(self) -> GameResult:
+        """The result so far (final once the game is over)."""
+        tallies = [t.counts[1:] for t in self.tallies]
+        return game_result(self.state, self.seed, self.ended_by, self._rounds_played(),
+                           list(self.turns), tallies)  # fmt: skip
+
+    def _rounds_played(self) -> int:
+        return min(self.state.round, self.max_rounds)
+
+    def _next_turn(self) -> None:
+        state = self.state
+        alive = [p.seat for p in state.in_game]
+        if len(alive) <= 1:
+            self.ended_by = "last player"
+            return
+        later = [seat for seat in alive if seat > state.turn]
+        if later:
+            state.turn = later[0]
+            return
+        state.turn = alive[0]
+        if state.round == self.max_rounds:
+            self.ended_by = "rounds"
+            return
+        state.round += 1
+
+    # -- the hooks the movement rules call (rules.GameHooks) --------------------------
+
+    def passed_go(self, seat: Seat) -> None:
+        """Passing or landing on Go moving forward: the salary."""
+        collect_salary(self.state, self.mover)
+
+    def landed(self, seat: Seat, card: str | None) -> None:
+        """A landing: tax, rent, or the chance to buy."""
+        land(self.state, self.mover, seat, card)
+
+    def card_drawn(self, seat: Seat, deck: CardDeck, number: int) -> None:  # type: ignore[override]
+        """A card's money, or keeping a Get Out of Jail Free card."""
+        apply_card(self.state, self.mover, deck, number)
+
+    def leave_jail_now(self, seat: Seat) -> bool:
+        """The jail choice before rolling."""
+        return leave_jail_early(self.state, self.mover)
+
+    def pay_to_leave_jail(self, seat: Seat) -> None:
+        """The third failed roll: a card or $50."""
+        use_card_or_pay(self.state, self.mover)
+
+
+@shows_strategy_errors
+def play_monopoly(
+    strategies: Sequence[object],
+    *,
+    seed: int | None = None,
+    max_rounds: int = 100,
+    verbose: bool = False,
+) -> GameResult:
+    """Play one whole game with ``strategies`` in seat order; the same seed, the same game.
+
+    A strategy is a name (``"always"``, ``"never"``, ``"heuristic"``, ``"random:0.5"``,
+    ``"rga"``, ``"tga"``, ``"sga"``), a Strategy, or a student's own (see
+    :mod:`monopoly_lesson.game.plugins`). With ``verbose=True`` every event is printed. A game
+    lasts at most ``max_rounds`` rounds, from 1 to :data:`~monopoly_lesson.game.limits.MAX_ROUNDS`.
+    """
+    return MonopolyGame(strategies, seed=seed, max_rounds=max_rounds, verbose=verbose).play()
+
+
+# ---------------------------------------------------------------------------
+# The rules of a turn, each one short function
+# ---------------------------------------------------------------------------
+
+
+def collect_salary(game: GameState, me: PlayerState) -> None:
+    """$200 from the bank for passing or landing on Go."""
+    game.transfer(BANK, me.seat, SALARY, "salary")
+    if game.verbose:
+        say("salary", who=me.name)
+
+
+def land(game: GameState, me: PlayerState, seat: Seat, card: str | None) -> None:
+    """What landing on the token's space costs or offers: a tax, rent, or a lot to buy."""
+    space = seat.player.pos
+    if space in TAXES:
+        name, amount = TAXES[space]
+        if game.verbose:
+            say("tax", who=me.name, amount=amount, reason=name)
+        pay(game, me.seat, BANK, amount, "tax")
+    elif space in PRICE:
+        lot = game.lots[space]
+        if lot.owner is None:
+            offer_lot(game, me, space)
+        elif lot.owner != me.seat:
+            pay_rent(game, me, seat, space, card)
+
+
+def pay_rent(game: GameState, me: PlayerState, seat: Seat, space: int, card: str | None) -> None:
+    """Pay the owner its rent (none if mortgaged); a card may double it or roll afresh."""
+    lot = game.lots[space]
+    if lot.mortgaged:
+        if game.verbose:
+            say("no_rent", who=me.name, lot=space_name(space))
+        return
+    multiplier, dice_times = CARD_RENT.get(card, (1, 0)) if card else (1, 0)
+    dice = sum(seat.dice.roll()) if dice_times else seat.last_roll
+    amount = rent_due(game, space, dice, multiplier, dice_times)
+    if game.verbose:
+        say("rent", who=me.name, amount=amount, owner=game.name(lot.owner), lot=space_name(space))
+    pay(game, me.seat, lot.owner, amount, "rent")  # type: ignore[arg-type]
+    lot.rent_collected += amount
+
+
+def leave_jail_early(game: GameState, me: PlayerState) -> bool:
+    """The strategy may leave jail before rolling, with a card or $50 (if it has either)."""
+    if not me.jail_cards and me.cash < JAIL_FEE:
+        return False
+    if not ask_yes_no("leave_jail", game, me):
+        return False
+    use_card_or_pay(game, me)
+    return True
+
+
+def use_card_or_pay(game: GameState, me: PlayerState) -> None:
+    """Leave jail with a Get Out of Jail Free card if held (back to its deck), else $50."""
+    if me.jail_cards:
+        deck_name, number = me.jail_cards.pop(0)
+        game.decks[deck_name].put_back(number)
+        if game.verbose:
+            say("use_card", who=me.name)
+        return
+    if game.verbose:
+        say("bail", who=me.name)
+    pay(game, me.seat, BANK, JAIL_FEE, "bail")
+
+
+def end_of_turn(game: GameState, me: PlayerState) -> None:
+    """After its turn a player may build, then lift mortgages, as its strategy says."""
+    while (space := ask_space("build", game, me)) is not None:
+        _check_choice(me, "build", space, why_not_build(game, me.seat, space))
+        build(game, me.seat, space)
+    while (space := ask_space("lift", game, me)) is not None:
+        _check_choice(me, "lift", space, why_not_lift(game, me.seat, space))
+        lift_mortgage(game, me.seat, space)
+
+
+def _check_choice(me: PlayerState, decision: str, space: object, reason: str | None) -> None:
+    if reason:
+        raise StrategyError(f"{me.name}'s {decision} decision chose {space!r}, but {reason}.")
+
+
+# ---------------------------------------------------------------------------
+# Checking what a user gives
+# ---------------------------------------------------------------------------
+
+
+def _player(
+    seat: int, strategy: object, seed: np.random.SeedSequence, verbose: bool
+) -> PlayerState:
+    name = f"P{seat} {strategy.name}"  # type: ignore[attr-defined]
+    token = Player(verbose=verbose, name=name)
+    rng = PlayerRandom(int(seed.generate_state(2, np.uint64)[0]))
+    return PlayerState(seat=seat, name=name, strategy=strategy, token=token, rng=rng,
+                       watched=watched_decisions(strategy))  # fmt: skip
+
+
+def _draw_from(
+    streams: GameStreams, decks: tuple[CardDeck, CardDeck], players: list[PlayerState]
+) -> StreamDice:
+    """Point the decks and the players' draws at ``streams``; return its dice."""
+    for index, deck in enumerate(decks):
+        deck.rng = streams.deck_source(index)  # type: ignore[assignment]
+    for player in players:
+        player.rng = streams.player_source(player.seat)  # type: ignore[assignment]
+    return streams.dice()
+
+
+def _check_strategies(strategies: object) -> list[object]:
+    if isinstance(strategies, (str, bytes)) or not isinstance(strategies, Sequence):
+        raise TypeError(
+            f"strategies must be a list with one strategy per player, got {strategies!r}."
+        )
+    if not MIN_PLAYERS <= len(strategies) <= MAX_PLAYERS:
+        raise ValueError(
+            f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(strategies)} strategies."
+        )
+    return [as_strategy(s) for s in strategies]
+
+
+def _check_seed(seed: object) -> int | None:
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed must be a whole number (or None), got {seed!r}.")
+    if seed < 0:
+        raise ValueError(f"seed must be 0 or a positive whole number, got {seed}.")
+    return int(seed)

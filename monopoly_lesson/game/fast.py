@@ -1,0 +1,472 @@
+"""The compiled whole-game engine: many games in one call, on every core.
+
+The movement comes from the game roll table (:mod:`monopoly_lesson.game.roll_table`, the
+movement rules enumerated); the money rules are :mod:`monopoly_lesson.game.fast_loop`'s,
+compiled with numba. Strategies are the built-in ones (always, never, random:P,
+heuristic, RGA, TGA, SGA) with the rules' defaults for the rest. Fed the same pre-drawn
+streams (:class:`~monopoly_lesson.game.streams.GameStreams`), it plays exactly the
+reference engine's games; with seeds it draws its own numbers, for speed.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+import numpy as np
+from tqdm.auto import tqdm
+
+from . import fast_loop as loop
+from .chromosomes import BUY_SHAPE, CHROMOSOME_PLAYERS, GENE_MAX, RGA, SGA, TGA
+from .engine import GAME_MOVEMENT, MAX_PLAYERS, MIN_PLAYERS
+from .limits import (
+    SEED_LIMIT,
+    available_memory,
+    check_fits,
+    check_flag,
+    check_max_rounds,
+    check_seed,
+)
+from .plugins import as_strategy
+from .roll_table import OPS, game_roll_table
+from .strategies import AlwaysBuy, Heuristic, NeverBuy, RandomBuy, Strategy
+from .streams import GameStreams, StreamExhausted
+
+__all__ = [
+    "FIELDS",
+    "TURNS_PER_CHUNK",
+    "StrategyCodes",
+    "check_game_seeds",
+    "check_population",
+    "check_seating",
+    "fast_games",
+    "genome_codes",
+    "pack_movement",
+    "strategy_codes",
+]
+
+TURNS_PER_CHUNK = 500_000
+"""The most turns one call of the compiled loop may have to play (games x max_rounds x
+players, as if no game ended early): about half a second on one core at the slowest, so
+that the progress bar moves and Ctrl-C is seen within a second, whatever the call."""
+STREAM_CHUNK = 64
+"""Games per call of the compiled loop when it is fed streams (each game's own draws)."""
+FIELDS = ("finish", "lots", "monopolies", "net_worth", "cash")
+"""The per-seat results of :func:`fast_games`, each an array of shape (games, players)."""
+CHROMOSOME_KINDS = {"rga": loop.RGA, "tga": loop.TGA, "sga": loop.TGA}
+"""The code each chromosome plays as."""
+assert [OPS[k] for k in ("end", "go", "land", "draw", "leave", "fee")] == [
+    loop.END, loop.GO, loop.LAND, loop.DRAW, loop.LEAVE, loop.FEE,
+]  # fmt: skip
+assert BUY_SHAPE[0] * BUY_SHAPE[1] == loop.BUY_GENES
+assert [loop.JAIL_SIDE[loop.RGA], loop.JAIL_SIDE[loop.TGA]] == [
+    RGA.JAIL_SHAPE[0],
+    TGA.JAIL_SHAPE[0],
+]
+
+
+def pack_movement() -> np.ndarray:
+    """The game roll table in one array, as the compiled loop reads it (``M_*`` header)."""
+    table = game_roll_table(GAME_MOVEMENT)
+    parts = [table.dice_class, table.leaf, table.start, table.events, table.asks]
+    header = 6
+    offsets = np.cumsum([header] + [part.size for part in parts])[:-1]
+    m = np.concatenate([np.zeros(header, np.int64)] + [p.ravel().astype(np.int64) for p in parts])
+    m[loop.M_CLASSES] = table.leaf.shape[1]
+    m[[loop.M_DICE, loop.M_LEAF, loop.M_START, loop.M_EVENTS, loop.M_ASKS]] = offsets
+    assert table.leaf.shape[2:] == (2, 16, 16) and table.events.shape[1] == 4
+    return m
+
+
+class StrategyCodes:
+    """Strategies as the compiled loop reads them: a code per member and all their genes
+    in one flat array, each member's at its own offset (only as many as its code reads).
+
+    Made by :func:`strategy_codes` or :func:`genome_codes`; ``kind`` and ``genes`` may be
+    replaced (e.g. two sets of codes joined by concatenating both), and are checked again.
+    """
+
+    def __init__(self, kind: np.ndarray, genes: np.ndarray) -> None:
+        self.kind = kind
+        self.genes = genes
+
+    @property
+    def kind(self) -> np.ndarray:
+        """Each member's strategy code (``fast_game_loop.ALWAYS`` ... ``TGA``)."""
+        return self._kind
+
+    @kind.setter
+    def kind(self, kind: np.ndarray) -> None:
+        kind = np.asarray(kind)
+        if kind.ndim != 1 or kind.dtype.kind not in "iu":
+            raise TypeError(
+                f"codes' kind must be a 1-D array of whole numbers, got {kind.ndim}-D "
+                f"{kind.dtype} values."
+            )
+        self._kind = np.ascontiguousarray(kind, np.int64)
+        self._check_kind()
+
+    def _check_kind(self) -> None:
+        """Refuse codes with no members or a code the compiled loop does not have."""
+        if not len(self._kind):
+            raise ValueError("codes must have at least one member.")
+        if self._kind.min() < 0 or self._kind.max() >= len(loop.GENE_WIDTHS):
+            raise ValueError(
+                f"codes' kind holds strategy codes from 0 to {len(loop.GENE_WIDTHS) - 1}, "
+                f"got {self._kind.min()} to {self._kind.max()}."
+            )
+
+    @property
+    def genes(self) -> np.ndarray:
+        """Every member's genes, one after another (:data:`fast_game_loop.GENE_WIDTHS`)."""
+        return self._genes
+
+    @genes.setter
+    def genes(self, genes: np.ndarray) -> None:
+        genes = np.asarray(genes)
+        if genes.ndim != 1 or genes.dtype.kind not in "iuf":
+            raise TypeError(
+                f"codes' genes must be a 1-D array of numbers, got {genes.ndim}-D "
+                f"{genes.dtype} values."
+            )
+        if genes.size and not (genes.min() >= 0 and genes.max() <= 1):  # NaN fails too
+            raise ValueError(
+                "codes' genes are probabilities and must be from 0 to 1, got "
+                f"{genes[~((genes >= 0) & (genes <= 1))][0].item()!r}."
+            )
+        if genes.dtype != np.float64 or not genes.flags.c_contiguous or not genes.flags.writeable:
+            genes = np.array(genes, np.float64)  # one machine-code version of the loop
+        self._genes = genes
+
+    @property
+    def offsets(self) -> np.ndarray:
+        """Where each member's genes start in :attr:`genes`."""
+        widths = loop.GENE_WIDTHS[self._kind]
+        return np.concatenate([[0], np.cumsum(widths[:-1])]).astype(np.int64)
+
+    def __len__(self) -> int:
+        """The number of members."""
+        return len(self._kind)
+
+    def check(self) -> None:
+        """Refuse codes the compiled loop would misread: a code it does not have, or genes
+        that do not match the members (e.g. after a replacement of one but not the other)."""
+        self._check_kind()
+        need = int(loop.GENE_WIDTHS[self._kind].sum())
+        if self._genes.size != need:
+            raise ValueError(
+                f"codes of {len(self):,} members need {need:,} genes for their strategies, "
+                f"got {self._genes.size:,}: join codes by concatenating both kind and genes."
+            )
+
+
+def strategy_codes(strategies: Sequence[object]) -> StrategyCodes:
+    """The compiled loop's codes for ``strategies``: a list of names, Strategy objects or
+    chromosome players, one member each (:func:`fast_games` seats them by index)."""
+    if isinstance(strategies, (str, bytes)):
+        raise TypeError(
+            f"strategies must be a list of strategies (names, Strategy objects or chromosome "
+            f"players), got the single string {strategies!r}: write [{strategies!r}]."
+        )
+    if not isinstance(strategies, (Sequence, np.ndarray)):
+        raise TypeError(
+            f"strategies must be a list of strategies (names, Strategy objects or chromosome "
+            f"players), got {type(strategies).__name__}."
+        )
+    if not len(strategies):
+        raise ValueError("strategies must hold at least one strategy, got an empty list.")
+    members = [as_strategy(s) for s in strategies]
+    kind = np.array([_kind_of(member) for member in members], np.int64)
+    genes = [_genes_of(member) for member in members]
+    return StrategyCodes(kind, np.concatenate(genes))
+
+
+def _kind_of(member: Strategy) -> int:
+    """The code a built-in strategy plays as, or a plain error for any other."""
+    simple = {AlwaysBuy: loop.ALWAYS, NeverBuy: loop.NEVER, Heuristic: loop.HEURISTIC,
+              RandomBuy: loop.RANDOM, RGA: loop.RGA, TGA: loop.TGA, SGA: loop.TGA}  # fmt: skip
+    if type(member) not in simple:
+        raise ValueError(
+            f"the compiled engine plays the built-in strategies (always, never, random:P, "
+            f"heuristic, rga, tga, sga), not {member.name!r}: use play_monopoly for it."
+        )
+    return simple[type(member)]
+
+
+def _genes_of(member: Strategy) -> np.ndarray:
+    """The genes the member's code reads, as probabilities (SGA's n/63)."""
+    if type(member) is RandomBuy:
+        return np.array([member.p])
+    if isinstance(member, RGA):
+        scale = float(GENE_MAX) if type(member) is SGA else 1.0
+        return np.concatenate([member.buy_genes.ravel(), member.jail_genes.ravel()]) / scale
+    return np.zeros(0)
+
+
+def genome_codes(chromosome: str, buy: np.ndarray, jail: np.ndarray) -> StrategyCodes:
+    """The compiled loop's codes for a population of one chromosome (genes as arrays).
+
+    ``buy`` is (population, 4, 40) and ``jail`` (population, J, J), J = 64 for "rga" and
+    4 for "tga" and "sga": probabilities from 0 to 1, SGA's whole numbers 0..63 (read as
+    n/63, as :class:`~monopoly_lesson.game.chromosomes.SGA` reads them). When ``buy`` and
+    ``jail`` are the two halves of one float array of genomes side by side (as the genetic
+    algorithm cuts them), the codes use its memory and copy nothing: built once per
+    generation, they serve every call of :func:`fast_games` for it.
+    """
+    buy, jail = check_population(chromosome, buy, jail)
+    rows = _genome_rows(buy, jail)
+    if rows is None:
+        n, width = len(buy), buy[0].size + jail[0].size
+        check_fits(n * width * 8, f"the compiled codes of {n:,} {chromosome} players",
+                   f"at most {available_memory() // (width * 8):,} players fit")  # fmt: skip
+        rows = np.concatenate([buy.reshape(n, -1), jail.reshape(n, -1)], axis=1, dtype=float)
+        if chromosome == "sga":
+            rows /= GENE_MAX
+    return StrategyCodes(np.full(len(buy), CHROMOSOME_KINDS[chromosome], np.int64), rows.ravel())
+
+
+def check_population(
+    chromosome: str, buy: np.ndarray, jail: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """``buy`` and ``jail`` as arrays, or a plain error: the chromosome's shapes, one row
+    per player, probabilities 0..1 (SGA: whole numbers 0..63)."""
+    if not isinstance(chromosome, str) or chromosome not in CHROMOSOME_PLAYERS:
+        known = ", ".join(repr(name) for name in CHROMOSOME_PLAYERS)
+        raise ValueError(f"chromosome must be one of {known}, got {chromosome!r}.")
+    side = CHROMOSOME_PLAYERS[chromosome].JAIL_SHAPE[0]
+    buy, jail = np.asarray(buy), np.asarray(jail)
+    for what, genes, shape in (("buy", buy, BUY_SHAPE), ("jail", jail, (side, side))):
+        if genes.ndim != 3 or genes.shape[1:] != shape or not len(genes):
+            raise ValueError(
+                f"{chromosome} {what} genes must have shape (population, {shape[0]}, "
+                f"{shape[1]}) with at least one player, got shape {genes.shape}."
+            )
+    if len(buy) != len(jail):
+        raise ValueError(
+            f"buy and jail genes must be of the same population, got {len(buy):,} and "
+            f"{len(jail):,} players."
+        )
+    for what, genes in (("buy", buy), ("jail", jail)):
+        _check_gene_values(chromosome, what, genes)
+    return buy, jail
+
+
+def _check_gene_values(chromosome: str, what: str, genes: np.ndarray) -> None:
+    """Refuse genes outside the chromosome's values, naming the first one and its place."""
+    whole = chromosome == "sga"
+    label, high = f"{chromosome} {what} genes", GENE_MAX if whole else 1
+    if genes.dtype.kind not in ("iu" if whole else "iuf"):
+        allowed = f"whole numbers from 0 to {GENE_MAX}" if whole else "probabilities 0 to 1"
+        raise TypeError(f"{label} must be {allowed}, got {genes.dtype} values.")
+    if not (genes.min() >= 0 and genes.max() <= high):  # NaN fails too
+        where = tuple(int(i) for i in np.argwhere(~((genes >= 0) & (genes <= high)))[0])
+        raise ValueError(
+            f"{label} must be from 0 to {high}, got {genes[where].item()!r} at {where}."
+        )
+
+
+def _genome_rows(buy: np.ndarray, jail: np.ndarray) -> np.ndarray | None:
+    """The (population, buy + jail genes) float array ``buy`` and ``jail`` were cut from
+    side by side, if they were (as the genetic algorithm cuts its genomes), else None."""
+    rows = buy.base
+    n, cut = len(buy), buy[0].size
+    width = cut + jail[0].size
+    if not isinstance(rows, np.ndarray) or rows is not jail.base or rows.shape != (n, width):
+        return None
+    if rows.dtype != np.float64 or not rows.flags.c_contiguous or not rows.flags.writeable:
+        return None
+    start = rows.__array_interface__["data"][0]
+    side = jail.shape[1]
+    same = (
+        buy.__array_interface__["data"][0] == start
+        and jail.__array_interface__["data"][0] == start + 8 * cut
+        and buy.strides == (8 * width, 8 * buy.shape[2], 8)
+        and jail.strides == (8 * width, 8 * side, 8)
+    )
+    return rows if same else None
+
+
+def check_seating(who: object, members: int) -> np.ndarray:
+    """``who`` as a (games, players) int64 array, or a plain error: 2 to 8 players per
+    game, at least one game, every entry a member's index from 0 to ``members - 1``."""
+    seats = np.asarray(who)
+    if seats.dtype.kind not in "iu" or seats.ndim != 2:
+        raise TypeError(
+            f"who must be a 2-D array of whole numbers (one row per game, the members' "
+            f"indices in seat order), got {seats.ndim}-D {seats.dtype} values."
+        )
+    games, players = seats.shape
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS or not games:
+        raise ValueError(
+            f"who must have at least one game and {MIN_PLAYERS} to {MAX_PLAYERS} players "
+            f"(columns), got shape {seats.shape}."
+        )
+    if seats.min() < 0 or seats.max() >= members:
+        where = tuple(int(i) for i in np.argwhere((seats < 0) | (seats >= members))[0])
+        raise ValueError(
+            f"who{list(where)} is {seats[where]}, but there are {members:,} members: each "
+            f"entry must be a member's index from 0 to {members - 1:,}."
+        )
+    return np.ascontiguousarray(seats, np.int64)
+
+
+def check_game_seeds(seeds: object, games: int) -> np.ndarray:
+    """``seeds`` as a uint32 array, or a plain error: one whole number from 0 to 2**32 - 1
+    per game (:func:`monopoly_lesson.game.limits.check_seed`, for many at once)."""
+    values = np.asarray(seeds)
+    if values.dtype == object and values.ndim == 1:
+        values = np.array([check_seed(s, "each seed") for s in values.tolist()], np.uint64)
+    if values.ndim != 1 or values.dtype.kind not in "iu":
+        raise TypeError(
+            f"seeds must be a list of whole numbers from 0 to 2**32 - 1, one per game, got "
+            f"{values.ndim}-D {values.dtype} values."
+        )
+    if len(values) != games:
+        raise ValueError(
+            f"seeds must hold one seed per game: {games:,} games, got {len(values):,}."
+        )
+    if len(values) and (values.min() < 0 or values.max() >= SEED_LIMIT):
+        bad = values[(values < 0) | (values >= SEED_LIMIT)][0]
+        raise ValueError(f"each seed must be from 0 to 2**32 - 1 (4,294,967,295), got {bad}.")
+    return values.astype(np.uint32)
+
+
+def fast_games(
+    codes: StrategyCodes,
+    who: np.ndarray,
+    *,
+    seeds: Sequence[int] | np.ndarray | None = None,
+    streams: Sequence[GameStreams] | None = None,
+    max_rounds: int = 100,
+    trace: bool = False,
+    progress: bool = False,
+) -> dict[str, np.ndarray]:
+    """Play game ``g`` among ``codes``' members ``who[g]`` (seat order), on every core.
+
+    Give ``seeds`` (one whole number from 0 to 2**32 - 1 per game) for the compiled
+    engine's own draws, or ``streams`` (one :class:`GameStreams` per game) to play exactly
+    the draws the reference engine is given. Returns :data:`FIELDS` (games x players), plus
+    ``rounds``, ``ended_early``, ``turns`` (all players' turns) and, with ``trace=True``,
+    ``trace``: the state after every round (see :mod:`monopoly_lesson.game.fast_loop`).
+    Games are played in chunks of at most :data:`TURNS_PER_CHUNK` turns, so Ctrl-C stops
+    a call within a second; ``progress=True`` shows a progress bar.
+    """
+    if not isinstance(codes, StrategyCodes):
+        raise TypeError(
+            f"codes must be strategy_codes([...]) or genome_codes(...), got {type(codes).__name__}."
+        )
+    codes.check()
+    who = check_seating(who, len(codes))
+    max_rounds = check_max_rounds(max_rounds)
+    trace, progress = check_flag(trace, "trace"), check_flag(progress, "progress")
+    games, players = who.shape
+    if (seeds is None) == (streams is None):
+        raise ValueError(
+            "give either seeds (one whole number from 0 to 2**32 - 1 per game) or streams "
+            "(one GameStreams per game), not " + ("both." if seeds is not None else "neither.")
+        )
+    if streams is not None:
+        streams = _check_streams(streams, games, players)
+        seed_array = np.zeros(games, np.uint32)
+    else:
+        seed_array = check_game_seeds(seeds, games)
+    out = _results(games, players, max_rounds, trace)
+    step = _chunk(players, max_rounds, streams is not None)
+    at = codes.offsets
+    with tqdm(total=games, unit="game", disable=not progress, mininterval=0.2) as bar:
+        for k in range(0, games, step):
+            part = slice(k, min(k + step, games))
+            draws = _stream_arrays(streams[part], players) if streams else _NO_STREAMS
+            _play(codes, at, who[part], seed_array[part], draws, max_rounds,
+                  out["trace"][part] if trace else _NO_TRACE, out, part)  # fmt: skip
+            bar.update(part.stop - part.start)
+    return out
+
+
+def _chunk(players: int, max_rounds: int, streams: bool) -> int:
+    """Games per call of the compiled loop: at most :data:`TURNS_PER_CHUNK` turns."""
+    games = max(1, TURNS_PER_CHUNK // (players * max_rounds))
+    return min(games, STREAM_CHUNK) if streams else games
+
+
+def _results(games: int, players: int, max_rounds: int, trace: bool) -> dict[str, np.ndarray]:
+    """The arrays :func:`fast_games` returns, allocated once its memory is known to fit."""
+    per_game = 8 * (len(FIELDS) * players + 2) + 1 + (8 * max_rounds * loop.SIZE if trace else 0)
+    fit = available_memory() // per_game
+    check_fits(games * per_game, f"{games:,} games" + (" with trace=True" if trace else ""),
+               f"at most {fit:,} fit: play them in parts")  # fmt: skip
+    out = {name: np.zeros((games, players), np.int64) for name in FIELDS}
+    out["rounds"], out["turns"] = np.zeros(games, np.int64), np.zeros(games, np.int64)
+    out["ended_early"] = np.zeros(games, bool)
+    if trace:
+        out["trace"] = np.zeros((games, max_rounds, loop.SIZE), np.int64)
+    return out
+
+
+_NO_STREAMS = (np.zeros((1, 0), np.int64), np.zeros((1, 0)), np.zeros(3, np.int64))
+_NO_TRACE = np.zeros((1, 0, loop.SIZE), np.int64)
+
+
+def _check_streams(streams: object, games: int, players: int) -> list[GameStreams]:
+    """``streams`` as a list, or a plain error: one GameStreams per game, all of one length,
+    six-sided dice, whole-deck shuffles, uniforms in [0, 1) for every player."""
+    if not isinstance(streams, Sequence) or not all(isinstance(s, GameStreams) for s in streams):
+        raise TypeError("streams must be a list of GameStreams, one per game.")
+    if len(streams) != games:
+        raise ValueError(f"streams must hold one GameStreams per game: {games:,} games, got "
+                         f"{len(streams):,}.")  # fmt: skip
+    first = streams[0]
+    shape = (first.faces.shape, first.shuffles[0].shape, first.shuffles[1].shape)
+    for s in streams:
+        if (s.faces.shape, s.shuffles[0].shape, s.shuffles[1].shape) != shape or (
+            s.uniforms.shape[1:] != first.uniforms.shape[1:]
+        ):
+            raise ValueError("streams must all be of one length (draw them alike).")
+        if s.uniforms.ndim != 2 or len(s.uniforms) < players:
+            raise ValueError(f"each game's streams need uniforms for its {players} players.")
+        faces, uniforms = s.faces, s.uniforms[:players]
+        if faces.dtype.kind not in "iu" or not 1 <= faces.min() <= faces.max() <= 6:
+            raise ValueError("the compiled engine rolls six-sided dice: faces must be 1 to 6.")
+        for deck in s.shuffles:
+            if (
+                deck.ndim != 2
+                or deck.shape[1] != 16
+                or (len(deck) and (np.sort(deck, axis=1) != np.arange(1, 17)).any())
+            ):
+                raise ValueError("each deck shuffle must be a permutation of the cards 1 to 16.")
+        if uniforms.size and not (uniforms.min() >= 0 and uniforms.max() < 1):
+            raise ValueError("uniforms must be numbers from 0 to 1 (1 excluded).")
+    return list(streams)
+
+
+def _stream_arrays(
+    streams: Sequence[GameStreams], players: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Mode 1's arrays: each game's faces then shuffles, its uniforms, and their lengths."""
+    ints = np.stack([np.concatenate([s.faces, np.stack(s.shuffles).ravel()]) for s in streams])
+    uniforms = np.stack([s.uniforms[:players].ravel() for s in streams]).astype(np.float64)
+    first = streams[0]
+    lengths = np.array([first.faces.size, first.shuffles[0].shape[0], first.uniforms.shape[1]])
+    return ints.astype(np.int64), uniforms, lengths.astype(np.int64)
+
+
+def _play(codes, at, who, seeds, draws, max_rounds, traces, out, part):  # type: ignore[no-untyped-def]
+    """One call of the compiled loop; its results are copied into ``out[part]``."""
+    games, players = who.shape
+    ints, uniforms, lengths = draws
+    mode = 0 if ints.shape[1] == 0 else 1
+    results = np.zeros((games, len(FIELDS) * players + 4), np.int64)
+    loop.play_many(_movement(), codes.genes, at, codes.kind, who, seeds, ints, uniforms,
+                   lengths, mode, max_rounds, results, traces)  # fmt: skip
+    if results[:, 5 * players + 2].any():
+        raise StreamExhausted("a game needed more draws than its streams hold")
+    for k, name in enumerate(FIELDS):
+        out[name][part] = results[:, k * players : (k + 1) * players]
+    out["rounds"][part] = results[:, 5 * players]
+    out["ended_early"][part] = results[:, 5 * players + 1].astype(bool)
+    out["turns"][part] = results[:, 5 * players + 3]
+
+
+@functools.lru_cache(maxsize=1)
+def _movement() -> np.ndarray:
+    return pack_movement()

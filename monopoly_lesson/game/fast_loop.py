@@ -1,0 +1,894 @@
+# ruff: noqa: SIM102, SIM109, SIM110  (numba compiles plain loops and comparisons, not generators)
+"""The compiled whole game: the reference engine's money rules, played by numba.
+
+Movement is not written here: every roll plays the events that the game roll table
+(:mod:`monopoly_lesson.game.roll_table`) recorded from the movement rules, and this module
+adds the money at each event as the reference engine does (:mod:`monopoly_lesson.game.engine`
+and the modules it calls), from the same data tables. A game's state is one int64
+vector ``s`` with named slots (below), so a game is cheap to start, copy and compare.
+
+Strategies are codes (always, never, random:P, heuristic, and the chromosome players
+with their genes); they decide as :mod:`monopoly_lesson.game.strategies` and
+:mod:`monopoly_lesson.game.chromosomes` do, drawing uniform numbers in the same order. Random
+draws come from pre-drawn streams (to be compared with the reference engine), or from
+numba's generator seeded per game (for speed).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ..starter import NUM_SPACES
+from .card_effects import chance_effects, community_effects
+from .chromosomes import NORTH_STREETS, WEST_STREETS
+from .engine import JAIL_FEE, MAX_PLAYERS, SALARY
+from .lots import GROUPS, HOTELS, HOUSES, RAILROAD_RENTS, TAXES, UTILITY_MULTIPLIERS
+from .state import (
+    GROUP_SPACES,
+    HOTEL,
+    HOUSE_COST,
+    MORTGAGE,
+    PRICE,
+    RENTS,
+    STARTING_CASH,
+)
+from .strategies import BUILD_ORDER, RESERVE, UNOWNED_TO_LEAVE_JAIL
+
+# -- the data, as arrays indexed by space (1..40) or group ---------------------------
+GROUP_NAMES = list(GROUPS)
+GROUP_ID = np.full(41, -1, np.int64)
+GSPACES = np.zeros((len(GROUPS), 4), np.int64)
+GSIZE = np.zeros(len(GROUPS), np.int64)
+for _g, _name in enumerate(GROUP_NAMES):
+    GSIZE[_g] = len(GROUP_SPACES[_name])
+    for _k, _space in enumerate(GROUP_SPACES[_name]):
+        GSPACES[_g, _k] = _space
+        GROUP_ID[_space] = _g
+STREET_GROUPS = np.array([g for g, n in enumerate(GROUP_NAMES) if GROUPS[n][1] > 0], np.int64)
+IS_STREET_GROUP = np.array([GROUPS[n][1] > 0 for n in GROUP_NAMES])
+RAILROAD, UTILITY = GROUP_NAMES.index("railroad"), GROUP_NAMES.index("utility")
+ORANGE = GROUP_NAMES.index("orange")
+TGA_WEST = np.array([GROUP_NAMES.index("purple"), ORANGE], np.int64)
+TGA_NORTH = np.array([GROUP_NAMES.index("red"), GROUP_NAMES.index("yellow")], np.int64)
+BUILD_GROUPS = np.array([GROUP_NAMES.index(g) for g in BUILD_ORDER], np.int64)
+PRICE_A = np.zeros(41, np.int64)
+MORT_A = np.zeros(41, np.int64)
+COST_A = np.zeros(41, np.int64)
+RENT_A = np.zeros((41, 6), np.int64)
+TAX_A = np.zeros(41, np.int64)
+for _space in PRICE:
+    PRICE_A[_space], MORT_A[_space] = PRICE[_space], MORTGAGE[_space]
+    COST_A[_space], RENT_A[_space] = HOUSE_COST[_space], RENTS[_space]
+for _space, (_, _amount) in TAXES.items():
+    TAX_A[_space] = _amount
+LOTS = np.array(sorted(PRICE), np.int64)
+LOTS_BY_PRICE = np.array(sorted(PRICE, key=lambda s: (PRICE[s], s)), np.int64)
+RR_RENT = np.array(RAILROAD_RENTS, np.int64)
+UT_TIMES = np.array(UTILITY_MULTIPLIERS, np.int64)
+WEST = np.array(WEST_STREETS, np.int64)
+NORTH = np.array(NORTH_STREETS, np.int64)
+EFFECT_CODES = {"collect": 1, "pay": 2, "collect_from_each": 3, "pay_each": 4, "repairs": 5,
+                "keep": 6}  # fmt: skip
+CARD = np.zeros(
+    (2, len(chance_effects) + 1, 4), np.int64
+)  # effect code, amount, per house, per hotel
+for _d, _table in enumerate((chance_effects, community_effects)):
+    for _row in _table.itertuples():
+        CARD[_d, _row.index] = (EFFECT_CODES.get(_row.effect, 0), _row.amount,
+                                _row.per_house, _row.per_hotel)  # fmt: skip
+del _g, _name, _k, _space, _amount, _d, _table, _row
+ALWAYS, NEVER, RANDOM, HEURISTIC, RGA, TGA = range(6)
+"""Strategy codes (SGA plays as TGA, its genes read as n/63)."""
+BUY_GENES = 4 * 40
+"""A chromosome player's buy genes come first in its genes: ownership state x space."""
+JAIL_SIDE = np.array([0, 0, 0, 0, 64, 4], np.int64)
+"""The side of each code's square of jail genes (after its buy genes): RGA 64, TGA 4."""
+GENE_WIDTHS = np.array([0, 0, 1, 0, BUY_GENES + 64 * 64, BUY_GENES + 4 * 4], np.int64)
+"""The genes each code reads: random:P its P, RGA and TGA their buy then jail genes."""
+
+# -- the slots of a game's state vector ------------------------------------------------
+MAXP = MAX_PLAYERS
+SPACES = NUM_SPACES + 1  # slots 0..40, indexed by space (slot 0 unused)
+DECKS, DECK_CARDS = 2, len(chance_effects)  # Chance and Community Chest, 16 cards each
+assert len(community_effects) == DECK_CARDS
+_taken = [0]
+
+
+def _slots(count: int) -> int:
+    """The first of ``count`` state slots, after those handed out before (in order)."""
+    first = _taken[0]
+    _taken[0] += count
+    return first
+
+
+CASH, ST, ALIVE = _slots(MAXP), _slots(MAXP), _slots(MAXP)  # cash, roll state, in the game
+OWNER, MORT, BLD = _slots(SPACES), _slots(SPACES), _slots(SPACES)  # owner (-1 bank), ...
+HOUSES_LEFT, HOTELS_LEFT = _slots(1), _slots(1)  # the bank's
+NCARDS, CARDS = _slots(MAXP), _slots(DECKS * MAXP)  # Get Out of Jail Free cards: one a deck
+PILE, PLEN = _slots(DECKS * DECK_CARDS), _slots(DECKS)  # each deck's pile (next card last)
+HELD = _slots(DECKS * (DECK_CARDS + 1))  # per deck and card 1..16: held by a player
+FACE_PTR, SHUF_PTR, UNI_PTR = _slots(1), _slots(DECKS), _slots(MAXP)  # stream positions
+GONE, NGONE, BROUND = _slots(MAXP), _slots(1), _slots(MAXP)  # bankrupt seats, their rounds
+LAST_ROLL, ROUND, NPLAYERS, MODE, ERROR, MOVER = (_slots(1) for _ in range(6))
+KIND, GENE_AT = _slots(MAXP), _slots(MAXP)  # per player: strategy code, where its genes start
+FACES_AT, NFACES, SHUF_AT, NSHUF, UNI_AT, NUNI = (_slots(1) for _ in range(6))  # streams
+TURNS = _slots(1)  # turns played in the game, all players together
+SIZE = _slots(0)
+HOUSES_PER_HOTEL = HOTEL - 1
+"""A hotel stands for 4 houses: building one gives them back, selling one takes them."""
+# The movement tables, packed into one array ``m`` (fast_game.pack_movement): a header of
+# offsets, then the dice classes, leaves, leaf starts, events and jail-choice flags.
+M_CLASSES, M_DICE, M_LEAF, M_START, M_EVENTS, M_ASKS = range(6)
+BANK = -1
+
+
+# ---------------------------------------------------------------------------
+# Random draws: streams (mode 1) or numba's generator (mode 0)
+# ---------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def roll_die(s):
+    """One die face: the stream's next, or numba's generator's."""
+    if s[MODE] == 0:
+        return np.random.randint(1, 7)
+    i = s[FACE_PTR]
+    if i >= s[NFACES]:
+        s[ERROR] = 1
+        return 1
+    s[FACE_PTR] = i + 1
+    return s[s[FACES_AT] + i]
+
+
+@njit(cache=True)
+def uniform(s, f, p):
+    """Player ``p``'s next decision draw."""
+    if s[MODE] == 0:
+        return np.random.random()
+    i = s[UNI_PTR + p]
+    if i >= s[NUNI]:
+        s[ERROR] = 1
+        return 0.0
+    s[UNI_PTR + p] = i + 1
+    return f[s[UNI_AT] + p * s[NUNI] + i]
+
+
+@njit(cache=True)
+def shuffle(s, d):
+    """Shuffle deck ``d`` without its held cards (as CardDeck.shuffle)."""
+    if s[MODE] == 0:
+        perm = np.random.permutation(DECK_CARDS) + 1
+    else:
+        i = s[SHUF_PTR + d]
+        if i >= s[NSHUF]:
+            s[ERROR] = 1
+            i = 0
+        s[SHUF_PTR + d] = i + 1
+        at = s[SHUF_AT] + (d * s[NSHUF] + i) * DECK_CARDS
+        perm = s[at : at + DECK_CARDS]
+    n = 0
+    for card in perm:
+        if s[HELD + (DECK_CARDS + 1) * d + card] == 0:
+            s[PILE + DECK_CARDS * d + n] = card
+            n += 1
+    s[PLEN + d] = n
+
+
+@njit(cache=True)
+def deal(s, d):
+    """The next card of deck ``d`` (reshuffled when used up)."""
+    if s[PLEN + d] == 0:
+        shuffle(s, d)
+    n = s[PLEN + d] - 1
+    s[PLEN + d] = n
+    return s[PILE + DECK_CARDS * d + n]
+
+
+@njit(cache=True)
+def put_back(s, d, card):
+    """A held card goes to the bottom of its deck (a used-up deck is shuffled first)."""
+    if s[PLEN + d] == 0:
+        shuffle(s, d)
+    s[HELD + (DECK_CARDS + 1) * d + card] = 0
+    n = s[PLEN + d]
+    for i in range(n, 0, -1):
+        s[PILE + DECK_CARDS * d + i] = s[PILE + DECK_CARDS * d + i - 1]
+    s[PILE + DECK_CARDS * d] = card
+    s[PLEN + d] = n + 1
+
+
+# ---------------------------------------------------------------------------
+# Who owns what
+# ---------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def holds_complete_group(s, p, g):
+    """Whether group ``g`` is a complete group of player ``p``'s: a colour group of streets
+    every lot of which it owns (GameState.holds_complete_group). Never railroads, utilities."""
+    if not IS_STREET_GROUP[g]:
+        return False
+    for k in range(GSIZE[g]):
+        if s[OWNER + GSPACES[g, k]] != p:
+            return False
+    return True
+
+
+@njit(cache=True)
+def levels(s, g):
+    """The fewest and the most buildings on the lots of group ``g``."""
+    low, high = HOTEL, 0
+    for k in range(GSIZE[g]):
+        b = s[BLD + GSPACES[g, k]]
+        low, high = min(low, b), max(high, b)
+    return low, high
+
+
+@njit(cache=True)
+def any_mortgaged(s, g):
+    """Whether a lot of group ``g`` is mortgaged."""
+    for k in range(GSIZE[g]):
+        if s[MORT + GSPACES[g, k]]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def net_worth(s, p):
+    """Cash, plus each lot's price (mortgage value if mortgaged), plus buildings at cost."""
+    worth = s[CASH + p]
+    for space in LOTS:
+        if s[OWNER + space] == p:
+            worth += MORT_A[space] if s[MORT + space] else PRICE_A[space]
+            worth += s[BLD + space] * COST_A[space]
+    return worth
+
+
+@njit(cache=True)
+def count_lots(s, p):
+    """How many lots ``p`` owns."""
+    n = 0
+    for space in LOTS:
+        n += s[OWNER + space] == p
+    return n
+
+
+@njit(cache=True)
+def count_monopolies(s, p):
+    """How many complete groups ``p`` holds."""
+    n = 0
+    for g in STREET_GROUPS:
+        n += holds_complete_group(s, p, g)
+    return n
+
+
+@njit(cache=True)
+def transfer(s, payer, payee, amount):
+    """Move ``amount`` from ``payer`` to ``payee`` (-1 is the bank)."""
+    if amount <= 0:
+        return
+    if payer != BANK:
+        s[CASH + payer] -= amount
+    if payee != BANK:
+        s[CASH + payee] += amount
+
+
+# ---------------------------------------------------------------------------
+# Buildings and mortgages (buildings.py), and the default build and lift (strategies.py)
+# ---------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def can_build(s, p, space):
+    """Whether ``p`` may put its next building on ``space`` now (why_not_build is None), a lot
+    of a complete group of ``p``'s (default_build, the only caller, checks that first)."""
+    g = GROUP_ID[space]
+    b = s[BLD + space]
+    if any_mortgaged(s, g) or b == HOTEL or b > levels(s, g)[0]:
+        return False
+    if (b == HOTEL - 1 and s[HOTELS_LEFT] == 0) or (b < HOTEL - 1 and s[HOUSES_LEFT] == 0):
+        return False
+    return s[CASH + p] >= COST_A[space]
+
+
+@njit(cache=True)
+def build(s, p, space):
+    """Buy the next building on ``space``; a hotel gives back 4 houses."""
+    transfer(s, p, BANK, COST_A[space])
+    s[BLD + space] += 1
+    if s[BLD + space] == HOTEL:
+        s[HOTELS_LEFT] -= 1
+        s[HOUSES_LEFT] += HOUSES_PER_HOTEL
+    else:
+        s[HOUSES_LEFT] -= 1
+
+
+@njit(cache=True)
+def default_build(s, p):
+    """The next building in the build order if it keeps the reserve, else 0."""
+    for g in BUILD_GROUPS:
+        if s[OWNER + GSPACES[g, 0]] != p or not holds_complete_group(s, p, g):
+            continue
+        for b in range(6):  # the lots by their buildings, fewest first, then board order
+            for k in range(GSIZE[g]):
+                space = GSPACES[g, k]
+                if s[BLD + space] == b and can_build(s, p, space):
+                    return space if s[CASH + p] - COST_A[space] >= RESERVE else 0
+    return 0
+
+
+@njit(cache=True)
+def lift_cost(space):
+    """The mortgage value plus 10%, rounded up."""
+    return MORT_A[space] + (MORT_A[space] + 9) // 10
+
+
+@njit(cache=True)
+def default_lift(s, p):
+    """The next mortgage to lift (complete groups, railroads, utilities, others) or 0."""
+    best, best_rank = 0, 9
+    for space in LOTS:
+        if s[OWNER + space] != p or not s[MORT + space]:
+            continue
+        g = GROUP_ID[space]
+        if holds_complete_group(s, p, g):
+            rank = 0
+        else:
+            rank = 1 if g == RAILROAD else 2 if g == UTILITY else 3
+        if rank < best_rank:
+            best, best_rank = space, rank
+    if best and s[CASH + p] - lift_cost(best) >= RESERVE:
+        return best
+    return 0
+
+
+@njit(cache=True)
+def end_of_turn(s, p):
+    """Build, then lift mortgages, as the defaults say."""
+    space = default_build(s, p)
+    while space:
+        build(s, p, space)
+        space = default_build(s, p)
+    space = default_lift(s, p)
+    while space:
+        transfer(s, p, BANK, lift_cost(space))
+        s[MORT + space] = 0
+        space = default_lift(s, p)
+
+
+@njit(cache=True)
+def can_sell(s, p, space):
+    """Whether ``p`` may sell a building from ``space`` (evenly: from the most built)."""
+    b = s[BLD + space]
+    return s[OWNER + space] == p and b > 0 and b == levels(s, GROUP_ID[space])[1]
+
+
+@njit(cache=True)
+def sell_building(s, p, space):
+    """Half the cost back; a hotel goes back to 4 houses, or whole if the bank lacks them."""
+    b, sold = s[BLD + space], 1
+    if b == HOTEL and s[HOUSES_LEFT] < HOUSES_PER_HOTEL:
+        sold = HOTEL  # the hotel and the houses it stands for
+    elif b == HOTEL:
+        s[HOUSES_LEFT] -= HOUSES_PER_HOTEL
+    if b == HOTEL:
+        s[HOTELS_LEFT] += 1
+    else:
+        s[HOUSES_LEFT] += 1
+    s[BLD + space] = b - sold
+    transfer(s, BANK, p, sold * (COST_A[space] // 2))
+
+
+@njit(cache=True)
+def can_mortgage(s, p, space):
+    """Whether ``p`` may mortgage ``space`` (no buildings in its group)."""
+    ok = s[OWNER + space] == p and not s[MORT + space]
+    return ok and levels(s, GROUP_ID[space])[1] == 0
+
+
+@njit(cache=True)
+def default_raise_cash(s, p):
+    """(1, space) to sell a building, (2, space) to mortgage, (0, 0) when nothing is left."""
+    for space in LOTS_BY_PRICE:
+        if can_sell(s, p, space):
+            return 1, space
+    first = 0
+    for space in LOTS_BY_PRICE:
+        if can_mortgage(s, p, space):
+            if not holds_complete_group(s, p, GROUP_ID[space]):
+                return 2, space
+            if first == 0:
+                first = space
+    return (2, first) if first else (0, 0)
+
+
+@njit(cache=True)
+def raise_cash(s, p, owed):
+    """Sell and mortgage until ``p`` has ``owed`` or nothing is left."""
+    while s[CASH + p] < owed:
+        action, space = default_raise_cash(s, p)
+        if action == 0:
+            return
+        if action == 1:
+            sell_building(s, p, space)
+        else:
+            s[MORT + space] = 1
+            transfer(s, BANK, p, MORT_A[space])
+
+
+# ---------------------------------------------------------------------------
+# Decisions (strategies.py, chromosomes.py)
+# ---------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def ownership_state(s, p, space):
+    """0 nobody owns a lot of the group, 1 only p, 2 exactly one other, 3 two or more."""
+    g = GROUP_ID[space]
+    mine, other, others = False, BANK, 0
+    for k in range(GSIZE[g]):
+        o = s[OWNER + GSPACES[g, k]]
+        if o == p:
+            mine = True
+        elif o != BANK and o != other:
+            others += 1
+            other = o
+    if others >= 2:
+        return 3
+    return 2 if others else 1 if mine else 0
+
+
+@njit(cache=True)
+def heuristic_buy(s, p, space):
+    """Nobody owns the group, only p does, it blocks one other player, or orange."""
+    g = GROUP_ID[space]
+    others = 0
+    blocker, same = -2, True  # the owner of every other lot of the group, if one
+    for k in range(GSIZE[g]):
+        lot = GSPACES[g, k]
+        o = s[OWNER + lot]
+        others += o != p and o != BANK
+        if lot != space:
+            if blocker == -2:
+                blocker = o
+            elif o != blocker:
+                same = False
+    if others == 0 or g == ORANGE:
+        return True  # nobody owns a lot of it, only p does, or it is orange
+    return same and blocker != BANK and blocker != p
+
+
+@njit(cache=True)
+def decide_buy(s, f, p, space):
+    """Strategy.buy: always, never, random:P, heuristic, or a chromosome's buy gene."""
+    kind, at = s[KIND + p], s[GENE_AT + p]
+    if kind == ALWAYS or kind == NEVER:
+        return kind == ALWAYS
+    if kind == HEURISTIC:
+        return heuristic_buy(s, p, space)
+    if kind == RANDOM:
+        return uniform(s, f, p) < f[at]
+    return uniform(s, f, p) < f[at + ownership_state(s, p, space) * 40 + space - 1]
+
+
+@njit(cache=True)
+def decide_bid(s, f, p, space):
+    """Strategy.bid: the price (capped at the cash) if it would buy, else 0."""
+    if decide_buy(s, f, p, space):
+        return min(PRICE_A[space], s[CASH + p])
+    return 0
+
+
+@njit(cache=True)
+def street_bits(s, p, streets):
+    """Bit k set when a player other than ``p`` owns ``streets[k]``."""
+    bits = 0
+    for k in range(streets.size):
+        o = s[OWNER + streets[k]]
+        if o != BANK and o != p:
+            bits |= 1 << k
+    return bits
+
+
+@njit(cache=True)
+def monopoly_bits(s, p, groups):
+    """Bit k set when one player other than ``p`` holds ``groups[k]`` as a complete group."""
+    bits = 0
+    for k in range(groups.size):
+        o = s[OWNER + GSPACES[groups[k], 0]]
+        if o != BANK and o != p and holds_complete_group(s, o, groups[k]):
+            bits |= 1 << k
+    return bits
+
+
+@njit(cache=True)
+def decide_leave(s, f, p):
+    """Strategy.leave_jail: no (defaults), the heuristic's rule, or a chromosome's jail gene."""
+    kind = s[KIND + p]
+    if kind == HEURISTIC:
+        unowned = 0
+        for space in LOTS:
+            unowned += s[OWNER + space] == BANK
+        return unowned >= UNOWNED_TO_LEAVE_JAIL
+    if kind == RGA:
+        west, north = street_bits(s, p, WEST), street_bits(s, p, NORTH)
+    elif kind == TGA:
+        west, north = monopoly_bits(s, p, TGA_WEST), monopoly_bits(s, p, TGA_NORTH)
+    else:
+        return False
+    return uniform(s, f, p) < f[s[GENE_AT + p] + BUY_GENES + west * JAIL_SIDE[kind] + north]
+
+
+# ---------------------------------------------------------------------------
+# Debts and bankruptcy (money.py), auctions (buying.py)
+# ---------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def pay(s, f, payer, payee, amount):
+    """``payer`` pays, raising the cash first; False if it went bankrupt instead."""
+    if payee == BANK:
+        return pay_bank(s, f, payer, amount)
+    if s[CASH + payer] < amount:
+        raise_cash(s, payer, amount)
+    if s[CASH + payer] < amount:
+        leave_game(s, payer)
+        bankrupt_to_player(s, f, payer, payee)
+        return False
+    transfer(s, payer, payee, amount)
+    return True
+
+
+@njit(cache=True)
+def pay_bank(s, f, payer, amount):
+    """``payer`` pays the bank, raising the cash first; False if it went bankrupt."""
+    if s[CASH + payer] < amount:
+        raise_cash(s, payer, amount)
+    if s[CASH + payer] < amount:
+        leave_game(s, payer)
+        bankrupt_to_bank(s, f, payer)
+        return False
+    transfer(s, payer, BANK, amount)
+    return True
+
+
+@njit(cache=True)
+def leave_game(s, debtor):
+    """A bankrupt leaves the game (raise_cash has sold all its buildings before it gave up)."""
+    s[GONE + s[NGONE]] = debtor
+    s[NGONE] += 1
+    s[BROUND + debtor] = s[ROUND]
+    s[ALIVE + debtor] = 0
+
+
+@njit(cache=True)
+def bankrupt_to_player(s, f, debtor, creditor):
+    """Cash, cards and lots to the creditor, who pays 10% on the mortgaged ones."""
+    transfer(s, debtor, creditor, s[CASH + debtor])
+    for k in range(s[NCARDS + debtor]):
+        s[CARDS + 2 * creditor + s[NCARDS + creditor]] = s[CARDS + 2 * debtor + k]
+        s[NCARDS + creditor] += 1
+    s[NCARDS + debtor] = 0
+    taken = np.zeros(SPACES, np.bool_)
+    for space in LOTS:
+        if s[OWNER + space] == debtor:
+            s[OWNER + space] = creditor
+            taken[space] = True
+    for space in LOTS:
+        if taken[space] and s[MORT + space]:
+            if not pay_bank(s, f, creditor, (MORT_A[space] + 9) // 10):
+                return
+
+
+@njit(cache=True)
+def bankrupt_to_bank(s, f, debtor):
+    """Cash to the bank, cards back to their decks, lots auctioned unmortgaged."""
+    transfer(s, debtor, BANK, s[CASH + debtor])
+    for k in range(s[NCARDS + debtor]):
+        code = s[CARDS + 2 * debtor + k]
+        put_back(s, code // 32, code % 32)
+    s[NCARDS + debtor] = 0
+    freed = np.zeros(SPACES, np.bool_)
+    for space in LOTS:
+        if s[OWNER + space] == debtor:
+            s[OWNER + space], s[MORT + space] = BANK, 0
+            freed[space] = True
+    for space in LOTS:
+        if freed[space]:
+            auction(s, f, space, (debtor + 1) % s[NPLAYERS])
+
+
+@njit(cache=True)
+def auction(s, f, space, first):
+    """Every player in the game bids from seat ``first`` on; the highest pays the second + 1."""
+    n = s[NPLAYERS]
+    winner, top, second = BANK, 0, 0
+    for k in range(n):
+        p = (first + k) % n
+        if not s[ALIVE + p]:
+            continue
+        bid = decide_bid(s, f, p, space)
+        if bid > top:
+            winner, top, second = p, bid, top
+        elif bid > second:
+            second = bid
+    if top > 0:
+        transfer(s, winner, BANK, min(top, second + 1))
+        s[OWNER + space] = winner
+
+
+# ---------------------------------------------------------------------------
+# Landing, rent, cards, jail (engine.py, rent.py, cards.py)
+# ---------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def rent_due(s, space, dice, times, dice_times):
+    """The rent of ``space`` to its owner (rent.rent_due)."""
+    owner, g = s[OWNER + space], GROUP_ID[space]
+    if g == RAILROAD or g == UTILITY:
+        held = 0
+        for k in range(GSIZE[g]):
+            held += s[OWNER + GSPACES[g, k]] == owner
+        if g == RAILROAD:
+            return RR_RENT[held - 1] * times
+        return (dice_times if dice_times else UT_TIMES[held - 1]) * dice
+    if s[BLD + space]:
+        return RENT_A[space, s[BLD + space]]
+    return RENT_A[space, 0] * (2 if holds_complete_group(s, owner, g) else 1)
+
+
+@njit(cache=True)
+def land(s, f, p, space, times, dice_times):
+    """A tax, rent, or a lot to buy or auction; False if ``p`` went bankrupt."""
+    if TAX_A[space]:
+        return pay(s, f, p, BANK, TAX_A[space])
+    owner = s[OWNER + space]
+    if PRICE_A[space] == 0 or owner == p:
+        return True
+    if owner == BANK:
+        if s[CASH + p] >= PRICE_A[space] and decide_buy(s, f, p, space):
+            transfer(s, p, BANK, PRICE_A[space])
+            s[OWNER + space] = p
+        else:
+            auction(s, f, space, p)
+        return True
+    if s[MORT + space]:
+        return True
+    dice = s[LAST_ROLL]
+    if dice_times:
+        dice = roll_die(s)
+        dice += roll_die(s)
+    return pay(s, f, p, owner, rent_due(s, space, dice, times, dice_times))
+
+
+@njit(cache=True)
+def apply_card(s, f, p, d, card):
+    """A card's money, or keeping it; False if ``p`` went bankrupt."""
+    effect, amount = CARD[d, card, 0], CARD[d, card, 1]
+    if effect == 6:
+        s[HELD + (DECK_CARDS + 1) * d + card] = 1
+        s[CARDS + 2 * p + s[NCARDS + p]] = d * 32 + card
+        s[NCARDS + p] += 1
+    elif effect == 1:
+        transfer(s, BANK, p, amount)
+    elif effect == 2:
+        return pay(s, f, p, BANK, amount)
+    elif effect == 3 or effect == 4:
+        return each_other(s, f, p, amount, effect == 3)
+    elif effect == 5:
+        cost = 0
+        for space in LOTS:
+            if s[OWNER + space] == p:
+                b = s[BLD + space]
+                cost += CARD[d, card, 3] if b == HOTEL else b * CARD[d, card, 2]
+        if cost:
+            return pay(s, f, p, BANK, cost)
+    return True
+
+
+@njit(cache=True)
+def each_other(s, f, p, amount, collect):
+    """Every other player pays ``p`` (collect) or is paid by it, in seat order after it."""
+    n = s[NPLAYERS]
+    for k in range(1, n):
+        o = (p + k) % n
+        if s[ALIVE + o]:
+            if collect:
+                pay(s, f, o, p, amount)
+            elif not pay(s, f, p, o, amount):
+                return False
+            if not s[ALIVE + p]:
+                return False
+    return True
+
+
+@njit(cache=True)
+def use_card_or_pay(s, f, p):
+    """Leave jail with a held card (back to its deck), else $50; False if bankrupt."""
+    if s[NCARDS + p] == 0:
+        return pay(s, f, p, BANK, JAIL_FEE)
+    code = s[CARDS + 2 * p]
+    s[CARDS + 2 * p] = s[CARDS + 2 * p + 1]
+    s[NCARDS + p] -= 1
+    put_back(s, code // 32, code % 32)
+    return True
+
+
+# ---------------------------------------------------------------------------
+# Rolls, turns and games: the movement is the game roll table's events
+# ---------------------------------------------------------------------------
+
+END, GO, LAND, DRAW, LEAVE, FEE = range(6)  # game_table.OPS, checked by fast_game
+
+
+@njit(cache=True)
+def play_roll(s, f, m, p, doubles):
+    """One roll of ``p``: the recorded events with the money added. Returns the doubles so
+    far if it rolls again, 0 if its turn is over, -1 if it went bankrupt."""
+    row = doubles * 43 + s[ST + p]
+    leave = 0
+    if m[m[M_ASKS] + row] and (s[NCARDS + p] or s[CASH + p] >= JAIL_FEE):
+        leave = 1 if decide_leave(s, f, p) else 0
+    d1 = roll_die(s)
+    d2 = roll_die(s)
+    s[LAST_ROLL] = d1 + d2
+    cls = m[m[M_DICE] + (d1 - 1) * 6 + d2 - 1]
+    chance = chest = 0  # the cards drawn so far (0-based), to find the roll's leaf
+    first = ((row * m[M_CLASSES] + cls) * 2 + leave) * 256  # the roll's 16 x 16 leaves
+    leaf = m[m[M_LEAF] + first]
+    i = m[m[M_START] + leaf]
+    while True:
+        at = m[M_EVENTS] + 4 * i
+        op, a, b, c = m[at], m[at + 1], m[at + 2], m[at + 3]
+        if op == END:
+            s[ST + p] = a
+            return b
+        alive = True
+        if op == GO:
+            transfer(s, BANK, p, SALARY)
+        elif op == LAND:
+            alive = land(s, f, p, a, b, c)
+        elif op == DRAW:
+            card = deal(s, a)
+            alive = apply_card(s, f, p, a, card)
+            if a == 0:
+                chance = card - 1
+            else:
+                chest = card - 1
+            offset = i - m[m[M_START] + leaf]
+            leaf = m[m[M_LEAF] + first + chance * 16 + chest]
+            i = m[m[M_START] + leaf] + offset
+        else:  # LEAVE or FEE: a held card, or $50
+            alive = use_card_or_pay(s, f, p)
+        if not alive:
+            return -1
+        i += 1
+
+
+@njit(cache=True)
+def play_turn(s, f, m, p):
+    """A whole turn of ``p``, then its building and lifting."""
+    doubles = play_roll(s, f, m, p, 0)
+    while doubles > 0:
+        doubles = play_roll(s, f, m, p, doubles)
+    if s[ALIVE + p]:
+        end_of_turn(s, p)
+
+
+@njit(cache=True)
+def new_game(players, mode, streams, lengths):
+    """The state vector of a game about to start, its streams (mode 1) after the slots."""
+    s = np.zeros(SIZE + (streams.size if mode == 1 else 0), np.int64)
+    if mode == 1:
+        s[SIZE:] = streams
+        s[FACES_AT], s[NFACES] = SIZE, lengths[0]
+        s[SHUF_AT], s[NSHUF], s[NUNI] = SIZE + lengths[0], lengths[1], lengths[2]
+    s[OWNER : OWNER + SPACES] = BANK
+    s[HOUSES_LEFT], s[HOTELS_LEFT] = HOUSES, HOTELS
+    s[NPLAYERS], s[MODE], s[ROUND] = players, mode, 1
+    for p in range(players):
+        s[CASH + p], s[ALIVE + p] = STARTING_CASH, 1
+    return s
+
+
+@njit(cache=True)
+def alive_count(s):
+    """How many players are still in the game."""
+    n = 0
+    for p in range(s[NPLAYERS]):
+        n += s[ALIVE + p]
+    return n
+
+
+@njit(cache=True)
+def play_game(s, f, m, max_rounds, trace):
+    """Play rounds until one player is left or ``max_rounds``; a snapshot per round into
+    ``trace`` (if it has rows). Returns the rounds played and 1 if it ended early."""
+    n = s[NPLAYERS]
+    for rnd in range(1, max_rounds + 1):
+        s[ROUND] = rnd
+        for p in range(n):
+            if s[ALIVE + p]:
+                s[TURNS] += 1
+                play_turn(s, f, m, p)
+                if alive_count(s) <= 1:
+                    snapshot(s, trace, rnd)
+                    return rnd, 1
+        snapshot(s, trace, rnd)
+    return max_rounds, 0
+
+
+@njit(cache=True)
+def snapshot(s, trace, rnd):
+    """Keep the state after round ``rnd`` (when tracing)."""
+    if trace.shape[0] >= rnd:
+        trace[rnd - 1, :] = s[:SIZE]
+
+
+@njit(cache=True)
+def finish(s, out):
+    """Each player's place: in the game by net worth (then monopolies, lots, seat), then
+    the bankrupt, the last to go first."""
+    n = s[NPLAYERS]
+    keys = np.zeros((n, 4), np.int64)
+    for p in range(n):
+        keys[p] = (-net_worth(s, p), -count_monopolies(s, p), -count_lots(s, p), p)
+    place = 1
+    for _ in range(n - s[NGONE]):
+        best = -1
+        for p in range(n):
+            if s[ALIVE + p] and out[p] == 0 and (best < 0 or less(keys[p], keys[best])):
+                best = p
+        out[best] = place
+        place += 1
+    for k in range(s[NGONE] - 1, -1, -1):
+        out[s[GONE + k]] = place
+        place += 1
+
+
+@njit(cache=True)
+def less(a, b):
+    """Whether key ``a`` sorts before key ``b``."""
+    for k in range(a.size):
+        if a[k] != b[k]:
+            return a[k] < b[k]
+    return False
+
+
+@njit(cache=True, parallel=True)
+def play_many(m, genes, at, kind, who, seeds, streams, uniforms, lengths, mode, max_rounds,
+              results, traces):  # fmt: skip
+    """Play game ``g`` for every row of ``who`` (the population members in seat order).
+
+    Member ``i`` plays code ``kind[i]`` with its genes from ``genes[at[i]]`` on
+    (:data:`GENE_WIDTHS`). ``streams[g]`` holds game ``g``'s die faces then deck shuffles
+    and ``uniforms[g]`` its players' decision draws, as counted by ``lengths`` (faces,
+    shuffles per deck, uniforms per player); mode 0 draws from numba's generator seeded
+    with ``seeds[g]`` instead. ``results[g]`` gets, per seat: place, lots, monopolies, net
+    worth, cash; then the rounds, 1 if it ended early, 1 if a stream ran out, and the turns.
+    """
+    games, n = who.shape
+    for gu in prange(games):
+        g = np.int64(gu)  # prange's index may be unsigned: mixed with signed it turns float
+        if mode == 0:
+            np.random.seed(seeds[g])
+            f = genes
+        else:  # the game's decision draws after the genes, where uniform() reads them
+            f = np.concatenate((genes, uniforms[g]))
+        s = new_game(n, mode, streams[min(g, streams.shape[0] - 1)], lengths)
+        for p in range(n):
+            s[KIND + p], s[GENE_AT + p] = kind[who[g, p]], at[who[g, p]]
+        s[UNI_AT] = genes.size
+        trace = traces[min(g, traces.shape[0] - 1)]
+        rounds, early = play_game(s, f, m, max_rounds, trace)
+        out = results[g]
+        finish(s, out[0:n])
+        for p in range(n):
+            out[n + p] = count_lots(s, p)
+            out[2 * n + p] = count_monopolies(s, p)
+            out[3 * n + p] = net_worth(s, p)
+            out[4 * n + p] = s[CASH + p]
+        out[5 * n], out[5 * n + 1], out[5 * n + 2] = rounds, early, s[ERROR]
+        out[5 * n + 3] = s[TURNS]

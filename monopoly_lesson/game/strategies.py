@@ -1,0 +1,227 @@
+"""Strategies: what a player decides, as plug-ins, with the rules' defaults.
+
+A strategy answers the game's questions (the game rules page, ``notebooks/game_rules.md``,
+"Strategies: what a player decides"):
+
+- ``buy(game, me, space) -> bool``: buy this unowned lot at its price?
+- ``bid(game, me, space) -> int``: the most it would pay in an auction (0: no bid);
+- ``leave_jail(game, me) -> bool``: leave jail now, with a card or $50?
+- ``build(game, me) -> space or None``: the next building to buy at the end of its turn;
+- ``lift(game, me) -> space or None``: the next mortgage to lift at the end of its turn;
+- ``raise_cash(game, me, owed) -> ("sell" or "mortgage", space) or None``: what to sell
+  or mortgage next to pay a debt.
+
+``game`` is a :class:`~monopoly_lesson.game.state.GameView`, the game as a player at the
+table sees it (read-only: the lots, every player's cash, position and cards, the bank;
+not the decks' order), and ``me`` the deciding player's own view; ``me.rng`` is its own
+seeded random generator. A decision that tries to change the game stops it with a
+:class:`StrategyError` (to try a change, work on ``game.copy()``). Only ``buy`` is
+required: subclass :class:`Strategy` and the others are the rules' defaults below; a
+plain class or a few functions work too (:mod:`monopoly_lesson.game.plugins`).
+"""
+
+from __future__ import annotations
+
+from .buildings import lift_cost, why_not_build, why_not_mortgage, why_not_sell
+from .state import (
+    GROUP,
+    GROUP_SPACES,
+    HOUSE_COST,
+    PRICE,
+    GameView,
+    OwnView,
+    PlayerState,
+    ReadableGame,
+)
+
+__all__ = [
+    "BUILD_ORDER",
+    "DECISIONS",
+    "RESERVE",
+    "AlwaysBuy",
+    "GameChanged",
+    "Heuristic",
+    "NeverBuy",
+    "RandomBuy",
+    "Strategy",
+    "StrategyError",
+]
+
+RESERVE = 200
+"""The cash the default build and lift decisions keep in hand."""
+BUILD_ORDER = ("orange", "light blue", "red", "purple", "dark blue", "yellow", "green", "brown")
+"""The groups the default build decision develops, in order (the paper's code's order)."""
+LIFT_ORDER = ("complete groups", "railroad", "utility", "others")
+DECISIONS = ("buy", "bid", "leave_jail", "build", "lift", "raise_cash")
+"""The questions a strategy answers, in the order the docs list them."""
+
+
+class StrategyError(RuntimeError):
+    """A strategy's decision is missing, raised an error, or returned something invalid."""
+
+
+class GameChanged(StrategyError):
+    """A strategy's decision changed the game, which a strategy may only read."""
+
+
+class Strategy:
+    """A strategy with the rules' defaults; subclasses answer ``buy`` and any others."""
+
+    name = "strategy"
+
+    def buy(self, game: GameView, me: OwnView, space: int) -> bool:
+        """Buy the unowned lot on ``space`` at its price? (Every strategy must answer.)"""
+        raise NotImplementedError(
+            f"the {self.name!r} strategy has no buy decision: define buy(self, game, me, space)"
+        )
+
+    def bid(self, game: GameView, me: OwnView, space: int) -> int:
+        """Default: the lot's price (capped at the cash) if it would buy the lot, else 0."""
+        return min(PRICE[space], me.cash) if self.buy(game, me, space) else 0
+
+    def leave_jail(self, game: GameView, me: OwnView) -> bool:
+        """Default: no, stay (the long stay)."""
+        return False
+
+    def build(self, game: GameView, me: OwnView) -> int | None:
+        """Default: evenly, in :data:`BUILD_ORDER`, while the next keeps $200 in hand."""
+        return default_build(game, me)
+
+    def lift(self, game: GameView, me: OwnView) -> int | None:
+        """Default: complete groups' lots first, then railroads, utilities, others."""
+        return default_lift(game, me)
+
+    def raise_cash(self, game: GameView, me: OwnView, owed: int) -> tuple[str, int] | None:
+        """Default: sell buildings from the cheapest group, then mortgage (see the rules)."""
+        return default_raise_cash(game, me, owed)
+
+    def __repr__(self) -> str:
+        return f"<{self.name} strategy>"
+
+
+def default_build(game: ReadableGame, me: PlayerState | OwnView) -> int | None:
+    """The next building in :data:`BUILD_ORDER` if it leaves :data:`RESERVE` in hand."""
+    for group in BUILD_ORDER:
+        spaces = GROUP_SPACES[group]
+        if game.lots[spaces[0]].owner != me.seat or not game.holds_complete_group(me.seat, group):
+            continue
+        for space in sorted(spaces, key=lambda s: game.lots[s].buildings):
+            if why_not_build(game, me.seat, space) is None:
+                return space if me.cash - HOUSE_COST[space] >= RESERVE else None
+    return None
+
+
+def default_lift(game: ReadableGame, me: PlayerState | OwnView) -> int | None:
+    """The next mortgage to lift, if its cost leaves :data:`RESERVE` in hand."""
+    mortgaged = [s for s in sorted(me.lots) if game.lots[s].mortgaged]
+    if not mortgaged:
+        return None
+    first = min(mortgaged, key=lambda s: (_lift_rank(game, me, s), s))
+    return first if me.cash - lift_cost(first) >= RESERVE else None
+
+
+def _lift_rank(game: ReadableGame, me: PlayerState | OwnView, space: int) -> int:
+    group = GROUP[space]
+    if game.holds_complete_group(me.seat, group):
+        return LIFT_ORDER.index("complete groups")
+    if group in ("railroad", "utility"):
+        return LIFT_ORDER.index(group)
+    return LIFT_ORDER.index("others")
+
+
+def default_raise_cash(
+    game: ReadableGame, me: PlayerState | OwnView, owed: int
+) -> tuple[str, int] | None:
+    """Sell buildings, cheapest group first; then mortgage lots outside complete groups
+    (railroads and utilities are never in one), cheapest first; then the rest."""
+    by_price = sorted(me.lots, key=lambda s: (PRICE[s], s))
+    for space in by_price:
+        if why_not_sell(game, me.seat, space) is None:
+            return ("sell", space)
+    mortgageable = [s for s in by_price if why_not_mortgage(game, me.seat, s) is None]
+    if not mortgageable:
+        return None
+    loose = [s for s in mortgageable if not game.holds_complete_group(me.seat, GROUP[s])]
+    return ("mortgage", (loose or mortgageable)[0])
+
+
+# ---------------------------------------------------------------------------
+# Built-in strategies
+# ---------------------------------------------------------------------------
+
+
+class AlwaysBuy(Strategy):
+    """Buy every lot it lands on and can pay for."""
+
+    name = "always"
+
+    def buy(self, game: GameView, me: OwnView, space: int) -> bool:
+        """Always."""
+        return True
+
+
+class NeverBuy(Strategy):
+    """Never buy at the price; bids nothing in auctions either (the default bid)."""
+
+    name = "never"
+
+    def buy(self, game: GameView, me: OwnView, space: int) -> bool:
+        """Never."""
+        return False
+
+
+class RandomBuy(Strategy):
+    """Buy with probability ``p`` (a fresh draw each time, from the player's generator)."""
+
+    def __init__(self, p: float) -> None:
+        if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1:
+            raise ValueError(f"p must be a probability from 0 to 1, got {p!r}.")
+        self.p = float(p)
+        self.name = f"random:{p:g}"
+
+    def buy(self, game: GameView, me: OwnView, space: int) -> bool:
+        """A fresh draw: True with probability ``p``."""
+        return me.rng.random() < self.p
+
+
+UNOWNED_TO_LEAVE_JAIL = 14
+"""The heuristic leaves jail at once while at least this many lots (half) are unowned."""
+
+
+def nobody_owns_group(game: GameView, me: OwnView, space: int) -> bool:
+    """Heuristic 1: nobody owns a lot of this group yet."""
+    return all(game.lots[s].owner is None for s in GROUP_SPACES[GROUP[space]])
+
+
+def adds_to_my_group(game: GameView, me: OwnView, space: int) -> bool:
+    """Heuristic 2: a second or third lot of a group only ``me`` owns lots of."""
+    owners = {game.lots[s].owner for s in GROUP_SPACES[GROUP[space]]} - {None}
+    return owners == {me.seat}
+
+
+def blocks_a_group(game: GameView, me: OwnView, space: int) -> bool:
+    """Heuristic 3: one other player owns every other lot of the group (buy to block)."""
+    others = [game.lots[s].owner for s in GROUP_SPACES[GROUP[space]] if s != space]
+    return len(set(others)) == 1 and others[0] not in (None, me.seat)
+
+
+def is_orange(game: GameView, me: OwnView, space: int) -> bool:
+    """Heuristic 4: always buy orange."""
+    return GROUP[space] == "orange"
+
+
+class Heuristic(Strategy):
+    """The paper's six heuristics: buy if nobody owns the group, to add to one's own group,
+    to block, or if orange; leave jail early while many lots are unowned, stay late
+    when the board is developed."""
+
+    name = "heuristic"
+    rules = (nobody_owns_group, adds_to_my_group, blocks_a_group, is_orange)
+
+    def buy(self, game: GameView, me: OwnView, space: int) -> bool:
+        """Buy when any of the four buying heuristics says so."""
+        return any(rule(game, me, space) for rule in self.rules)
+
+    def leave_jail(self, game: GameView, me: OwnView) -> bool:
+        """Heuristics 5 and 6: leave at once early (many lots unowned), stay late."""
+        return len(game.unowned()) >= UNOWNED_TO_LEAVE_JAIL
