@@ -16,9 +16,10 @@ import pandas as pd
 
 from .exact import _chain, _exact_rules, _roll_chain, _stationary_vector
 from .game.engine import GAME_MOVEMENT
-from .game.lots import RAILROAD_RENTS, UTILITY_MULTIPLIERS, lots
+from .game.lots import lots
+from .game.money_tables import RENT, rent_stage
 from .game.roll_table import OPS, GameRollTable, game_roll_table
-from .game.state import GROUP, PRICE, RENTS
+from .game.state import GROUP, GROUP_SPACES, HOTEL, PRICE
 from .roll_table import STATES, dice_classes, state_label
 from .rules import DOUBLES_TO_JAIL, Rules
 
@@ -40,6 +41,9 @@ LEVELS = (
 )  # fmt: skip
 """The columns of :func:`rent_per_turn`: street stages, railroads held, utilities held."""
 ROWS = DOUBLES_TO_JAIL * STATES
+_STREET_LEVELS = [("unimproved", False, 0), ("complete_group", True, 0)] + [
+    (level, True, buildings) for buildings, level in enumerate(LEVELS[2 : HOTEL + 2], start=1)
+]  # a street's columns of LEVELS: complete group or not, and buildings
 
 
 def _roll_visits(rules: Rules) -> np.ndarray:
@@ -104,19 +108,20 @@ def rent_per_turn(rules: Rules = GAME_MOVEMENT) -> pd.DataFrame:
     table = pd.DataFrame(np.nan, index=seen.index, columns=list(LEVELS))
     for space in seen.index:
         n = seen.at[space, "landings"] + seen.at[space, "doubled"] + seen.at[space, "fresh_roll"]
-        if GROUP[space] == "railroad":
+        group, size = GROUP[space], len(GROUP_SPACES[GROUP[space]])
+        if group == "railroad":
             paid = seen.at[space, "landings"] + 2 * seen.at[space, "doubled"]
-            for k, rent in enumerate(RAILROAD_RENTS, start=1):
+            for k in range(1, size + 1):
+                rent = RENT[space, rent_stage(group, k, k == size, 0)]
                 table.at[space, f"railroads_{k}"] = rent * paid
-        elif GROUP[space] == "utility":
+        elif group == "utility":
             fresh = 10 * (sides + 1) * seen.at[space, "fresh_roll"]
-            for k, times in enumerate(UTILITY_MULTIPLIERS, start=1):
+            for k in range(1, size + 1):
+                times = RENT[space, rent_stage(group, k, k == size, 0)]
                 table.at[space, f"utilities_{k}"] = times * seen.at[space, "dice"] + fresh
         else:
-            rents = RENTS[space]
-            table.loc[space, ["unimproved", "complete_group"]] = [n * rents[0], 2 * n * rents[0]]
-            for level, rent in zip(LEVELS[2:7], rents[1:], strict=True):
-                table.at[space, level] = n * rent
+            for level, complete, buildings in _STREET_LEVELS:
+                table.at[space, level] = n * RENT[space, rent_stage(group, 0, complete, buildings)]
     table.insert(0, "group", lots["group"])
     table.insert(0, "title", lots["title"])
     return table

@@ -7,7 +7,7 @@ lines. This plays the equality games of ``tests/test_fast_game.py`` (the compile
 fed the reference engine's pre-drawn streams, compared after every round) and the tests
 of ``tests/test_compiled_coverage.py`` (games that reach the rules random games miss,
 the rules' scenarios from Go, streams too short), under coverage; prints coverage's
-report of ``fast_game_loop.py`` and of ``fast_game.py``; and fails, naming the game, the
+report of ``game/fast_loop.py`` and of ``game/fast.py``; and fails, naming the game, the
 round and what differed, if the engines disagree, or if a line of the loop never ran.
 
     python tools/compiled_coverage.py                   # 4,000 games: about 4 minutes
@@ -31,8 +31,8 @@ import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-LOOP = ROOT / "monopoly_lesson" / "fast_game_loop.py"
-BOUNDARY = ROOT / "monopoly_lesson" / "fast_game.py"
+LOOP = ROOT / "monopoly_lesson" / "game" / "fast_loop.py"
+BOUNDARY = ROOT / "monopoly_lesson" / "game" / "fast.py"
 GAMES = 4000
 """Random equality games: about 6 s a hundred on one core here, under coverage."""
 TESTS = [

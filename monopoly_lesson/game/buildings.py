@@ -25,9 +25,11 @@ from .state import (
 
 __all__ = [
     "build",
+    "interest",
     "lift_cost",
     "lift_mortgage",
     "mortgage",
+    "sale_price",
     "sell_building",
     "why_not_build",
     "why_not_lift",
@@ -103,7 +105,7 @@ def why_not_sell(game: ReadableGame, seat: int, space: int) -> str | None:
 def sell_building(game: GameState, seat: int, space: int) -> None:
     """Sell a building on ``space`` for half its cost; a hotel goes back to 4 houses if the
     bank has them, else it is sold with its houses at once."""
-    lot, half = game.lots[space], HOUSE_COST[space] // 2
+    lot, half = game.lots[space], sale_price(space)
     sold = 1
     if lot.buildings == HOTEL and game.bank_houses < HOTEL - 1:
         sold = HOTEL  # the hotel and the 4 houses it stands for
@@ -143,13 +145,32 @@ def mortgage(game: GameState, seat: int, space: int) -> None:
         say("mortgaged", who=game.name(seat), lot=space_name(space), amount=MORTGAGE[space])
 
 
+def sale_price(space: int) -> int:
+    """What the bank pays for one building sold from ``space``: half its cost.
+
+    >>> sale_price(2), sale_price(40)
+    (25, 100)
+    """
+    return HOUSE_COST[space] // 2
+
+
+def interest(space: int) -> int:
+    """The 10% interest on the mortgage of ``space``, rounded up: paid when the mortgage is
+    lifted, and by a creditor who takes the lot mortgaged.
+
+    >>> interest(2), interest(40)
+    (3, 20)
+    """
+    return math.ceil(MORTGAGE[space] / 10)
+
+
 def lift_cost(space: int) -> int:
-    """What lifting the mortgage on ``space`` costs: its value plus 10%, rounded up.
+    """What lifting the mortgage on ``space`` costs: its value plus the interest.
 
     >>> lift_cost(2), lift_cost(40)
     (33, 220)
     """
-    return MORTGAGE[space] + math.ceil(MORTGAGE[space] / 10)
+    return MORTGAGE[space] + interest(space)
 
 
 def why_not_lift(game: ReadableGame, seat: int, space: int) -> str | None:

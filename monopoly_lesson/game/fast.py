@@ -28,7 +28,7 @@ from .limits import (
     check_seed,
 )
 from .plugins import as_strategy
-from .roll_table import OPS, game_roll_table
+from .roll_table import EVENT_WIDTH, JAIL_CHOICES, OPS, game_roll_table
 from .strategies import AlwaysBuy, Heuristic, NeverBuy, RandomBuy, Strategy
 from .streams import GameStreams, StreamExhausted
 
@@ -53,6 +53,9 @@ STREAM_CHUNK = 64
 """Games per call of the compiled loop when it is fed streams (each game's own draws)."""
 FIELDS = ("finish", "lots", "monopolies", "net_worth", "cash")
 """The per-seat results of :func:`fast_games`, each an array of shape (games, players)."""
+assert len(FIELDS) == loop.SEAT_RESULTS
+CARD_NUMBERS = np.arange(1, loop.DECK_CARDS + 1)
+"""A deck's cards, numbered from 1: a shuffle is a permutation of them."""
 CHROMOSOME_KINDS = {"rga": loop.RGA, "tga": loop.TGA, "sga": loop.TGA}
 """The code each chromosome plays as."""
 assert [OPS[k] for k in ("end", "go", "land", "draw", "leave", "fee")] == [
@@ -69,12 +72,13 @@ def pack_movement() -> np.ndarray:
     """The game roll table in one array, as the compiled loop reads it (``M_*`` header)."""
     table = game_roll_table(GAME_MOVEMENT)
     parts = [table.dice_class, table.leaf, table.start, table.events, table.asks]
-    header = 6
+    header = loop.M_HEADER
     offsets = np.cumsum([header] + [part.size for part in parts])[:-1]
     m = np.concatenate([np.zeros(header, np.int64)] + [p.ravel().astype(np.int64) for p in parts])
     m[loop.M_CLASSES] = table.leaf.shape[1]
     m[[loop.M_DICE, loop.M_LEAF, loop.M_START, loop.M_EVENTS, loop.M_ASKS]] = offsets
-    assert table.leaf.shape[2:] == (2, 16, 16) and table.events.shape[1] == 4
+    cards = (loop.DECK_CARDS, loop.DECK_CARDS)
+    assert table.leaf.shape[2:] == (JAIL_CHOICES, *cards) and table.events.shape[1] == EVENT_WIDTH
     return m
 
 
@@ -430,10 +434,14 @@ def _check_streams(streams: object, games: int, players: int) -> list[GameStream
         for deck in s.shuffles:
             if (
                 deck.ndim != 2
-                or deck.shape[1] != 16
-                or (len(deck) and (np.sort(deck, axis=1) != np.arange(1, 17)).any())
+                or deck.shape[1] != loop.DECK_CARDS
+                or (
+                    len(deck) and (np.sort(deck, axis=1) != np.arange(1, loop.DECK_CARDS + 1)).any()
+                )
             ):
-                raise ValueError("each deck shuffle must be a permutation of the cards 1 to 16.")
+                raise ValueError(
+                    f"each deck shuffle must be a permutation of the cards 1 to {loop.DECK_CARDS}."
+                )
         if uniforms.size and not (uniforms.min() >= 0 and uniforms.max() < 1):
             raise ValueError("uniforms must be numbers from 0 to 1 (1 excluded).")
     return list(streams)
@@ -455,16 +463,17 @@ def _play(codes, at, who, seeds, draws, max_rounds, traces, out, part):  # type:
     games, players = who.shape
     ints, uniforms, lengths = draws
     mode = 0 if ints.shape[1] == 0 else 1
-    results = np.zeros((games, len(FIELDS) * players + 4), np.int64)
+    results = np.zeros((games, loop.SEAT_RESULTS * players + loop.GAME_RESULTS), np.int64)
     loop.play_many(_movement(), codes.genes, at, codes.kind, who, seeds, ints, uniforms,
                    lengths, mode, max_rounds, results, traces)  # fmt: skip
-    if results[:, 5 * players + 2].any():
+    at_end = loop.SEAT_RESULTS * players
+    if results[:, at_end + loop.R_EXHAUSTED].any():
         raise StreamExhausted("a game needed more draws than its streams hold")
     for k, name in enumerate(FIELDS):
         out[name][part] = results[:, k * players : (k + 1) * players]
-    out["rounds"][part] = results[:, 5 * players]
-    out["ended_early"][part] = results[:, 5 * players + 1].astype(bool)
-    out["turns"][part] = results[:, 5 * players + 3]
+    out["rounds"][part] = results[:, at_end + loop.R_ROUNDS]
+    out["ended_early"][part] = results[:, at_end + loop.R_EARLY].astype(bool)
+    out["turns"][part] = results[:, at_end + loop.R_TURNS]
 
 
 @functools.lru_cache(maxsize=1)

@@ -19,26 +19,47 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..roll_table import STATES
 from ..starter import NUM_SPACES
 from .card_effects import chance_effects, community_effects
-from .chromosomes import NORTH_STREETS, WEST_STREETS
-from .engine import JAIL_FEE, MAX_PLAYERS, SALARY
-from .lots import GROUPS, HOTELS, HOUSES, RAILROAD_RENTS, TAXES, UTILITY_MULTIPLIERS
+from .chromosomes import BUY_SHAPE, NORTH_STREETS, WEST_STREETS
+from .chromosomes import RGA as RGA_PLAYER
+from .chromosomes import TGA as TGA_PLAYER
+from .engine import GAME_MOVEMENT, JAIL_FEE, MAX_PLAYERS, SALARY
+from .lots import GROUPS, HOTELS, HOUSES, TAXES
+from .money_tables import (
+    BASE,
+    GROUP_SIZE,
+    HEURISTIC_BUY,
+    INTEREST,
+    LIFT_COST,
+    OWNERSHIP_STATE,
+    RENT,
+    SALE_PRICE,
+)
+from .roll_table import EVENT_WIDTH, JAIL_CHOICES
 from .state import (
     GROUP_SPACES,
     HOTEL,
     HOUSE_COST,
     MORTGAGE,
     PRICE,
-    RENTS,
     STARTING_CASH,
 )
 from .strategies import BUILD_ORDER, RESERVE, UNOWNED_TO_LEAVE_JAIL
 
 # -- the data, as arrays indexed by space (1..40) or group ---------------------------
+SPACES = NUM_SPACES + 1  # indexed by space (slot 0 unused)
+DECKS, DECK_CARDS = 2, len(chance_effects)  # Chance and Community Chest, 16 cards each
+assert len(community_effects) == DECK_CARDS
+HELD_CODE = 2 * DECK_CARDS
+"""A held Get Out of Jail Free card is written as deck x HELD_CODE + card."""
+LEAVES = DECK_CARDS * DECK_CARDS
+"""A roll's leaves in the game roll table: one per first Chance and Community Chest card."""
+SIDES = GAME_MOVEMENT.dice_sides
 GROUP_NAMES = list(GROUPS)
-GROUP_ID = np.full(41, -1, np.int64)
-GSPACES = np.zeros((len(GROUPS), 4), np.int64)
+GROUP_ID = np.full(SPACES, -1, np.int64)
+GSPACES = np.zeros((len(GROUPS), GROUP_SIZE), np.int64)
 GSIZE = np.zeros(len(GROUPS), np.int64)
 for _g, _name in enumerate(GROUP_NAMES):
     GSIZE[_g] = len(GROUP_SPACES[_name])
@@ -52,27 +73,26 @@ ORANGE = GROUP_NAMES.index("orange")
 TGA_WEST = np.array([GROUP_NAMES.index("purple"), ORANGE], np.int64)
 TGA_NORTH = np.array([GROUP_NAMES.index("red"), GROUP_NAMES.index("yellow")], np.int64)
 BUILD_GROUPS = np.array([GROUP_NAMES.index(g) for g in BUILD_ORDER], np.int64)
-PRICE_A = np.zeros(41, np.int64)
-MORT_A = np.zeros(41, np.int64)
-COST_A = np.zeros(41, np.int64)
-RENT_A = np.zeros((41, 6), np.int64)
-TAX_A = np.zeros(41, np.int64)
+PRICE_A = np.zeros(SPACES, np.int64)
+MORT_A = np.zeros(SPACES, np.int64)
+COST_A = np.zeros(SPACES, np.int64)
+TAX_A = np.zeros(SPACES, np.int64)
 for _space in PRICE:
     PRICE_A[_space], MORT_A[_space] = PRICE[_space], MORTGAGE[_space]
-    COST_A[_space], RENT_A[_space] = HOUSE_COST[_space], RENTS[_space]
+    COST_A[_space] = HOUSE_COST[_space]
 for _space, (_, _amount) in TAXES.items():
     TAX_A[_space] = _amount
 LOTS = np.array(sorted(PRICE), np.int64)
 LOTS_BY_PRICE = np.array(sorted(PRICE, key=lambda s: (PRICE[s], s)), np.int64)
-RR_RENT = np.array(RAILROAD_RENTS, np.int64)
-UT_TIMES = np.array(UTILITY_MULTIPLIERS, np.int64)
 WEST = np.array(WEST_STREETS, np.int64)
 NORTH = np.array(NORTH_STREETS, np.int64)
-EFFECT_CODES = {"collect": 1, "pay": 2, "collect_from_each": 3, "pay_each": 4, "repairs": 5,
-                "keep": 6}  # fmt: skip
-CARD = np.zeros(
-    (2, len(chance_effects) + 1, 4), np.int64
-)  # effect code, amount, per house, per hotel
+COLLECT, PAY, COLLECT_FROM_EACH, PAY_EACH, REPAIRS, KEEP = range(1, 7)
+"""The money effects of the cards table, as codes (0: a card that only moves)."""
+EFFECT_CODES = {"collect": COLLECT, "pay": PAY, "collect_from_each": COLLECT_FROM_EACH,
+                "pay_each": PAY_EACH, "repairs": REPAIRS, "keep": KEEP}  # fmt: skip
+EFFECT, AMOUNT, PER_HOUSE, PER_HOTEL = range(4)
+"""The fields of a card's row in CARD."""
+CARD = np.zeros((2, len(chance_effects) + 1, PER_HOTEL + 1), np.int64)  # deck, card (from 1)
 for _d, _table in enumerate((chance_effects, community_effects)):
     for _row in _table.itertuples():
         CARD[_d, _row.index] = (EFFECT_CODES.get(_row.effect, 0), _row.amount,
@@ -80,18 +100,16 @@ for _d, _table in enumerate((chance_effects, community_effects)):
 del _g, _name, _k, _space, _amount, _d, _table, _row
 ALWAYS, NEVER, RANDOM, HEURISTIC, RGA, TGA = range(6)
 """Strategy codes (SGA plays as TGA, its genes read as n/63)."""
-BUY_GENES = 4 * 40
+BUY_GENES = BUY_SHAPE[0] * BUY_SHAPE[1]
 """A chromosome player's buy genes come first in its genes: ownership state x space."""
-JAIL_SIDE = np.array([0, 0, 0, 0, 64, 4], np.int64)
+JAIL_SIDE = np.zeros(TGA + 1, np.int64)
 """The side of each code's square of jail genes (after its buy genes): RGA 64, TGA 4."""
-GENE_WIDTHS = np.array([0, 0, 1, 0, BUY_GENES + 64 * 64, BUY_GENES + 4 * 4], np.int64)
+JAIL_SIDE[RGA], JAIL_SIDE[TGA] = RGA_PLAYER.JAIL_SHAPE[0], TGA_PLAYER.JAIL_SHAPE[0]
+GENE_WIDTHS = np.array([0, 0, 1, 0, *(BUY_GENES + JAIL_SIDE[[RGA, TGA]] ** 2)], np.int64)
 """The genes each code reads: random:P its P, RGA and TGA their buy then jail genes."""
 
 # -- the slots of a game's state vector ------------------------------------------------
 MAXP = MAX_PLAYERS
-SPACES = NUM_SPACES + 1  # slots 0..40, indexed by space (slot 0 unused)
-DECKS, DECK_CARDS = 2, len(chance_effects)  # Chance and Community Chest, 16 cards each
-assert len(community_effects) == DECK_CARDS
 _taken = [0]
 
 
@@ -117,9 +135,16 @@ TURNS = _slots(1)  # turns played in the game, all players together
 SIZE = _slots(0)
 HOUSES_PER_HOTEL = HOTEL - 1
 """A hotel stands for 4 houses: building one gives them back, selling one takes them."""
+# A game's results: SEAT_RESULTS numbers per seat (each a block of n), then GAME_RESULTS.
+R_FINISH, R_LOTS, R_MONOPOLIES, R_NET_WORTH, R_CASH = range(5)
+SEAT_RESULTS = R_CASH + 1
+R_ROUNDS, R_EARLY, R_EXHAUSTED, R_TURNS = range(4)
+GAME_RESULTS = R_TURNS + 1
+
 # The movement tables, packed into one array ``m`` (fast_game.pack_movement): a header of
 # offsets, then the dice classes, leaves, leaf starts, events and jail-choice flags.
 M_CLASSES, M_DICE, M_LEAF, M_START, M_EVENTS, M_ASKS = range(6)
+M_HEADER = M_ASKS + 1
 BANK = -1
 
 
@@ -320,8 +345,8 @@ def default_build(s, p):
 
 @njit(cache=True)
 def lift_cost(space):
-    """The mortgage value plus 10%, rounded up."""
-    return MORT_A[space] + (MORT_A[space] + 9) // 10
+    """The mortgage value plus the interest (buildings.lift_cost, as a table)."""
+    return LIFT_COST[space]
 
 
 @njit(cache=True)
@@ -377,7 +402,7 @@ def sell_building(s, p, space):
     else:
         s[HOUSES_LEFT] += 1
     s[BLD + space] = b - sold
-    transfer(s, BANK, p, sold * (COST_A[space] // 2))
+    transfer(s, BANK, p, sold * SALE_PRICE[space])
 
 
 @njit(cache=True)
@@ -423,40 +448,36 @@ def raise_cash(s, p, owed):
 
 
 @njit(cache=True)
-def ownership_state(s, p, space):
-    """0 nobody owns a lot of the group, 1 only p, 2 exactly one other, 3 two or more."""
+def ownership_pattern(s, p, space):
+    """The number of the ownership pattern of ``space``'s group from ``p``'s side
+    (:mod:`~monopoly_lesson.game.money_tables`: the bank 0, ``p`` 1, others 2.. as met)."""
     g = GROUP_ID[space]
-    mine, other, others = False, BANK, 0
+    number, scale, met = 0, 1, 0
     for k in range(GSIZE[g]):
         o = s[OWNER + GSPACES[g, k]]
-        if o == p:
-            mine = True
-        elif o != BANK and o != other:
-            others += 1
-            other = o
-    if others >= 2:
-        return 3
-    return 2 if others else 1 if mine else 0
+        code = 0 if o == BANK else 1 if o == p else 2 + met
+        earlier = 1
+        for j in range(k):
+            if code >= 2 and s[OWNER + GSPACES[g, j]] == o:
+                code = number // earlier % BASE  # the code this owner was given
+                break
+            earlier *= BASE
+        met += code == 2 + met
+        number += code * scale
+        scale *= BASE
+    return number
+
+
+@njit(cache=True)
+def ownership_state(s, p, space):
+    """The row of a chromosome player's buy genes (chromosomes.ownership_state, a table)."""
+    return OWNERSHIP_STATE[space, ownership_pattern(s, p, space)]
 
 
 @njit(cache=True)
 def heuristic_buy(s, p, space):
-    """Nobody owns the group, only p does, it blocks one other player, or orange."""
-    g = GROUP_ID[space]
-    others = 0
-    blocker, same = -2, True  # the owner of every other lot of the group, if one
-    for k in range(GSIZE[g]):
-        lot = GSPACES[g, k]
-        o = s[OWNER + lot]
-        others += o != p and o != BANK
-        if lot != space:
-            if blocker == -2:
-                blocker = o
-            elif o != blocker:
-                same = False
-    if others == 0 or g == ORANGE:
-        return True  # nobody owns a lot of it, only p does, or it is orange
-    return same and blocker != BANK and blocker != p
+    """Whether the heuristic buys (strategies.Heuristic.buy, a table)."""
+    return HEURISTIC_BUY[space, ownership_pattern(s, p, space)]
 
 
 @njit(cache=True)
@@ -469,7 +490,7 @@ def decide_buy(s, f, p, space):
         return heuristic_buy(s, p, space)
     if kind == RANDOM:
         return uniform(s, f, p) < f[at]
-    return uniform(s, f, p) < f[at + ownership_state(s, p, space) * 40 + space - 1]
+    return uniform(s, f, p) < f[at + ownership_state(s, p, space) * NUM_SPACES + space - 1]
 
 
 @njit(cache=True)
@@ -567,7 +588,7 @@ def bankrupt_to_player(s, f, debtor, creditor):
     """Cash, cards and lots to the creditor, who pays 10% on the mortgaged ones."""
     transfer(s, debtor, creditor, s[CASH + debtor])
     for k in range(s[NCARDS + debtor]):
-        s[CARDS + 2 * creditor + s[NCARDS + creditor]] = s[CARDS + 2 * debtor + k]
+        s[CARDS + DECKS * creditor + s[NCARDS + creditor]] = s[CARDS + DECKS * debtor + k]
         s[NCARDS + creditor] += 1
     s[NCARDS + debtor] = 0
     taken = np.zeros(SPACES, np.bool_)
@@ -577,7 +598,7 @@ def bankrupt_to_player(s, f, debtor, creditor):
             taken[space] = True
     for space in LOTS:
         if taken[space] and s[MORT + space]:
-            if not pay_bank(s, f, creditor, (MORT_A[space] + 9) // 10):
+            if not pay_bank(s, f, creditor, INTEREST[space]):
                 return
 
 
@@ -586,8 +607,8 @@ def bankrupt_to_bank(s, f, debtor):
     """Cash to the bank, cards back to their decks, lots auctioned unmortgaged."""
     transfer(s, debtor, BANK, s[CASH + debtor])
     for k in range(s[NCARDS + debtor]):
-        code = s[CARDS + 2 * debtor + k]
-        put_back(s, code // 32, code % 32)
+        code = s[CARDS + DECKS * debtor + k]
+        put_back(s, code // HELD_CODE, code % HELD_CODE)
     s[NCARDS + debtor] = 0
     freed = np.zeros(SPACES, np.bool_)
     for space in LOTS:
@@ -625,18 +646,17 @@ def auction(s, f, space, first):
 
 @njit(cache=True)
 def rent_due(s, space, dice, times, dice_times):
-    """The rent of ``space`` to its owner (rent.rent_due)."""
+    """The rent of ``space`` to its owner (rent.rent_due, its amounts a table)."""
     owner, g = s[OWNER + space], GROUP_ID[space]
-    if g == RAILROAD or g == UTILITY:
-        held = 0
-        for k in range(GSIZE[g]):
-            held += s[OWNER + GSPACES[g, k]] == owner
-        if g == RAILROAD:
-            return RR_RENT[held - 1] * times
-        return (dice_times if dice_times else UT_TIMES[held - 1]) * dice
-    if s[BLD + space]:
-        return RENT_A[space, s[BLD + space]]
-    return RENT_A[space, 0] * (2 if holds_complete_group(s, owner, g) else 1)
+    held = 0
+    for k in range(GSIZE[g]):
+        held += s[OWNER + GSPACES[g, k]] == owner
+    if g == RAILROAD:
+        return RENT[space, held - 1] * times
+    if g == UTILITY:
+        return (dice_times if dice_times else RENT[space, held - 1]) * dice
+    b = s[BLD + space]
+    return RENT[space, b + 1 if b else int(held == GSIZE[g])]
 
 
 @njit(cache=True)
@@ -666,23 +686,23 @@ def land(s, f, p, space, times, dice_times):
 @njit(cache=True)
 def apply_card(s, f, p, d, card):
     """A card's money, or keeping it; False if ``p`` went bankrupt."""
-    effect, amount = CARD[d, card, 0], CARD[d, card, 1]
-    if effect == 6:
+    effect, amount = CARD[d, card, EFFECT], CARD[d, card, AMOUNT]
+    if effect == KEEP:
         s[HELD + (DECK_CARDS + 1) * d + card] = 1
-        s[CARDS + 2 * p + s[NCARDS + p]] = d * 32 + card
+        s[CARDS + DECKS * p + s[NCARDS + p]] = d * HELD_CODE + card
         s[NCARDS + p] += 1
-    elif effect == 1:
+    elif effect == COLLECT:
         transfer(s, BANK, p, amount)
-    elif effect == 2:
+    elif effect == PAY:
         return pay(s, f, p, BANK, amount)
-    elif effect == 3 or effect == 4:
-        return each_other(s, f, p, amount, effect == 3)
-    elif effect == 5:
+    elif effect == COLLECT_FROM_EACH or effect == PAY_EACH:
+        return each_other(s, f, p, amount, effect == COLLECT_FROM_EACH)
+    elif effect == REPAIRS:
         cost = 0
         for space in LOTS:
             if s[OWNER + space] == p:
                 b = s[BLD + space]
-                cost += CARD[d, card, 3] if b == HOTEL else b * CARD[d, card, 2]
+                cost += CARD[d, card, PER_HOTEL] if b == HOTEL else b * CARD[d, card, PER_HOUSE]
         if cost:
             return pay(s, f, p, BANK, cost)
     return True
@@ -709,10 +729,10 @@ def use_card_or_pay(s, f, p):
     """Leave jail with a held card (back to its deck), else $50; False if bankrupt."""
     if s[NCARDS + p] == 0:
         return pay(s, f, p, BANK, JAIL_FEE)
-    code = s[CARDS + 2 * p]
-    s[CARDS + 2 * p] = s[CARDS + 2 * p + 1]
+    code = s[CARDS + DECKS * p]
+    s[CARDS + DECKS * p] = s[CARDS + DECKS * p + 1]
     s[NCARDS + p] -= 1
-    put_back(s, code // 32, code % 32)
+    put_back(s, code // HELD_CODE, code % HELD_CODE)
     return True
 
 
@@ -727,20 +747,20 @@ END, GO, LAND, DRAW, LEAVE, FEE = range(6)  # game_table.OPS, checked by fast_ga
 def play_roll(s, f, m, p, doubles):
     """One roll of ``p``: the recorded events with the money added. Returns the doubles so
     far if it rolls again, 0 if its turn is over, -1 if it went bankrupt."""
-    row = doubles * 43 + s[ST + p]
+    row = doubles * STATES + s[ST + p]
     leave = 0
     if m[m[M_ASKS] + row] and (s[NCARDS + p] or s[CASH + p] >= JAIL_FEE):
         leave = 1 if decide_leave(s, f, p) else 0
     d1 = roll_die(s)
     d2 = roll_die(s)
     s[LAST_ROLL] = d1 + d2
-    cls = m[m[M_DICE] + (d1 - 1) * 6 + d2 - 1]
+    cls = m[m[M_DICE] + (d1 - 1) * SIDES + d2 - 1]
     chance = chest = 0  # the cards drawn so far (0-based), to find the roll's leaf
-    first = ((row * m[M_CLASSES] + cls) * 2 + leave) * 256  # the roll's 16 x 16 leaves
+    first = ((row * m[M_CLASSES] + cls) * JAIL_CHOICES + leave) * LEAVES  # the roll's leaves
     leaf = m[m[M_LEAF] + first]
     i = m[m[M_START] + leaf]
     while True:
-        at = m[M_EVENTS] + 4 * i
+        at = m[M_EVENTS] + EVENT_WIDTH * i
         op, a, b, c = m[at], m[at + 1], m[at + 2], m[at + 3]
         if op == END:
             s[ST + p] = a
@@ -758,7 +778,7 @@ def play_roll(s, f, m, p, doubles):
             else:
                 chest = card - 1
             offset = i - m[m[M_START] + leaf]
-            leaf = m[m[M_LEAF] + first + chance * 16 + chest]
+            leaf = m[m[M_LEAF] + first + chance * DECK_CARDS + chest]
             i = m[m[M_START] + leaf] + offset
         else:  # LEAVE or FEE: a held card, or $50
             alive = use_card_or_pay(s, f, p)
@@ -886,9 +906,10 @@ def play_many(m, genes, at, kind, who, seeds, streams, uniforms, lengths, mode, 
         out = results[g]
         finish(s, out[0:n])
         for p in range(n):
-            out[n + p] = count_lots(s, p)
-            out[2 * n + p] = count_monopolies(s, p)
-            out[3 * n + p] = net_worth(s, p)
-            out[4 * n + p] = s[CASH + p]
-        out[5 * n], out[5 * n + 1], out[5 * n + 2] = rounds, early, s[ERROR]
-        out[5 * n + 3] = s[TURNS]
+            out[R_LOTS * n + p] = count_lots(s, p)
+            out[R_MONOPOLIES * n + p] = count_monopolies(s, p)
+            out[R_NET_WORTH * n + p] = net_worth(s, p)
+            out[R_CASH * n + p] = s[CASH + p]
+        at_end = SEAT_RESULTS * n
+        out[at_end + R_ROUNDS], out[at_end + R_EARLY] = rounds, early
+        out[at_end + R_EXHAUSTED], out[at_end + R_TURNS] = s[ERROR], s[TURNS]

@@ -8,14 +8,12 @@ debt").
 
 from __future__ import annotations
 
-import math
-
 from ..starter import space_name
 from .asking import as_space, ask
-from .buildings import mortgage, sell_building, why_not_mortgage, why_not_sell
+from .buildings import interest, mortgage, sell_building, why_not_mortgage, why_not_sell
 from .buying import auction
 from .narration import say
-from .state import BANK, GROUP, HOTEL, HOUSE_COST, MORTGAGE, GameState, PlayerState
+from .state import BANK, GameState, PlayerState
 from .strategies import StrategyError, default_raise_cash
 
 __all__ = ["Bankrupt", "go_bankrupt", "pay", "raise_cash"]
@@ -75,8 +73,11 @@ def _check_raise(game: GameState, me: PlayerState, choice: object) -> tuple[str,
 
 
 def go_bankrupt(game: GameState, me: PlayerState, creditor: int) -> None:
-    """``me`` leaves the game; the creditor (a player, or the bank) takes what it has."""
-    _sell_all_buildings(game, me)
+    """``me`` leaves the game; the creditor (a player, or the bank) takes what it has.
+
+    It has no buildings left: :func:`raise_cash` gives up only when the default finds
+    nothing to sell, and a group with buildings always has one to sell (its most built lot).
+    """
     game.bankruptcies.append((me.seat, game.round, creditor))
     me.bankrupt_round, me.creditor = game.round, creditor
     if game.verbose:
@@ -85,19 +86,6 @@ def go_bankrupt(game: GameState, me: PlayerState, creditor: int) -> None:
         _bankrupt_to_bank(game, me)
     else:
         _bankrupt_to_player(game, me, game.player(creditor))
-
-
-def _sell_all_buildings(game: GameState, me: PlayerState) -> None:
-    """Every building goes back to the bank at half its cost (hotels whole)."""
-    for space in sorted(me.lots):
-        lot = game.lots[space]
-        if lot.buildings == HOTEL:
-            game.bank_hotels += 1
-        else:
-            game.bank_houses += lot.buildings
-        game.transfer(BANK, me.seat, lot.buildings * (HOUSE_COST[space] // 2), "building sold")
-        lot.buildings = 0
-    game.uneven_groups -= {GROUP[s] for s in me.lots}
 
 
 def _bankrupt_to_player(game: GameState, me: PlayerState, creditor: PlayerState) -> None:
@@ -112,10 +100,10 @@ def _bankrupt_to_player(game: GameState, me: PlayerState, creditor: PlayerState)
     me.lots = set()
     for space in taken:
         if game.lots[space].mortgaged:
-            interest = math.ceil(MORTGAGE[space] / 10)
+            due = interest(space)
             if game.verbose:
-                say("interest", who=creditor.name, amount=interest, lot=space_name(space))
-            pay(game, creditor.seat, BANK, interest, "interest")
+                say("interest", who=creditor.name, amount=due, lot=space_name(space))
+            pay(game, creditor.seat, BANK, due, "interest")
 
 
 def _bankrupt_to_bank(game: GameState, me: PlayerState) -> None:

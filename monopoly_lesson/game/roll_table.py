@@ -21,13 +21,16 @@ from ..rules import DOUBLES_TO_JAIL, Rules, Seat, play_roll
 from ..starter import NUM_SPACES, community_deck
 from .card_effects import chance_effects
 
-__all__ = ["EVENT_WIDTH", "OPS", "GameRollTable", "game_roll_table"]
+__all__ = ["EVENT_WIDTH", "JAIL_CHOICES", "OPS", "GameRollTable", "game_roll_table"]
 
 OPS = {"end": 0, "go": 1, "land": 2, "draw": 3, "leave": 4, "fee": 5}
 """Event codes: ``end(next state, doubles, asked the jail choice)``, ``go``,
 ``land(space, rent x, dice x)``,
 ``draw(deck)``, ``leave`` (at once, card or $50) and ``fee`` (the third failed roll)."""
 EVENT_WIDTH = 4
+"""The fields of an event: its code and three arguments."""
+JAIL_CHOICES = 2
+"""A jailed player stays or leaves: a roll's leaves are kept for each choice."""
 CARD_RENT = {
     row.card: (int(row.rent_multiplier), int(row.dice_multiplier))
     for row in chance_effects.itertuples()
@@ -106,7 +109,7 @@ def game_roll_table(rules: Rules) -> GameRollTable:
     faces, of_code, _ = dice_classes(rules.dice_sides)
     sizes = (len(decks[0]), len(decks[1]))
     rows = DOUBLES_TO_JAIL * STATES
-    leaf = np.zeros((rows, len(faces), 2, *sizes), dtype=np.int32)
+    leaf = np.zeros((rows, len(faces), JAIL_CHOICES, *sizes), dtype=np.int32)
     asks = np.zeros(rows, dtype=np.int32)
     events: list[tuple[int, ...]] = []
     start = [0]
