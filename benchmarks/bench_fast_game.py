@@ -64,7 +64,8 @@ def peak_megabytes(code: str) -> float:
 def generation_seconds(chromosome: str, repeat: int) -> float:
     """The best time of one generation of the genetic algorithm (1,000 players, 100 games
     each, finish-order fitness): its seating, games and fitness, as ``evolve`` plays it."""
-    from monopoly_lesson.evolution.genetic import play_generation, random_population
+    from monopoly_lesson.evolution.operators import random_population
+    from monopoly_lesson.evolution.run import play_generation
 
     genomes = random_population(chromosome, 1000, np.random.default_rng(0))
     return best_of(repeat, lambda: play_generation(chromosome, genomes, "finish_order", 100,
@@ -102,7 +103,7 @@ def main() -> None:
     print(f"  {rate / JAVA_GAMES_PER_SECOND:.1f}x the paper's Java engine (~790 games/s)")
     print(f"one GA generation (1,000 RGA players x 100 games = 25,000 games): {generation:.2f} s")
     print(f"  {generation * 1000 / 3600:.2f} hours for 1,000 generations of games")
-    print("genetic.play_generation (1,000 players x 100 games): " + ", ".join(
+    print("evolution.run.play_generation (1,000 players x 100 games): " + ", ".join(
         f"{name} {seconds:.2f} s" for name, seconds in evolve_seconds.items()))  # fmt: skip
     print(f"peak memory of 100,000 games in a fresh process: {peak:.0f} MB")
     print(f"peak memory of 10,000 RGA players playing 2,500 games: {peak_population:.0f} MB")

@@ -10,7 +10,7 @@ Everything a notebook needs is importable from here::
 """
 
 from .chapter_checks import CHAPTER_CHECKS, check_chapter
-from .evolution.genetic import EvolutionResult, evolve, load_evolution
+from .evolution.run import EvolutionResult, evolve, load_evolution
 from .exact import (
     euler84,
     euler84_percentages,

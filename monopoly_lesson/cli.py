@@ -22,7 +22,8 @@ import pandas as pd
 
 from .checker.capstone_check import CAPSTONE_GAMES
 from .checker.notebook_check import MAX_GAMES, MAX_MEMORY_GB, MAX_TIMEOUT, check_notebook
-from .evolution.genetic import BENCHMARK_OPPONENTS, FITNESS, EvolutionResult, evolve
+from .evolution.operators import FITNESS
+from .evolution.run import BENCHMARK_OPPONENTS, EvolutionResult, evolve
 from .exact import MAX_SIDES, euler84, expected_tallies
 from .game.chromosomes import CHROMOSOME_PLAYERS
 from .game.engine import MAX_PLAYERS, MIN_PLAYERS, play_monopoly

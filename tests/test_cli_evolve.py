@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from monopoly_lesson.cli import main
-from monopoly_lesson.evolution import genetic
+from monopoly_lesson.evolution import run as evolution_run
 
 FILES = ("parameters.json", "history.csv", "best.npz", "population.npz", "benchmark.csv")
 SMALL = ("evolve", "--chromosome", "tga", "--fitness", "finish_order", "--population", "16",
@@ -89,7 +89,7 @@ def test_ctrl_c_exits_130_and_resume_finishes_the_same_run(capsys, tmp_path, mon
     monkeypatch.chdir(tmp_path / "a")
     assert run(capsys, *SMALL, "--generations", "3", "--out", "run")[0] == 0
     monkeypatch.chdir(tmp_path / "b")
-    real = genetic.play_population_games
+    real = evolution_run.play_population_games
     calls = []
 
     def play(*args, **kwargs):  # Ctrl-C during the second generation's games
@@ -98,11 +98,11 @@ def test_ctrl_c_exits_130_and_resume_finishes_the_same_run(capsys, tmp_path, mon
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(genetic, "play_population_games", play)
+    monkeypatch.setattr(evolution_run, "play_population_games", play)
     status, printed, err = run(capsys, *SMALL, "--generations", "3", "--out", "run")
     assert status == 130 and printed == "" and "--resume" in err and "Traceback" not in err
     assert len(pd.read_csv(tmp_path / "b" / "run" / "history.csv")) == 1
-    monkeypatch.setattr(genetic, "play_population_games", real)
+    monkeypatch.setattr(evolution_run, "play_population_games", real)
     status, printed, _ = run(capsys, *SMALL, "--generations", "3", "--out", "run", "--resume")
     assert status == 0 and "Generations: 3, of which 2 run now" in printed
     assert files_of(tmp_path / "b" / "run") == files_of(tmp_path / "a" / "run")

@@ -11,8 +11,9 @@ import sys
 import numpy as np
 import pytest
 
-from monopoly_lesson.evolution import genetic
-from monopoly_lesson.evolution.genetic import evolve, load_evolution, run_bytes
+from monopoly_lesson.evolution import files as run_files
+from monopoly_lesson.evolution import run as evolution_run
+from monopoly_lesson.evolution.run import evolve, load_evolution, run_bytes
 
 FILES = ("parameters.json", "history.csv", "best.npz", "population.npz", "benchmark.csv")
 TINY = dict(population=8, games_per_player=1, max_rounds=8, benchmark_every=1,
@@ -35,14 +36,14 @@ def run_in(folder, monkeypatch, **options):
 def whole(tmp_path_factory):
     """The files of an uninterrupted tiny run of 2 generations, and the files it wrote."""
     folder = tmp_path_factory.mktemp("whole")
-    writes, real = [], genetic._write_atomic
+    writes, real = [], run_files._write_atomic
 
     def write_atomic(path, write):
         writes.append(path.name)
         real(path, write)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(genetic, "_write_atomic", write_atomic)
+        patch.setattr(run_files, "_write_atomic", write_atomic)
         run_in(folder, patch)
     return files_of(folder / "run"), writes
 
@@ -63,7 +64,7 @@ def test_a_kill_at_any_write_resumes_to_the_same_files(
     the temporary file is written (it stays behind) or just after its rename; then the
     same command with resume finishes the very files of an unbroken run."""
     expected, writes = whole
-    real = genetic._write_atomic
+    real = run_files._write_atomic
     count = {"writes": 0}
 
     def killed(path, write):
@@ -78,7 +79,7 @@ def test_a_kill_at_any_write_resumes_to_the_same_files(
         return real(path, write)
 
     with monkeypatch.context() as patch:
-        patch.setattr(genetic, "_write_atomic", killed)
+        patch.setattr(run_files, "_write_atomic", killed)
         with pytest.raises(KeyboardInterrupt):
             run_in(tmp_path, monkeypatch)
     run_in(tmp_path, monkeypatch, resume=True)
@@ -144,7 +145,7 @@ def rewrite(folder, name, **arrays):
     """Write ``name`` again with some arrays replaced (as evolve writes it)."""
     with np.load(folder / name) as data:
         kept = {key: data[key] for key in data.files}
-    genetic._write_npz(folder / name, {**kept, **arrays})
+    run_files._write_npz(folder / name, {**kept, **arrays})
 
 
 def genomes_of(folder):
@@ -169,7 +170,7 @@ def genomes_of(folder):
 )
 def test_a_foreign_population_is_refused_before_any_game(folder, monkeypatch, change, message):
     rewrite(folder, "population.npz", **change(genomes_of(folder)))
-    monkeypatch.setattr(genetic, "play_population_games", None)  # no game may be played
+    monkeypatch.setattr(evolution_run, "play_population_games", None)  # no game may be played
     with pytest.raises(ValueError, match=message):
         load_evolution(folder)
     with pytest.raises(ValueError, match=message):
@@ -213,7 +214,7 @@ def test_damaged_parameters_are_refused(folder, change, message):
 
 def test_a_folder_under_a_file_is_refused_before_any_game(tmp_path, monkeypatch):
     (tmp_path / "notes.txt").write_text("mine")
-    monkeypatch.setattr(genetic, "play_population_games", None)
+    monkeypatch.setattr(evolution_run, "play_population_games", None)
     with pytest.raises(ValueError, match=r"notes.txt is a file \(and .*run would be inside"):
         evolve("tga", generations=1, out=tmp_path / "notes.txt" / "run", **TINY)
     with pytest.raises(ValueError, match="got an empty one"):
@@ -237,7 +238,7 @@ def test_a_write_that_fails_is_one_plain_error_and_leaves_no_temporary_file(tmp_
     def full(source, target):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(genetic.os, "replace", full)
+    monkeypatch.setattr(run_files.os, "replace", full)
     with pytest.raises(ValueError, match=r"cannot write .*parameters.json \(No space left"):
         evolve("tga", generations=1, out=tmp_path / "run", **TINY)
     assert list((tmp_path / "run").iterdir()) == []
@@ -249,7 +250,7 @@ def test_a_write_that_fails_is_one_plain_error_and_leaves_no_temporary_file(tmp_
 
 
 def test_a_run_too_big_for_memory_is_refused_with_what_would_fit(tmp_path, monkeypatch):
-    monkeypatch.setattr(genetic, "available_memory", lambda: 10**9)
+    monkeypatch.setattr(evolution_run, "available_memory", lambda: 10**9)
     monkeypatch.setattr("monopoly_lesson.game.limits.available_memory", lambda: 10**9)
     with pytest.raises(ValueError) as caught:
         evolve("rga", population=100_000, out=tmp_path / "run", progress=False)
@@ -264,7 +265,7 @@ def test_a_run_too_big_for_memory_is_refused_with_what_would_fit(tmp_path, monke
 
 MEASURE = """
 import sys, tracemalloc
-from monopoly_lesson.evolution.genetic import evolve
+from monopoly_lesson.evolution.run import evolve
 chromosome, players = sys.argv[1], int(sys.argv[2])
 evolve(chromosome, population=8, games_per_player=1, generations=1, benchmark_every=0,
        progress=False)
@@ -285,9 +286,9 @@ def test_the_memory_estimate_covers_what_a_run_uses(chromosome):
 
 
 def test_seat_tables_too_big_for_memory_are_refused_at_once(monkeypatch):
-    monkeypatch.setattr(genetic, "available_memory", lambda: 10**6)
+    monkeypatch.setattr(evolution_run, "available_memory", lambda: 10**6)
     monkeypatch.setattr("monopoly_lesson.game.limits.available_memory", lambda: 10**6)
     with pytest.raises(ValueError, match=r"seat tables of 1,000 players x 1,000 games .* "
                        r"at most 55,555 seats \(players x games per player\) fit"):  # fmt: skip
-        genetic.seat_tables(1000, 1000, np.random.default_rng(0))
-    assert genetic.seat_tables(100, 10, np.random.default_rng(0)).shape == (250, 4)
+        evolution_run.seat_tables(1000, 1000, np.random.default_rng(0))
+    assert evolution_run.seat_tables(100, 10, np.random.default_rng(0)).shape == (250, 4)

@@ -8,28 +8,24 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from monopoly_lesson.evolution import genetic
-from monopoly_lesson.evolution.genetic import (
-    BENCHMARK_COLUMNS,
+from monopoly_lesson.evolution import run as evolution_run
+from monopoly_lesson.evolution.files import BENCHMARK_COLUMNS, HISTORY_COLUMNS
+from monopoly_lesson.evolution.operators import (
     FITNESS,
-    HISTORY_COLUMNS,
     crossover,
-    evolve,
     flip_bits,
     genome_genes,
     genome_length,
     genome_player,
-    load_evolution,
     mutate,
     next_population,
     one_point_crossover,
-    play_generation,
     random_population,
     roulette,
-    seat_tables,
     select_elite,
     split_counts,
 )
+from monopoly_lesson.evolution.run import evolve, load_evolution, play_generation, seat_tables
 from monopoly_lesson.game.chromosomes import RGA, SGA, TGA
 
 FILES = ("parameters.json", "history.csv", "best.npz", "population.npz", "benchmark.csv")
@@ -270,7 +266,7 @@ def test_a_run_stopped_and_resumed_writes_the_same_files(tmp_path, monkeypatch, 
 
 def interrupt_after(calls, monkeypatch):
     """Make the games raise KeyboardInterrupt (Ctrl-C) after ``calls`` calls."""
-    real = genetic.play_population_games
+    real = evolution_run.play_population_games
     count = {"calls": 0}
 
     def play(*args, **kwargs):
@@ -279,7 +275,7 @@ def interrupt_after(calls, monkeypatch):
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(genetic, "play_population_games", play)
+    monkeypatch.setattr(evolution_run, "play_population_games", play)
 
 
 def test_ctrl_c_leaves_the_last_generation_and_resuming_completes_the_run(tmp_path, monkeypatch):
@@ -393,7 +389,7 @@ def test_a_small_run_of_200_players_and_20_generations():
 def test_benchmark_each_tells_a_buyer_from_a_non_buyer():
     """Genes of 1 buy everything, genes of 0 nothing: against the heuristic field the first
     wins far more often (the benchmark can fail)."""
-    from monopoly_lesson.evolution.genetic import benchmark_each
+    from monopoly_lesson.evolution.run import benchmark_each
 
     genomes = np.vstack([np.ones(genome_length("rga")), np.zeros(genome_length("rga"))])
     each = benchmark_each("rga", genomes, games=400, seed=1)

@@ -40,7 +40,7 @@ def no_games(monkeypatch):
         raise AssertionError("a game was played")
 
     for target in ("monopoly_lesson.cli.play_games", "monopoly_lesson.cli.play_monopoly",
-                   "monopoly_lesson.evolution.genetic.play_generation"):  # fmt: skip
+                   "monopoly_lesson.evolution.run.play_generation"):  # fmt: skip
         monkeypatch.setattr(target, played)
 
 

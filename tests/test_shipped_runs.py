@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from monopoly_lesson.evolution.genetic import evolve
+from monopoly_lesson.evolution.run import evolve
 from monopoly_lesson.evolution.shipped import load_shipped_run
 
 
@@ -47,7 +47,7 @@ def test_the_best_player_plays(run):
 
 
 def test_every_generation_has_its_benchmark(run):
-    from monopoly_lesson.evolution.genetic import benchmark_each
+    from monopoly_lesson.evolution.run import benchmark_each
 
     each = run.benchmark_each
     assert list(each["generation"]) == list(range(1, run.parameters["generations"] + 1))

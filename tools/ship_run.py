@@ -18,7 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from monopoly_lesson.evolution.genetic import benchmark_each, genome_genes, load_evolution
+from monopoly_lesson.evolution.operators import genome_genes
+from monopoly_lesson.evolution.run import benchmark_each, load_evolution
 
 DATA = Path(__file__).resolve().parent.parent / "monopoly_lesson" / "data"
 EACH_GAMES = 1000  # benchmark games of every generation's best genome (compiled engine)

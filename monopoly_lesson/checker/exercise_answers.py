@@ -43,7 +43,7 @@ def best_one_house() -> str:
 
 def num_wins_mean(games_per_player: int = 100) -> float:
     """The mean fitness of a generation under NUM_WINS: a game's points shared by its seats."""
-    from ..evolution.genetic import FITNESS
+    from ..evolution.operators import FITNESS
 
     points = FITNESS["num_wins"]({"finish": np.array([[1, 2, 3, 4]])})
     return float(points.mean() * games_per_player)

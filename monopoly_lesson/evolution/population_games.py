@@ -1,6 +1,6 @@
 """Games of a population of chromosome players: genomes in, each seat's outcome out.
 
-The genetic algorithm (:mod:`monopoly_lesson.evolution.genetic`) scores a generation by playing
+The genetic algorithm (:mod:`monopoly_lesson.evolution.run`) scores a generation by playing
 many four-player games among its genomes. :func:`play_population_games` takes the
 genomes as arrays and the seating of every game, and returns what the fitness functions
 need, per game and seat, as arrays: from the compiled engine (the default, on every

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ..game.chromosomes import CHROMOSOME_PLAYERS, RGA
-from .genetic import genome_genes
+from .operators import genome_genes
 
 __all__ = ["SHIPPED_RUNS", "ShippedRun", "load_shipped_run"]
 

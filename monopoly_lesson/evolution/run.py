@@ -1,0 +1,491 @@
+"""A run of the genetic algorithm of Mukhar and Kalita: evolve RGA, TGA or SGA Monopoly players.
+
+One generation (:func:`play_generation`): the population is shuffled into tables of 4,
+``games_per_player`` times, so each player plays exactly that many games, and a player's
+fitness is the sum of its points (:data:`~monopoly_lesson.evolution.operators.FITNESS`)
+over its games; then the next population is bred
+(:func:`~monopoly_lesson.evolution.operators.next_population`).
+
+:func:`evolve` runs the generations and, given a folder ``out``, keeps every completed
+generation there (the files: :mod:`monopoly_lesson.evolution.files`); :func:`load_evolution`
+reads a folder back. ``resume=True`` ends with the very files an uninterrupted run writes:
+every random draw of generation g comes from ``numpy.random.SeedSequence(seed,
+spawn_key=(g, k))``, whatever the process.
+
+>>> run = evolve("tga", population=8, games_per_player=1, generations=2, max_rounds=5,
+...              benchmark_every=0, progress=False)
+>>> run.history["mean"].tolist()  # finish_order: 3 + 2 + 1 + 0 points a game, 4 players
+[1.5, 1.5]
+>>> type(run.best_player()).__name__
+'TGA'
+"""
+
+from __future__ import annotations
+
+import numbers
+import os
+import shlex
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..engine_cache import COMPILING, compile_engines, engines_ready
+from ..game.chromosomes import RGA
+from ..game.limits import available_memory, check_fits, check_max_rounds, check_seed, check_whole
+from ..game.tournament import play_games, table_bytes, wilson_interval, win_rates
+from .files import (
+    BENCHMARK_COLUMNS,
+    HISTORY_COLUMNS,
+    _frame,
+    _open_folder,
+    _read_run,
+    _Run,
+    _save,
+    _write_json,
+)
+from .operators import (
+    FITNESS,
+    SEATS,
+    _check_name,
+    _check_population,
+    _gene_count,
+    genome_genes,
+    genome_length,
+    genome_player,
+    next_population,
+    random_population,
+    select_elite,
+)
+from .population_games import play_population_games
+
+__all__ = [
+    "BENCHMARK_OPPONENTS",
+    "EvolutionResult",
+    "benchmark",
+    "benchmark_each",
+    "evolve",
+    "load_evolution",
+    "play_generation",
+    "run_bytes",
+    "seat_tables",
+]
+
+BENCHMARK_OPPONENTS = ("heuristic", "always", "heuristic")
+"""The fixed opponents of the best genome in :func:`benchmark`."""
+_CHUNK_GAMES = 256  # play at least this many games per call (whole rounds of tables)
+_SEAT_BYTES = 18  # per player and game of a generation: its seat (twice while the tables are
+# made) and a quarter of its game's seed, all int64
+
+
+# ---------------------------------------------------------------------------
+# Playing a generation
+# ---------------------------------------------------------------------------
+
+
+def seat_tables(population: int, games_per_player: int, rng: np.random.Generator) -> np.ndarray:
+    """The seating of a generation: the players shuffled into tables of 4,
+    ``games_per_player`` times; shape (population * games_per_player / 4, 4).
+
+    >>> tables = seat_tables(8, 3, np.random.default_rng(0))
+    >>> tables.shape, np.bincount(tables.ravel()).tolist()
+    ((6, 4), [3, 3, 3, 3, 3, 3, 3, 3])
+    """
+    seats = population * games_per_player
+    check_fits(_SEAT_BYTES * seats, f"seat tables of {population:,} players x "
+               f"{games_per_player:,} games", f"at most {available_memory() // _SEAT_BYTES:,} "
+               "seats (players x games per player) fit")  # fmt: skip
+    rounds = [rng.permutation(population).reshape(-1, SEATS) for _ in range(games_per_player)]
+    return np.concatenate(rounds)
+
+
+def run_bytes(
+    chromosome: str,
+    population: int,
+    games_per_player: int,
+    generations: int = 1,
+    benchmark_games: int = 0,
+) -> int:
+    """About the most memory an :func:`evolve` run needs: per player its genome four times
+    (the population, the next one as it is bred), its genes as the compiled engine's floats
+    (SGA's bits also as whole numbers), its seats and games' seeds; each generation's best
+    genome kept; a benchmark's table.
+
+    >>> run_bytes("rga", 100_000, 100) / 1e9  # doctest: +ELLIPSIS
+    17...
+    """
+    genome = genome_length(chromosome) * (1 if chromosome == "sga" else 8)
+    per_player = 4 * genome + 8 * (_gene_count(chromosome) + 1)
+    if chromosome == "sga":
+        per_player += 8 * genome_length(chromosome)  # the bits as int64 while read as genes
+    per_player += _SEAT_BYTES * games_per_player
+    kept = 2 * generations * genome  # the best genomes, and their stack as they are saved
+    return population * per_player + kept + table_bytes(benchmark_games, SEATS)
+
+
+def _check_run_fits(parameters: Mapping[str, Any]) -> None:
+    """Refuse, before anything is spent, a run that cannot fit in the memory that is free;
+    one line says what population, or how many games per player, would fit."""
+    chromosome, players = parameters["chromosome"], parameters["population"]
+    games, generations = parameters["games_per_player"], parameters["generations"]
+    bench = parameters["benchmark_games"]
+    need = run_bytes(chromosome, players, games, generations, bench)
+    free = available_memory()
+    if need <= free:
+        return
+    fixed = run_bytes(chromosome, 0, games, generations, bench)  # not per player
+    each = run_bytes(chromosome, 1, 0) - run_bytes(chromosome, 0, 0)  # per player, no games
+    fit = max(0, (free - fixed) // (each + _SEAT_BYTES * games)) // SEATS * SEATS
+    games_fit = max(0, ((free - fixed) // players - each) // _SEAT_BYTES)
+    ways = []
+    if fit >= SEATS:
+        ways.append(f"at most {fit:,} players fit with {games:,} games per player")
+    if games_fit >= 1:
+        ways.append(f"at most {games_fit:,} games per player fit with {players:,} players")
+    advice = " or ".join(ways) or f"ask for fewer than {generations:,} generations"
+    plural = "s" if generations != 1 else ""
+    check_fits(need, f"evolving {players:,} {chromosome} players ({games:,} games per player "
+               f"per generation, {generations:,} generation{plural})", advice)  # fmt: skip
+
+
+def play_generation(
+    chromosome: str,
+    genomes: np.ndarray,
+    fitness: str,
+    games_per_player: int,
+    rng: np.random.Generator,
+    max_rounds: int = 100,
+    on_games: Callable[[int, int], None] | None = None,
+) -> np.ndarray:
+    """Each player's fitness (summed over its games) after one generation's games.
+
+    The seating (:func:`seat_tables`) and then one seed per game come from ``rng``;
+    ``on_games(played, total)`` is called as the games are played (for a progress bar).
+    """
+    population = len(genomes)
+    tables = seat_tables(population, games_per_player, rng)
+    seeds = rng.integers(0, 2**32, size=len(tables), dtype=np.int64)
+    buy, jail = genome_genes(chromosome, genomes)
+    from ..game.fast import genome_codes  # numba loads when games are played, not at import
+
+    codes = genome_codes(chromosome, buy, jail)  # once a generation, not once a chunk
+    points_of = FITNESS[fitness]
+    total = np.zeros(population)
+    step = -(-_CHUNK_GAMES // (population // SEATS)) * (population // SEATS)
+    for start in range(0, len(tables), step):
+        part = tables[start : start + step]
+        outcome = play_population_games(chromosome, buy, jail, part, seeds[start : start + step],
+                                        max_rounds=max_rounds, codes=codes)  # fmt: skip
+        points = np.asarray(points_of(outcome), dtype=float)
+        total += np.bincount(part.ravel(), weights=points.ravel(), minlength=population)
+        if on_games is not None:
+            on_games(start + len(part), len(tables))
+    return total
+
+
+def benchmark(player: RGA, games: int = 200, seed: int = 0, max_rounds: int = 100) -> dict:
+    """How often ``player`` beats :data:`BENCHMARK_OPPONENTS` (seats rotated, seed fixed):
+    ``games``, ``wins``, ``win_rate`` and its 95% Wilson interval ``ci_low``, ``ci_high``."""
+    table = play_games([player, *BENCHMARK_OPPONENTS], games, seed=seed, max_rounds=max_rounds)
+    rates = win_rates(table)
+    row = rates.loc[str(player.name)]
+    return {
+        "games": int(row["games"]),
+        "wins": int(row["wins"]),
+        **{name: float(row[name]) for name in ("win_rate", "ci_low", "ci_high")},
+    }
+
+
+def benchmark_each(
+    chromosome: str, genomes: np.ndarray, games: int = 1000, seed: int = 0, max_rounds: int = 100
+) -> pd.DataFrame:
+    """:func:`benchmark` for every genome (a row of ``genomes``, e.g. each generation's best),
+    with the compiled engine: ``games`` games each against :data:`BENCHMARK_OPPONENTS`,
+    seats rotated. One row per genome, numbered from 1:
+    :data:`~monopoly_lesson.evolution.files.BENCHMARK_COLUMNS`."""
+    from ..game.fast import fast_games, genome_codes, strategy_codes
+
+    buy, jail = genome_genes(chromosome, genomes)
+    codes = genome_codes(chromosome, buy, jail)
+    fixed = strategy_codes(list(BENCHMARK_OPPONENTS))
+    codes.kind = np.concatenate([codes.kind, fixed.kind])
+    codes.genes = np.concatenate([codes.genes, fixed.genes])
+    count = len(genomes)
+    table = [-1, *range(count, count + len(BENCHMARK_OPPONENTS))]  # -1: the genome's seat
+    seating = np.array([np.roll(table, k) for k in range(len(table))])[
+        np.arange(games) % len(table)
+    ]
+    who = np.concatenate([np.where(seating < 0, i, seating) for i in range(count)])
+    seeds = np.tile(np.random.SeedSequence(seed).generate_state(games), count)
+    finish = fast_games(codes, who, seeds=seeds, max_rounds=max_rounds)["finish"]
+    wins = ((who < count) & (finish == 1)).sum(axis=1).reshape(count, games).sum(axis=1)
+    low, high = wilson_interval(wins, np.full(count, games))
+    return pd.DataFrame({"generation": np.arange(1, count + 1), "games": games, "wins": wins,
+                         "win_rate": wins / games, "ci_low": low, "ci_high": high})  # fmt: skip
+
+
+# ---------------------------------------------------------------------------
+# The result
+# ---------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class EvolutionResult:
+    """What :func:`evolve` returns (and :func:`load_evolution` reads back from a folder)."""
+
+    parameters: dict[str, Any]
+    """The run's parameters, as in ``parameters.json``."""
+    history: pd.DataFrame
+    """One row per generation: :data:`~monopoly_lesson.evolution.files.HISTORY_COLUMNS`."""
+    best_genomes: np.ndarray
+    """The best genome of each generation, (generations, n): row 0 is generation 1."""
+    best_fitness: np.ndarray
+    """The fitness of each generation's best genome."""
+    population: np.ndarray
+    """The genomes of the last generation played, (population, n)."""
+    fitness: np.ndarray
+    """Their fitness in that generation."""
+    benchmark: pd.DataFrame
+    """The best genome against fixed opponents:
+    :data:`~monopoly_lesson.evolution.files.BENCHMARK_COLUMNS`."""
+    generations_run: int = 0
+    """Generations played by this call (fewer than in ``history`` when resumed)."""
+    seconds: float = 0.0
+    """The time those generations took."""
+
+    @property
+    def chromosome(self) -> str:
+        """The kind of player evolved: "rga", "tga" or "sga"."""
+        return str(self.parameters["chromosome"])
+
+    def best_player(self, generation: int | None = None) -> RGA:
+        """The best player of ``generation`` (from 1; default the last) as an RGA, TGA or
+        SGA object, ready for :func:`~monopoly_lesson.game.tournament.play_games`."""
+        played = len(self.best_genomes)
+        if generation is None:
+            generation = played
+        if isinstance(generation, bool) or not isinstance(generation, numbers.Integral):
+            raise TypeError(f"generation must be a whole number, got {generation!r}.")
+        if not 1 <= generation <= played:
+            raise ValueError(f"generation must be from 1 to {played}, got {generation}.")
+        return genome_player(self.chromosome, self.best_genomes[generation - 1])
+
+    def __repr__(self) -> str:
+        p = self.parameters
+        best = f", best fitness {self.best_fitness[-1]:g}" if len(self.best_fitness) else ""
+        return (f"<EvolutionResult {p['chromosome']} {p['fitness']}: {len(self.history)} "
+                f"generations of {p['population']} players{best}>")  # fmt: skip
+
+
+def _result(run: _Run, generations_run: int = 0, seconds: float = 0.0) -> EvolutionResult:
+    """The run as :func:`evolve` returns it (its tables, the genomes stacked)."""
+    n = genome_length(run.parameters["chromosome"])
+    dtype = np.uint8 if run.parameters["chromosome"] == "sga" else float
+    empty = np.empty((0, n), dtype=dtype)
+    return EvolutionResult(
+        parameters=dict(run.parameters),
+        history=_frame(run.history, HISTORY_COLUMNS),
+        best_genomes=np.stack(run.best) if run.best else empty,
+        best_fitness=np.array([row["max"] for row in run.history], dtype=float),
+        population=run.population if run.population is not None else empty,
+        fitness=run.fitness if run.fitness is not None else np.empty(0),
+        benchmark=_frame(run.benchmark, BENCHMARK_COLUMNS),
+        generations_run=generations_run,
+        seconds=seconds,
+    )
+
+
+# ---------------------------------------------------------------------------
+# Evolving
+# ---------------------------------------------------------------------------
+
+
+def evolve(
+    chromosome: str = "rga",
+    fitness: str = "finish_order",
+    population: int = 1000,
+    games_per_player: int = 100,
+    generations: int = 100,
+    seed: int = 0,
+    out: str | os.PathLike[str] | None = None,
+    resume: bool = False,
+    benchmark_every: int = 10,
+    benchmark_games: int = 200,
+    max_rounds: int = 100,
+    progress: bool = True,
+) -> EvolutionResult:
+    """Evolve ``population`` players of kind ``chromosome`` for ``generations`` generations.
+
+    Each generation every player plays ``games_per_player`` four-player games of at most
+    ``max_rounds`` rounds and scores ``FITNESS[fitness]``; then the next population is bred
+    (:func:`~monopoly_lesson.evolution.operators.next_population`). Every
+    ``benchmark_every`` generations and at the last (never if 0) the best genome plays
+    ``benchmark_games`` games against fixed opponents (:func:`benchmark`, seeded ``seed``).
+    With ``out`` (a folder) every completed generation is saved there (see
+    :mod:`~monopoly_lesson.evolution.files`); ``resume=True`` continues the run kept there,
+    with the same parameters, up to ``generations``, or starts it if the folder holds none.
+    ``progress`` shows a progress bar.
+
+    Everything is checked before any game: ``max_rounds`` from 1 to 10,000, ``seed`` from
+    0 to 2**32 - 1, ``out`` a folder that can be written (not ``''``), and the memory the
+    run needs (:func:`run_bytes`) free; a run that cannot fit is refused with a
+    ``ValueError`` that says what population would.
+    """
+    parameters = _parameters(
+        chromosome, fitness, population, games_per_player, generations, seed, out,
+        benchmark_every, benchmark_games, max_rounds,
+    )  # fmt: skip
+    for flag, name in ((resume, "resume"), (progress, "progress")):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{name} must be True or False, got {flag!r}.")
+    folder, run = _open_folder(out, parameters, resume)
+    if run.generation > generations:
+        raise ValueError(
+            f"{out} already holds {run.generation} generations, more than the {generations} "
+            f"asked for; ask for {run.generation} or more (load_evolution reads it as it is)."
+        )
+    if run.generation == generations:
+        return _result(run)
+    _drop_last_benchmark(run)
+    if folder is not None:
+        _write_json(folder / "parameters.json", parameters)
+    return _run_generations(run, folder, progress)
+
+
+def _run_generations(run: _Run, folder: Path | None, progress: bool) -> EvolutionResult:
+    """Play and breed generation after generation, saving each; Ctrl-C stops between saves."""
+    from tqdm.auto import tqdm
+
+    target = run.parameters["generations"]
+    first = run.generation
+    started = time.perf_counter()
+    summary = ""  # the last generation's best and mean fitness, and its time
+    with tqdm(total=target, initial=first, desc=f"evolving {run.parameters['chromosome']}",
+              unit="gen", disable=not progress) as bar:  # fmt: skip
+
+        def show(played: int, total: int) -> None:
+            bar.set_postfix_str(f"{summary}game {played}/{total}")
+
+        if run.generation < target and not engines_ready(movement=False):
+            bar.set_postfix_str(COMPILING)  # the bar is on screen while the engine compiles
+            compile_engines(movement=False)
+        while run.generation < target:
+            began = time.perf_counter()
+            _play_one_generation(run, show)
+            if folder is not None:
+                _save(folder, run)
+            row = run.history[-1]
+            summary = (f"best {row['max']:g}, mean {row['mean']:.4g}, "
+                       f"{time.perf_counter() - began:.3g} s/gen, ")  # fmt: skip
+            bar.set_postfix_str(summary.rstrip(", "), refresh=False)
+            bar.update(1)
+    return _result(run, target - first, time.perf_counter() - started)
+
+
+def _play_one_generation(run: _Run, show: Callable[[int, int], None]) -> None:
+    """Breed (or draw) the next population, play its games, record the generation."""
+    p = run.parameters
+    chromosome, generation = p["chromosome"], run.generation + 1
+    if run.population is None:
+        genomes = random_population(chromosome, p["population"], _rng(p["seed"], 0, 0))
+    else:
+        breeding = _rng(p["seed"], run.generation, 1)
+        genomes = next_population(run.population, run.fitness, breeding, bits=chromosome == "sga")
+    fitness = play_generation(chromosome, genomes, p["fitness"], p["games_per_player"],
+                              _rng(p["seed"], generation, 0), p["max_rounds"], show)  # fmt: skip
+    run.generation, run.population, run.fitness = generation, genomes, fitness
+    run.history.append(_history_row(generation, fitness))
+    best = int(select_elite(fitness, 1)[0])
+    run.best.append(genomes[best].copy())
+    every = p["benchmark_every"]
+    if every and (generation % every == 0 or generation == p["generations"]):
+        player = genome_player(chromosome, genomes[best])
+        row = benchmark(player, p["benchmark_games"], p["seed"], p["max_rounds"])
+        run.benchmark.append({"generation": generation, **row})
+
+
+def _rng(seed: int, generation: int, purpose: int) -> np.random.Generator:
+    """The random numbers of ``generation`` for one purpose: 0 games (generation 0: the first
+    population), 1 breeding the next population."""
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(generation, purpose)))
+
+
+def _history_row(generation: int, fitness: np.ndarray) -> dict[str, Any]:
+    q1, median, q3 = np.percentile(fitness, [25, 50, 75])
+    return {
+        "generation": generation, "min": float(fitness.min()), "q1": float(q1),
+        "median": float(median), "q3": float(q3), "max": float(fitness.max()),
+        "mean": float(fitness.mean()), "sd": float(fitness.std()),
+    }  # fmt: skip
+
+
+def _drop_last_benchmark(run: _Run) -> None:
+    """Before continuing a run: forget a benchmark made only because its generation was
+    the last then (not a multiple of benchmark_every), as an uninterrupted run has none."""
+    every = run.parameters["benchmark_every"]
+    run.benchmark = [row for row in run.benchmark if every and row["generation"] % every == 0]
+
+
+def load_evolution(out: str | os.PathLike[str]) -> EvolutionResult:
+    """The run kept in the folder ``out``, as far as its last completed generation.
+
+    What is read is checked against ``parameters.json`` (the chromosome, the population,
+    the genome's length, genes that are finite and in range, generations that agree): a
+    damaged or foreign file is refused with a ``ValueError`` that names it. Temporary files
+    left by a run that was killed while writing are removed.
+    """
+    run = _read_run(out)
+    if run.generation == 0:
+        raise ValueError(f"{out} holds no completed generation yet.")
+    return _result(run)
+
+
+# ---------------------------------------------------------------------------
+# Checking what a user gives
+# ---------------------------------------------------------------------------
+
+
+def _parameters(
+    chromosome: object, fitness: object, population: object, games_per_player: object,
+    generations: object, seed: object, out: object, benchmark_every: object,
+    benchmark_games: object, max_rounds: object,
+) -> dict[str, Any]:  # fmt: skip
+    """The checked parameters, as parameters.json keeps them."""
+    from .. import __version__
+
+    if out is not None and not isinstance(out, (str, os.PathLike)):
+        raise TypeError(f"out must be a folder's path (or None), got {out!r}.")
+    if out is not None and not os.fspath(out):
+        raise ValueError("out must be a folder's path, got an empty one ('' would be the "
+                         "current folder); give a folder's name, e.g. 'runs/rga'.")  # fmt: skip
+    parameters = {
+        "chromosome": _check_name(chromosome, "chromosome"),
+        "fitness": _check_name(fitness, "fitness"),
+        "population": _check_population(population),
+        "games_per_player": check_whole(games_per_player, "games_per_player", 1),
+        "generations": check_whole(generations, "generations", 1),
+        "seed": check_seed(seed),
+        "max_rounds": check_max_rounds(max_rounds),
+        "benchmark_every": check_whole(benchmark_every, "benchmark_every", 0),
+        "benchmark_games": check_whole(benchmark_games, "benchmark_games", 1),
+        "benchmark_opponents": list(BENCHMARK_OPPONENTS),
+        "version": __version__,
+    }
+    parameters["command"] = _command(parameters, out)
+    _check_run_fits(parameters)
+    return parameters
+
+
+def _command(parameters: dict[str, Any], out: object) -> str:
+    """The command line that runs (or resumes) these parameters."""
+    words = ["python", "-m", "monopoly_lesson", "evolve"]
+    for key in ("chromosome", "fitness", "population", "games_per_player", "generations",
+                "seed", "benchmark_every", "benchmark_games", "max_rounds"):  # fmt: skip
+        words += [f"--{key.replace('_', '-')}", str(parameters[key])]
+    if out is not None:
+        words += ["--out", os.fspath(out)]  # type: ignore[arg-type]
+    return shlex.join(words)
