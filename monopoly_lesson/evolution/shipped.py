@@ -20,7 +20,7 @@ from .operators import genome_genes
 
 __all__ = ["SHIPPED_RUNS", "ShippedRun", "load_shipped_run"]
 
-DATA = Path(__file__).resolve().parent / "data"
+DATA = Path(__file__).resolve().parent.parent / "data"  # monopoly_lesson/data
 SHIPPED_RUNS = ("rga_finish_order",)
 """The runs in the package's data folder."""
 
