@@ -32,7 +32,7 @@ JUPYTER_LAB = $(if $(AS_ROOT),echo "$(ROOT_NOTE)" && )$(BIN)/jupyter lab \
 	--ip=127.0.0.1 --port=$(PORT) --ServerApp.terminals_enabled=False \
 	--LabApp.app_settings_dir=$(CURDIR)/jupyter/settings $(if $(AS_ROOT),--allow-root)
 
-# The compiled engines are compiled at install (about a minute), not at a student's first
+# The fast engines are compiled at install (about a minute), not at a student's first
 # evolve; numba keeps them in its cache, and recompiles by itself when their code changes.
 $(VENV)/.lesson-installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[lesson,student]"

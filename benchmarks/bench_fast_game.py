@@ -1,4 +1,4 @@
-"""Benchmark the compiled whole-game engine against the reference engine and the paper's.
+"""Benchmark the fast whole-game engine against the reference engine and the paper's.
 
 Run ``python benchmarks/bench_fast_game.py`` (part of ``make bench``). Prints the games
 and player-turns per second of 4 always-buy players with a 100-round limit, the time of
@@ -95,7 +95,7 @@ def main() -> None:
     peak, peak_population = peak_megabytes(PEAK_RUN), peak_megabytes(PEAK_POPULATION)
     rate = args.games / seconds
     print(f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores")
-    print(f"compiled whole game, 4 always-buy players, max_rounds=100, {args.games:,} games:")
+    print(f"fast whole game, 4 always-buy players, max_rounds=100, {args.games:,} games:")
     print(f"  {rate:,.0f} games per second, {turns / seconds:,.0f} player-turns per second")
     print(
         f"  {rate / (200 / reference):.0f}x the reference engine ({200 / reference:,.0f} games/s)"

@@ -1,7 +1,7 @@
 """The command line: ``python -m monopoly_lesson simulate|trace|exact|euler84|check ...``,
 the whole game: ``play`` (one game) and ``tournament`` (win rates over many),
 ``evolve`` (the genetic algorithm's players, generation after generation), and
-``compile`` (the compiled engines, ahead of their first use).
+``compile`` (the fast engines, ahead of their first use).
 
 Bad arguments, and every failure (a file that cannot be written, a damaged run folder, a
 size that does not fit in memory, a strategy's error), end with exit status 2 and one line
@@ -103,9 +103,7 @@ def _add_rule_options(
     group = parser.add_argument_group("rule options (defaults: the lesson's rules)")
     group.add_argument("--sides", type=_positive, default=6, help=sides_help)
     group.add_argument("--jail", choices=("long", "short"), default="long", help="jail stay")
-    group.add_argument(
-        "--deck", choices=("lesson", "standard"), default="lesson", help="Chance deck"
-    )
+    _add_chance(group, "lesson", "the Chance deck (Rules.chance)")
     group.add_argument(
         "--counting",
         choices=("landings", "end_of_move"),
@@ -115,11 +113,19 @@ def _add_rule_options(
     group.add_argument("--replacement", action="store_true", help="draw cards with replacement")
 
 
+def _add_chance(parser: argparse._ActionsContainer, default: str, help: str) -> None:
+    """``--chance lesson|standard``, named as ``Rules.chance``; ``--deck``, its old name,
+    still works but is not shown."""
+    choices = ("lesson", "standard")
+    parser.add_argument("--chance", choices=choices, default=default, help=help)
+    parser.add_argument("--deck", dest="chance", choices=choices, help=argparse.SUPPRESS)
+
+
 def _rules(args: argparse.Namespace) -> Rules:
     return Rules(
         dice_sides=args.sides,
         jail=args.jail,
-        chance=args.deck,
+        chance=args.chance,
         counting=args.counting,
         replacement=args.replacement,
     )
@@ -143,17 +149,17 @@ def build_parser() -> argparse.ArgumentParser:
 def _add_compile(commands: argparse._SubParsersAction) -> None:
     commands.add_parser(
         "compile",
-        help="compile the compiled engines now (make lesson does it at install)",
-        description="Compile the fast movement engine and the compiled whole game into "
+        help="compile the fast engines now (make lesson does it at install)",
+        description="Compile the fast movement engine and the fast whole game into "
         "numba's cache, so that their first use later does not wait about a minute.",
     )
 
 
 def run_compile(args: argparse.Namespace) -> None:
-    """Compile (or load) the compiled engines and say how long it took."""
+    """Compile (or load) the fast engines and say how long it took."""
     from .engine_cache import compile_engines
 
-    print("Compiling the compiled engines (about a minute the first time)...", flush=True)
+    print("Compiling the fast engines (about a minute the first time)...", flush=True)
     print(f"Ready in {compile_engines():.1f} s; later uses load them from numba's cache.")
 
 
@@ -251,8 +257,7 @@ def _add_rent(commands: argparse._SubParsersAction) -> None:
         default="long",
         help="the opponent's jail stay (default long; short: leaves at once)",
     )
-    rent.add_argument("--deck", choices=("lesson", "standard"), default="standard",
-                      help="Chance deck (default standard, the whole game's)")  # fmt: skip
+    _add_chance(rent, "standard", "the Chance deck (default standard, the whole game's)")
 
 
 def _add_check(commands: argparse._SubParsersAction) -> None:
@@ -378,7 +383,7 @@ def run_trace(args: argparse.Namespace) -> None:
     except ValueError as error:
         raise UsageError(f"{PROG} trace: argument --dice: {error}") from None
     for option, table, order in [
-        ("--chance-order", standard_chance_deck if args.deck == "standard" else chance_deck,
+        ("--chance-order", standard_chance_deck if args.chance == "standard" else chance_deck,
          args.chance_order),
         ("--chest-order", community_deck, args.chest_order),
     ]:  # fmt: skip
@@ -417,7 +422,7 @@ def run_exact(args: argparse.Namespace) -> None:
 
 def run_rent(args: argparse.Namespace) -> None:
     """``rent``: print the exact expected rent per opponent turn of every lot."""
-    rules = Rules(dice_sides=args.sides, jail=args.jail, chance=args.deck)
+    rules = Rules(dice_sides=args.sides, jail=args.jail, chance=args.chance)
     table = rent_per_turn(rules)
     print(f"Expected rent per opponent turn ($), {rules.describe()} (cards drawn uniformly):")
     print(table.to_string(float_format="{:.2f}".format, na_rep="-"))

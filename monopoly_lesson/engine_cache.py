@@ -1,6 +1,6 @@
-"""Compile the package's compiled engines ahead of use: ``python -m monopoly_lesson compile``.
+"""Compile the package's fast engines ahead of use: ``python -m monopoly_lesson compile``.
 
-numba turns the fast movement engine and the compiled whole game into machine code the
+numba turns the fast movement engine and the fast whole game into machine code the
 first time they run, which takes about a minute, and keeps that code in its cache (beside
 the package, or in ``NUMBA_CACHE_DIR``); every later process loads it in a second or two.
 ``make lesson`` and ``make test`` compile them at install, so that a student's first fast
@@ -17,11 +17,11 @@ import numpy as np
 __all__ = ["COMPILING", "compile_engines", "engines_ready"]
 
 COMPILING = "compiling the game engine (once after installing, about a minute)"
-"""What a progress bar says while the compiled engines are compiled or loaded."""
+"""What a progress bar says while the fast engines are compiled or loaded."""
 
 
 def engines_ready(movement: bool = True) -> bool:
-    """Whether this process has the compiled whole game's machine code already (compiled
+    """Whether this process has the fast whole game's machine code already (compiled
     or loaded from numba's cache), and the fast movement engine's unless ``movement=False``."""
     from . import fast_loop
     from .game import fast_loop as fast_game_loop
@@ -31,7 +31,7 @@ def engines_ready(movement: bool = True) -> bool:
 
 
 def compile_engines(movement: bool = True) -> float:
-    """Compile (or load from numba's cache) the compiled whole game, and the fast movement
+    """Compile (or load from numba's cache) the fast whole game, and the fast movement
     engine unless ``movement=False``, by playing one tiny game; the seconds it took."""
     from .game.fast import fast_games, strategy_codes
     from .simulation import simulate

@@ -88,3 +88,17 @@ def test_module_entry_point_euler84():
         text=True,
     )
     assert (done.returncode, done.stdout, done.stderr) == (0, "101524\n", "")
+
+
+@pytest.mark.parametrize("command", ["exact", "rent"])
+def test_the_chance_option_is_named_as_rules_names_it(capsys, command):
+    """``--chance`` as ``Rules.chance``; the old ``--deck`` still works, unlisted."""
+    lesson = run(capsys, command, "--chance", "lesson")[1]
+    standard = run(capsys, command, "--chance", "standard")[1]
+    assert lesson != standard
+    assert "chance='standard'" in standard
+    assert run(capsys, command, "--deck", "standard")[1] == standard
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    shown = capsys.readouterr().out
+    assert "--chance {lesson,standard}" in shown and "--deck" not in shown

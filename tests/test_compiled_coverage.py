@@ -1,4 +1,4 @@
-"""The compiled engine on the games random play seldom reaches, compared round by round.
+"""The fast engine on the games random play seldom reaches, compared round by round.
 
 ``make compiled-coverage`` (``tools/compiled_coverage.py``) plays the equality games of
 ``tests/test_fast_game.py`` with numba's JIT disabled, under coverage, and requires every
@@ -219,7 +219,7 @@ def test_both_engines_play_a_game_that_reaches(case):
 
 
 def test_a_disagreement_is_told_in_words():
-    """One die face changed for the compiled engine only: the round and slot are named."""
+    """One die face changed for the fast engine only: the round and slot are named."""
     strategies = ["always", "always"]
     streams = GameStreams.draw(5, 2)
     faces = streams.faces.copy()
@@ -239,7 +239,7 @@ def test_the_finish_order_s_keys_never_tie():
 
 
 # ---------------------------------------------------------------------------
-# test_game_rules.py's scenarios that the compiled engine can play
+# test_game_rules.py's scenarios that the fast engine can play
 # ---------------------------------------------------------------------------
 
 # The scenarios that start on Go with seat 1 to move and nothing set by hand, their

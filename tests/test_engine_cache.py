@@ -1,4 +1,4 @@
-"""The compiled engines are compiled ahead of use, and a run that must compile says so."""
+"""The fast engines are compiled ahead of use, and a run that must compile says so."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ def test_compiling_makes_the_engines_ready():
 def test_the_compile_command(capsys):
     assert main(["compile"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("Compiling the compiled engines") and "Ready in " in out
+    assert out.startswith("Compiling the fast engines") and "Ready in " in out
 
 
 def test_an_evolve_that_must_compile_says_so_on_its_bar(monkeypatch, capsys):

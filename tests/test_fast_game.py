@@ -1,4 +1,4 @@
-"""The compiled whole-game engine plays exactly the reference engine's games.
+"""The fast whole-game engine plays exactly the reference engine's games.
 
 Both engines are fed identical pre-drawn random streams (die faces, deck shuffles and
 every decision's uniform number, :class:`GameStreams`), and must then agree on every

@@ -1,4 +1,4 @@
-"""The compiled engine checks what it is given, stops when asked, and packs its genes.
+"""The fast engine checks what it is given, stops when asked, and packs its genes.
 
 Everything ``fast_games``, ``strategy_codes``, ``genome_codes`` and
 ``play_population_games`` take is checked before the compiled loop runs (it indexes its
@@ -376,7 +376,7 @@ def test_a_generation_s_codes_are_made_once_and_give_the_same_games():
     [
         ({"codes": "x"}, TypeError, "genome_codes"),
         ({"codes": "tga"}, ValueError, "of these 8 genomes"),
-        ({"codes": "rga", "engine": "reference"}, ValueError, "compiled engine"),
+        ({"codes": "rga", "engine": "reference"}, ValueError, "fast engine"),
         ({"tables": [[0, 1, 2, -1]]}, ValueError, "from 0 to 7"),
         ({"tables": [[0, 1, 2, -1]], "engine": "reference"}, ValueError, "from 0 to 7"),
         ({"seeds": [1.5]}, TypeError, "whole numbers"),

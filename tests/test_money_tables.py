@@ -1,4 +1,4 @@
-"""The money rules' tables: asked of the reference engine, read by the compiled engine."""
+"""The money rules' tables: asked of the reference engine, read by the fast engine."""
 
 from __future__ import annotations
 
@@ -67,14 +67,14 @@ def canonical(owners: list[int], seat: int) -> list[int]:
 
 
 def random_board(rng: random.Random, players: int) -> dict[int, int]:
-    """Each lot owned by a random seat (0-based, as the compiled engine), or the bank."""
+    """Each lot owned by a random seat (0-based, as the fast engine), or the bank."""
     chance = rng.random()
     return {s: rng.randrange(players) if rng.random() < chance else loop.BANK for s in PRICE}
 
 
 @pytest.mark.parametrize("seed", range(40))
 def test_the_compiled_pattern_and_both_rules_agree_with_the_reference(seed):
-    """For random boards: the compiled engine's pattern number, and the ownership state
+    """For random boards: the fast engine's pattern number, and the ownership state
     and heuristic answer it reads, are the reference's for the same board."""
     rng = random.Random(seed)
     players = rng.randint(2, 8)

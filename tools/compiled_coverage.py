@@ -3,7 +3,7 @@
 The money rules that cannot be tables (debts, auctions, bankruptcy) are written twice:
 in the reference engine and, for numba, in ``monopoly_lesson/game/fast_loop.py``. With
 numba's JIT disabled the compiled loop runs as plain Python, so coverage.py sees its
-lines. This plays the equality games of ``tests/test_fast_game.py`` (the compiled engine
+lines. This plays the equality games of ``tests/test_fast_game.py`` (the fast engine
 fed the reference engine's pre-drawn streams, compared after every round) and the tests
 of ``tests/test_compiled_coverage.py`` (games that reach the rules random games miss,
 the rules' scenarios from Go, streams too short), under coverage; prints coverage's
@@ -37,7 +37,7 @@ GAMES = 4000
 """Random equality games: about 6 s a hundred on one core here, under coverage."""
 TESTS = [
     "tests/test_compiled_coverage.py",
-    # the compiled engine's own generator (seeds rather than streams)
+    # the fast engine's own generator (seeds rather than streams)
     "tests/test_fast_game.py::test_seeded_games_are_reproducible_and_differ_by_seed",
 ]
 SEARCH_POOL = ("always", "never", "random:0.5", "random:0.9", "heuristic")

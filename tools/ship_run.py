@@ -22,7 +22,7 @@ from monopoly_lesson.evolution.operators import genome_genes
 from monopoly_lesson.evolution.run import benchmark_each, load_evolution
 
 DATA = Path(__file__).resolve().parent.parent / "monopoly_lesson" / "data"
-EACH_GAMES = 1000  # benchmark games of every generation's best genome (compiled engine)
+EACH_GAMES = 1000  # benchmark games of every generation's best genome (fast engine)
 
 
 def main() -> None:

@@ -3,7 +3,7 @@
 The genetic algorithm (:mod:`monopoly_lesson.evolution.run`) scores a generation by playing
 many four-player games among its genomes. :func:`play_population_games` takes the
 genomes as arrays and the seating of every game, and returns what the fitness functions
-need, per game and seat, as arrays: from the compiled engine (the default, on every
+need, per game and seat, as arrays: from the fast engine (the default, on every
 core), or from the reference engine (``engine="reference"``, the readable one).
 """
 
@@ -46,7 +46,7 @@ def play_population_games(
     ``finish`` (1 = winner), ``lots``, ``monopolies`` and ``net_worth``, each an int
     array of shape ``tables.shape``. The two engines play the same rules; a seed gives a
     different (but reproducible) game in each, as they draw their numbers differently.
-    Playing a generation in parts, give the compiled engine ``codes`` made once by
+    Playing a generation in parts, give the fast engine ``codes`` made once by
     :func:`~monopoly_lesson.game.fast.genome_codes` ``(chromosome, buy, jail)``: the genes
     are then checked and packed once, not for every part.
     """
@@ -64,7 +64,7 @@ def play_population_games(
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}.")
     max_rounds = check_max_rounds(max_rounds)
     if engine == "reference" and codes is not None:
-        raise ValueError("codes are for the compiled engine; the reference engine reads the genes.")
+        raise ValueError("codes are for the fast engine; the reference engine reads the genes.")
     if engine == "reference":
         buy, jail = check_population(chromosome, buy, jail)
     elif codes is None:

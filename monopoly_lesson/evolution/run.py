@@ -111,7 +111,7 @@ def run_bytes(
     benchmark_games: int = 0,
 ) -> int:
     """About the most memory an :func:`evolve` run needs: per player its genome four times
-    (the population, the next one as it is bred), its genes as the compiled engine's floats
+    (the population, the next one as it is bred), its genes as the fast engine's floats
     (SGA's bits also as whole numbers), its seats and games' seeds; each generation's best
     genome kept; a benchmark's table.
 
@@ -204,7 +204,7 @@ def benchmark_each(
     chromosome: str, genomes: np.ndarray, games: int = 1000, seed: int = 0, max_rounds: int = 100
 ) -> pd.DataFrame:
     """:func:`benchmark` for every genome (a row of ``genomes``, e.g. each generation's best),
-    with the compiled engine: ``games`` games each against :data:`BENCHMARK_OPPONENTS`,
+    with the fast engine: ``games`` games each against :data:`BENCHMARK_OPPONENTS`,
     seats rotated. One row per genome, numbered from 1:
     :data:`~monopoly_lesson.evolution.files.BENCHMARK_COLUMNS`."""
     from ..game.fast import fast_games, genome_codes, strategy_codes

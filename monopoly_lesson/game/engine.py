@@ -72,7 +72,7 @@ class MonopolyGame:
     presets the die faces (two per roll) and ``chance_order``/``chest_order`` the first
     cards of each deck, and the state may be set up by hand before the first turn.
     With ``streams`` (:class:`~monopoly_lesson.game.streams.GameStreams`) every random
-    draw comes from pre-drawn arrays instead of the seed: the compiled engine, fed the
+    draw comes from pre-drawn arrays instead of the seed: the fast engine, fed the
     same streams, must play the same game.
     """
 

@@ -1,4 +1,4 @@
-"""The compiled whole-game engine: many games in one call, on every core.
+"""The fast whole-game engine: many games in one call, on every core.
 
 The movement comes from the game roll table (:mod:`monopoly_lesson.game.roll_table`, the
 movement rules enumerated); the money rules are :mod:`monopoly_lesson.game.fast_loop`'s,
@@ -191,7 +191,7 @@ def _kind_of(member: Strategy) -> int:
               RandomBuy: loop.RANDOM, RGA: loop.RGA, TGA: loop.TGA, SGA: loop.TGA}  # fmt: skip
     if type(member) not in simple:
         raise ValueError(
-            f"the compiled engine plays the built-in strategies (always, never, random:P, "
+            f"the fast engine plays the built-in strategies (always, never, random:P, "
             f"heuristic, rga, tga, sga), not {member.name!r}: use play_monopoly for it."
         )
     return simple[type(member)]
@@ -430,7 +430,7 @@ def _check_streams(streams: object, games: int, players: int) -> list[GameStream
             raise ValueError(f"each game's streams need uniforms for its {players} players.")
         faces, uniforms = s.faces, s.uniforms[:players]
         if faces.dtype.kind not in "iu" or not 1 <= faces.min() <= faces.max() <= 6:
-            raise ValueError("the compiled engine rolls six-sided dice: faces must be 1 to 6.")
+            raise ValueError("the fast engine rolls six-sided dice: faces must be 1 to 6.")
         for deck in s.shuffles:
             if (
                 deck.ndim != 2

@@ -1,5 +1,5 @@
 # ruff: noqa: SIM102, SIM109, SIM110  (numba compiles plain loops and comparisons, not generators)
-"""The compiled whole game: the reference engine's money rules, played by numba.
+"""The fast whole game: the reference engine's money rules, played by numba.
 
 Movement is not written here: every roll plays the events that the game roll table
 (:mod:`monopoly_lesson.game.roll_table`) recorded from the movement rules, and this module

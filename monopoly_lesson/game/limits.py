@@ -35,7 +35,7 @@ MAX_ROUNDS = 10_000
 """The most rounds a game may be given: enough for any game people play (the paper stops
 at 100), and a bound on the time and memory one game can take."""
 SEED_LIMIT = 2**32
-"""Seeds are whole numbers from 0 to 2**32 - 1 (the compiled engine's generator takes 32
+"""Seeds are whole numbers from 0 to 2**32 - 1 (the fast engine's generator takes 32
 bits; a larger seed would silently wrap)."""
 
 

@@ -86,7 +86,7 @@ def _play_recorded(
 
 @dataclass(frozen=True)
 class GameRollTable:
-    """The events of every roll, packed for the compiled engine.
+    """The events of every roll, packed for the fast engine.
 
     ``leaf[row, dice class, leave, chance card, chest card]`` is the leaf a roll plays
     (cards 0-based; a roll that does not draw from a deck has the same leaf for all its

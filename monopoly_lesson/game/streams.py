@@ -4,7 +4,7 @@ A game's randomness is three kinds of draws: die faces (two per roll, and two fo
 utility card's fresh roll), the deck shuffles (a permutation of a whole deck each time,
 held cards then left out), and each player's decision draws (a uniform number each time
 a strategy draws, ``me.rng.random()``). :class:`GameStreams` holds them as arrays, so the
-reference engine and the compiled engine can be fed identical draws and must then play
+reference engine and the fast engine can be fed identical draws and must then play
 identical games.
 """
 
