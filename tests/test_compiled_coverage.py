@@ -66,8 +66,6 @@ def first_difference(out: dict, k: int, expected: list, result) -> str | None:
             for i, (a, b) in enumerate(zip(got_values, want_values, strict=True)):
                 if a != b:
                     where = i + 1 if slot == "cash of seat" else LOT_SPACES[i]
-                    if slot == "owner of space":  # seats from 1, the bank 0
-                        a, b = a + 1, b + 1
                     return f"round {rnd}: {slot} {where}: reference {b}, compiled {a}"
     last = out["trace"][k, len(expected) - 1]
     finish = [result.finish_order.index(seat) + 1 for seat in range(1, players + 1)]
@@ -81,7 +79,7 @@ def first_difference(out: dict, k: int, expected: list, result) -> str | None:
         ("cards held", [len(p.jail_cards) for p in state.players],
          last[loop.NCARDS : loop.NCARDS + players].tolist()),
         ("bankruptcies (seat, round)", [(seat, rnd) for seat, rnd, _ in state.bankruptcies],
-         [(int(p) + 1, int(last[loop.BROUND + p]))
+         [(int(p), int(last[loop.BROUND + p - 1]))
           for p in last[loop.GONE : loop.GONE + last[loop.NGONE]]]),
     ]  # fmt: skip
     for what, want, got in ends:

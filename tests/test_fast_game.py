@@ -51,11 +51,11 @@ def reference_rounds(strategies, streams, max_rounds):
 
 
 def snapshot(state):
-    """Cash per seat; owner (seat - 1, or -1), mortgaged and buildings per lot."""
+    """Cash per seat; owner (its seat, or 0: the bank), mortgaged and buildings per lot."""
     lots = [state.lots[s] for s in LOT_SPACES]
     return (
         [p.cash for p in state.players],
-        [-1 if lot.owner is None else lot.owner - 1 for lot in lots],
+        [lot.owner or 0 for lot in lots],
         [int(lot.mortgaged) for lot in lots],
         [lot.buildings for lot in lots],
     )
@@ -182,3 +182,21 @@ def test_the_compiled_raise_cash_counts_railroads_and_utilities_as_outside_compl
     assert [loop.holds_complete_group(s, 0, g) for g in range(len(loop.GROUP_NAMES))] == [
         name == "brown" and 2 in held for name in loop.GROUP_NAMES
     ]
+
+
+def test_the_trace_numbers_seats_as_the_reference_engine_does():
+    """Owners and bankrupt seats in the trace count seats from 1, the bank 0; rounds after
+    the game ended stay all 0."""
+    codes = strategy_codes(["always", "always", "never"])
+    out = fast_games(codes, [[0, 1, 2]] * 20, seeds=np.arange(20), max_rounds=300, trace=True)
+    spaces = np.array(LOT_SPACES)
+    for k in range(20):
+        rounds = int(out["rounds"][k])
+        owners = out["trace"][k, :rounds][:, loop.OWNER + spaces]
+        assert owners.min() == 0 and set(np.unique(owners)) <= {0, 1, 2, 3}
+        assert not out["trace"][k, rounds:].any()
+        last = out["trace"][k, rounds - 1]
+        gone = last[loop.GONE : loop.GONE + last[loop.NGONE]].tolist()
+        assert sorted(gone) == [p + 1 for p in range(3) if out["finish"][k, p] > 3 - len(gone)]
+    assert (out["trace"][:, 0][:, loop.OWNER + spaces] == 2).any()  # seat 2 owns a lot
+    assert (out["rounds"] < 300).any(), "some game ends by bankruptcy"

@@ -351,7 +351,9 @@ def fast_games(
     engine's own draws, or ``streams`` (one :class:`GameStreams` per game) to play exactly
     the draws the reference engine is given. Returns :data:`FIELDS` (games x players), plus
     ``rounds``, ``ended_early``, ``turns`` (all players' turns) and, with ``trace=True``,
-    ``trace``: the state after every round (see :mod:`monopoly_lesson.game.fast_loop`).
+    ``trace``: the state after every round played (slots named in
+    :mod:`monopoly_lesson.game.fast_loop`; an owner or a bankrupt seat numbered as the
+    reference engine numbers them, seats from 1 and the bank 0; later rounds all 0).
     Games are played in chunks of at most :data:`TURNS_PER_CHUNK` turns, so Ctrl-C stops
     a call within a second; ``progress=True`` shows a progress bar.
     """
@@ -405,6 +407,16 @@ def _results(games: int, players: int, max_rounds: int, trace: bool) -> dict[str
     if trace:
         out["trace"] = np.zeros((games, max_rounds, loop.SIZE), np.int64)
     return out
+
+
+def _number_seats_from_1(traces: np.ndarray, rounds: np.ndarray) -> None:
+    """Renumber, in the rounds played, the slots that name a seat (owners, bankrupt seats)
+    from the loop's (seats from 0, the bank -1) to the reference engine's (from 1, bank 0)."""
+    played = np.arange(traces.shape[1])[None, :] < rounds[:, None]
+    owners = loop.OWNER + loop.LOTS
+    traces[:, :, owners] += played[:, :, None]
+    gone = np.arange(loop.MAXP)[None, None, :] < traces[:, :, loop.NGONE, None]
+    traces[:, :, loop.GONE : loop.GONE + loop.MAXP] += gone
 
 
 _NO_STREAMS = (np.zeros((1, 0), np.int64), np.zeros((1, 0)), np.zeros(3, np.int64))
@@ -472,6 +484,8 @@ def _play(codes, at, who, seeds, draws, max_rounds, traces, out, part):  # type:
     for k, name in enumerate(FIELDS):
         out[name][part] = results[:, k * players : (k + 1) * players]
     out["rounds"][part] = results[:, at_end + loop.R_ROUNDS]
+    if traces.shape[1]:
+        _number_seats_from_1(traces, out["rounds"][part])
     out["ended_early"][part] = results[:, at_end + loop.R_EARLY].astype(bool)
     out["turns"][part] = results[:, at_end + loop.R_TURNS]
 
