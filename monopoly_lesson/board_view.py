@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from .checks import check_space_counts
 from .plots import SHORT_TITLES, STREET_GROUPS, board_position
 from .starter import NUM_SPACES, gameboard
 
@@ -310,14 +311,7 @@ def _centre(
 
 
 def _checked_counts(counts: object) -> pd.Series | None:
-    if counts is None:
-        return None
-    if not isinstance(counts, pd.Series) or list(counts.index) != list(range(1, NUM_SPACES + 1)):
-        raise ValueError(
-            "counts must be a pandas Series indexed by the spaces 1..40 (as SpaceTracker.counts "
-            f"gives), got {type(counts).__name__}."
-        )
-    return counts
+    return None if counts is None else check_space_counts(counts, NUM_SPACES)
 
 
 def _checked_tokens(tokens: Mapping[str, int]) -> dict[str, int]:

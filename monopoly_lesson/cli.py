@@ -17,18 +17,18 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from .checker.capstone_check import CAPSTONE_GAMES
 from .checker.notebook_check import MAX_GAMES, MAX_MEMORY_GB, MAX_TIMEOUT, check_notebook
+from .checks import MAX_ROUNDS, check_max_rounds, check_seed, seed_or_fresh
 from .evolution.operators import FITNESS
 from .evolution.run import BENCHMARK_OPPONENTS, EvolutionResult, evolve
 from .exact import MAX_SIDES, euler84, expected_tallies
 from .game.chromosomes import CHROMOSOME_PLAYERS
-from .game.engine import MAX_PLAYERS, MIN_PLAYERS, play_monopoly
-from .game.limits import MAX_ROUNDS, check_max_rounds, check_seed
+from .game.engine import play_monopoly
 from .game.plugins import strategy_named
+from .game.state import MAX_PLAYERS, MIN_PLAYERS
 from .game.strategies import StrategyError
 from .game.tournament import play_games, win_rates
 from .rent_value import rent_per_turn
@@ -491,7 +491,7 @@ def _cli_strategy(name: str, seed: int, k: int) -> object:
 
 def _chosen_seed(seed: int | None) -> int:
     """The seed given, or a fresh one (printed with the results, so the run can be repeated)."""
-    return int(np.random.SeedSequence().entropy % 2**32) if seed is None else seed
+    return seed_or_fresh(seed)
 
 
 def _game_seed(text: str) -> int:

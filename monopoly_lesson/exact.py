@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from .roll_table import STATES, roll_table, state_label
-from .rules import DOUBLES_TO_JAIL, LESSON_RULES, Rules
+from .rules import DOUBLES_TO_JAIL, LESSON_RULES, Rules, check_rules
 from .starter import GO, JAIL, NUM_SPACES, _check_int, _check_sides
 
 __all__ = [
@@ -96,8 +96,7 @@ def _chain(rules: Rules) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
 
 def _exact_rules(rules: object) -> Rules:
     """Check ``rules``; draws are always with replacement here, so share one cache entry."""
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a Rules value, got {type(rules).__name__}.")
+    check_rules(rules)
     _check_exact_sides(rules.dice_sides)
     return replace(rules, replacement=True) if not rules.replacement else rules
 

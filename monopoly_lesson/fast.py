@@ -23,6 +23,7 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
+from .checks import check_seed
 from .fast_format import (
     AGAIN,
     CARD_BITS,
@@ -35,8 +36,8 @@ from .fast_format import (
     STATE_MASK,
 )
 from .roll_table import STATES, Leaf, RollTable, roll_table
-from .rules import DOUBLES_TO_JAIL, LESSON_RULES, Rules
-from .starter import NUM_SPACES, _check_int, _check_positive, _child_seeds
+from .rules import DOUBLES_TO_JAIL, LESSON_RULES, Rules, check_rules
+from .starter import NUM_SPACES, _check_positive, _child_seeds
 
 __all__ = ["fast_game_tallies", "fast_tallies"]
 
@@ -168,11 +169,8 @@ def _play_chunk(
 def _check_arguments(
     games: object, turns: object, players: object, seed: object, rules: object
 ) -> tuple[int, int, int, int]:
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a Rules value, got {type(rules).__name__}.")
-    seed = _check_int(seed, "seed")
-    if seed < 0:
-        raise ValueError(f"seed must be 0 or a positive whole number, got {seed}.")
+    check_rules(rules)
+    seed = check_seed(seed, limit=None)
     return (
         _check_positive(games, "games"),
         _check_positive(turns, "turns"),

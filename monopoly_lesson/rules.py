@@ -48,6 +48,7 @@ __all__ = [
     "Seat",
     "Tracker",
     "card_destination",
+    "check_rules",
     "check_rules_for",
     "play_roll",
     "play_turn",
@@ -144,6 +145,15 @@ def _check_choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
 
 LESSON_RULES = Rules()
 """The lesson's rules, the default everywhere."""
+
+
+def check_rules(rules: object) -> Rules:
+    """``rules`` if it is a :class:`Rules` value, else a TypeError saying what to give."""
+    if not isinstance(rules, Rules):
+        raise TypeError(
+            f"rules must be a Rules value such as LESSON_RULES, got {type(rules).__name__}."
+        )
+    return rules
 
 
 class Dice(Protocol):

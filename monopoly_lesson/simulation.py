@@ -9,15 +9,15 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from .checks import check_space_counts, seed_or_fresh
 from .fast import fast_tallies
-from .rules import LESSON_RULES, Rules, Seat, check_rules_for
+from .rules import LESSON_RULES, Rules, Seat, check_rules, check_rules_for
 from .starter import (
     NUM_SPACES,
     CardDeck,
     Player,
     RandomDice,
     SpaceTracker,
-    _check_int,
     _check_positive,
     _child_seeds,
     community_deck,
@@ -82,8 +82,7 @@ def check_counts(counts: object) -> pd.Series:
     A Series indexed by the spaces 1..40 of whole numbers, none negative or missing, not
     all zero; anything else is refused with what was wrong.
     """
-    if not isinstance(counts, pd.Series) or list(counts.index) != list(range(1, NUM_SPACES + 1)):
-        raise ValueError("counts must be a pandas Series indexed by the spaces 1..40.")
+    check_space_counts(counts, NUM_SPACES)
     if not pd.api.types.is_numeric_dtype(counts) or pd.api.types.is_bool_dtype(counts):
         raise TypeError(f"tallies must be numbers, got values of type {counts.dtype}.")
     problems = {
@@ -163,14 +162,13 @@ def simulate(
     games = _check_positive(games, "games")
     turns = _check_positive(turns, "turns")
     players = _check_positive(players, "players")
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a Rules value, got {type(rules).__name__}.")
+    check_rules(rules)
     if take_turn is not None and not callable(take_turn):
         raise TypeError(f"take_turn must be a function, got {type(take_turn).__name__}.")
     if take_turn is not None:
         check_rules_for(take_turn, rules)
     _check_engine(engine, take_turn)
-    seed = _resolve_seed(seed)
+    seed = seed_or_fresh(seed, limit=None)
     if progress is None:
         progress = games * turns * players >= _PROGRESS_THRESHOLD
     if engine == "fast":
@@ -235,15 +233,6 @@ def _check_engine(engine: object, take_turn: TakeTurn | None) -> None:
             "engine='fast' plays the package's rules only; to play your own take_turn, "
             "use engine='reference'."
         )
-
-
-def _resolve_seed(seed: object) -> int:
-    if seed is None:
-        return int(np.random.SeedSequence().entropy % 2**32)
-    seed = _check_int(seed, "seed")
-    if seed < 0:
-        raise ValueError(f"seed must be 0 or a positive whole number, got {seed}.")
-    return seed
 
 
 def _progress_bar(items: Iterable, total: int, show: bool) -> Iterable:

@@ -12,11 +12,12 @@ it) and is listed in :data:`NARRATION`.
 from __future__ import annotations
 
 import copy
-import numbers
 from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
 import pandas as pd
+
+from .checks import check_seed, check_whole
 
 __all__ = [
     "GO",
@@ -164,18 +165,11 @@ def _say(event: str, **fields: object) -> None:
 
 
 def _check_int(value: object, what: str) -> int:
-    if type(value) is int:  # the common case, checked first because it is cheap
-        return value
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{what} must be a whole number, got {value!r}.")
-    return int(value)
+    return check_whole(value, what)
 
 
 def _check_positive(value: object, what: str) -> int:
-    value = _check_int(value, what)
-    if value < 1:
-        raise ValueError(f"{what} must be at least 1, got {value}.")
-    return value
+    return check_whole(value, what, 1)
 
 
 def _check_space(value: object, what: str) -> int:
@@ -384,10 +378,7 @@ def _generator(seed: object) -> np.random.Generator:
         return seed
     if seed is None or isinstance(seed, np.random.SeedSequence):
         return np.random.default_rng(seed)
-    seed = _check_int(seed, "seed")
-    if seed < 0:
-        raise ValueError(f"seed must be 0 or a positive whole number, got {seed}.")
-    return np.random.default_rng(seed)
+    return np.random.default_rng(check_seed(seed, limit=None))
 
 
 # ---------------------------------------------------------------------------

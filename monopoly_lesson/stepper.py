@@ -10,14 +10,14 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import io
-import numbers
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import pandas as pd
 
-from .rules import LESSON_RULES, Rules, Seat
+from .checks import check_seed, check_whole
+from .rules import LESSON_RULES, Rules, Seat, check_rules
 from .starter import (
     GO,
     NUM_SPACES,
@@ -37,9 +37,7 @@ LOG_LINES = 400
 
 
 def _whole(value: object, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{what} must be a whole number, got {value!r}.")
-    return int(value)
+    return check_whole(value, what)
 
 
 def _card_order(value: object, what: str) -> tuple[int, ...]:
@@ -66,13 +64,10 @@ class StepperSetup:
     rules: Rules = LESSON_RULES
 
     def __post_init__(self) -> None:
-        if not isinstance(self.rules, Rules):
-            kind = type(self.rules).__name__
-            raise TypeError(f"rules must be a Rules value such as LESSON_RULES, got {kind}.")
+        check_rules(self.rules)
         if _whole(self.players, "players") not in (1, 2):
             raise ValueError(f"players must be 1 or 2, got {self.players!r}.")
-        if _whole(self.seed, "seed") < 0:
-            raise ValueError(f"seed must be 0 or a positive whole number, got {self.seed}.")
+        check_seed(self.seed, limit=None)
         if not 1 <= _whole(self.start, "start") <= NUM_SPACES:
             raise ValueError(
                 f"start must be a space number from 1 to {NUM_SPACES}, got {self.start}."

@@ -251,7 +251,7 @@ def test_a_write_that_fails_is_one_plain_error_and_leaves_no_temporary_file(tmp_
 
 def test_a_run_too_big_for_memory_is_refused_with_what_would_fit(tmp_path, monkeypatch):
     monkeypatch.setattr(evolution_run, "available_memory", lambda: 10**9)
-    monkeypatch.setattr("monopoly_lesson.game.limits.available_memory", lambda: 10**9)
+    monkeypatch.setattr("monopoly_lesson.checks.available_memory", lambda: 10**9)
     with pytest.raises(ValueError) as caught:
         evolve("rga", population=100_000, out=tmp_path / "run", progress=False)
     message = str(caught.value)
@@ -287,7 +287,7 @@ def test_the_memory_estimate_covers_what_a_run_uses(chromosome):
 
 def test_seat_tables_too_big_for_memory_are_refused_at_once(monkeypatch):
     monkeypatch.setattr(evolution_run, "available_memory", lambda: 10**6)
-    monkeypatch.setattr("monopoly_lesson.game.limits.available_memory", lambda: 10**6)
+    monkeypatch.setattr("monopoly_lesson.checks.available_memory", lambda: 10**6)
     with pytest.raises(ValueError, match=r"seat tables of 1,000 players x 1,000 games .* "
                        r"at most 55,555 seats \(players x games per player\) fit"):  # fmt: skip
         evolution_run.seat_tables(1000, 1000, np.random.default_rng(0))

@@ -285,7 +285,7 @@ def test_exact_agrees_with_long_reference_simulations(variant):
     [
         (lambda: expected_tallies(0), ValueError, "turns must be at least 1, got 0"),
         (lambda: expected_tallies(1.5), TypeError, "turns must be a whole number, got 1.5"),
-        (lambda: stationary("lesson"), TypeError, "rules must be a Rules value, got str"),
+        (lambda: stationary("lesson"), TypeError, "such as LESSON_RULES, got str"),
         (lambda: transition_matrix(None), TypeError, "rules must be a Rules value"),
     ],
 )

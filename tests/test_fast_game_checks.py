@@ -19,9 +19,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from monopoly_lesson import checks as limits
 from monopoly_lesson.evolution.population_games import play_population_games
 from monopoly_lesson.game import fast as fg
-from monopoly_lesson.game import limits
 from monopoly_lesson.game.chromosomes import RGA, SGA, TGA
 from monopoly_lesson.game.fast import fast_games, genome_codes, strategy_codes
 from monopoly_lesson.game.streams import GameStreams

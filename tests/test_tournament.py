@@ -312,7 +312,7 @@ def test_win_rates_read_tables_of_several_tournaments_and_without_game_numbers(t
 
 MEASURE = """
 import sys, tracemalloc
-from monopoly_lesson import tournament
+from monopoly_lesson.game import tournament
 from monopoly_lesson.game.engine import play_monopoly
 n, games = int(sys.argv[1]), int(sys.argv[2])
 canned = play_monopoly(["always"] * n, seed=1, max_rounds=30)
@@ -337,7 +337,7 @@ def test_the_memory_estimate_covers_what_a_tournament_uses(players):
 def test_a_tournament_too_big_for_memory_is_refused_before_any_game(monkeypatch):
     monkeypatch.setattr(tournament, "play_monopoly", no_game)
     monkeypatch.setattr(tournament, "available_memory", lambda: 10**6)
-    monkeypatch.setattr("monopoly_lesson.game.limits.available_memory", lambda: 10**6)
+    monkeypatch.setattr("monopoly_lesson.checks.available_memory", lambda: 10**6)
     with pytest.raises(ValueError) as caught:
         play_games(["always", "never"], games=10_000)
     message = str(caught.value)

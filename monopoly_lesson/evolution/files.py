@@ -41,7 +41,7 @@ from typing import IO, Any
 import numpy as np
 import pandas as pd
 
-from ..game.limits import check_whole
+from ..checks import check_whole
 from .operators import _check_name, _check_population, genome_length
 
 __all__ = ["BENCHMARK_COLUMNS", "HISTORY_COLUMNS"]

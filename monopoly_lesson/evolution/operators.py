@@ -25,8 +25,8 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
+from ..checks import check_whole
 from ..game.chromosomes import BUY_SHAPE, CHROMOSOME_PLAYERS, GENE_BITS, RGA
-from ..game.limits import check_whole
 
 __all__ = [
     "FITNESS",

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..checks import check_max_rounds
 from ..game.chromosomes import CHROMOSOME_PLAYERS
 from ..game.engine import play_monopoly
-from ..game.limits import check_max_rounds
 
 if TYPE_CHECKING:
     from ..game.fast import StrategyCodes

@@ -34,9 +34,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..checks import available_memory, check_fits, check_max_rounds, check_seed, check_whole
 from ..engine_cache import COMPILING, compile_engines, engines_ready
 from ..game.chromosomes import RGA
-from ..game.limits import available_memory, check_fits, check_max_rounds, check_seed, check_whole
 from ..game.tournament import play_games, table_bytes, wilson_interval, win_rates
 from .files import (
     BENCHMARK_COLUMNS,

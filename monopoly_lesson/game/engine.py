@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..checks import check_flag, check_max_rounds, seed_or_fresh
 from ..rules import Rules, Seat, play_turn
 from ..starter import (
     NUM_SPACES,
@@ -33,11 +34,10 @@ from .asking import ask_space, ask_yes_no, shows_strategy_errors
 from .buildings import build, lift_mortgage, why_not_build, why_not_lift
 from .buying import offer_lot
 from .cards import CARD_RENT, apply_card
-from .limits import check_flag, check_max_rounds
 from .lots import TAXES
 from .money import Bankrupt, pay
 from .narration import say
-from .plugins import as_strategy, watched_decisions
+from .plugins import check_strategies, watched_decisions
 from .rent import rent_due
 from .result import GameResult, game_result
 from .state import BANK, PRICE, GameState, PlayerRandom, PlayerState
@@ -51,7 +51,6 @@ GAME_MOVEMENT = Rules(chance="standard")
 the long stay in jail (with the jail choice added by this module)."""
 SALARY = 200
 JAIL_FEE = 50
-MIN_PLAYERS, MAX_PLAYERS = 2, 8
 
 
 class _Tally:
@@ -88,10 +87,10 @@ class MonopolyGame:
         chest_order: Sequence[int] = (),
         streams: GameStreams | None = None,
     ) -> None:
-        strategies = _check_strategies(strategies)
+        strategies = check_strategies(strategies)
         self.max_rounds = check_max_rounds(max_rounds)
         verbose = check_flag(verbose, "verbose")
-        sequence = np.random.SeedSequence(_check_seed(seed))
+        sequence = np.random.SeedSequence(seed_or_fresh(seed, limit=None))
         self.seed: int = int(sequence.entropy)  # type: ignore[arg-type]
         dice_seed, chance_seed, chest_seed, *player_seeds = sequence.spawn(3 + len(strategies))
         dice = (
@@ -218,7 +217,7 @@ def play_monopoly(
     A strategy is a name (``"always"``, ``"never"``, ``"heuristic"``, ``"random:0.5"``,
     ``"rga"``, ``"tga"``, ``"sga"``), a Strategy, or a student's own (see
     :mod:`monopoly_lesson.game.plugins`). With ``verbose=True`` every event is printed. A game
-    lasts at most ``max_rounds`` rounds, from 1 to :data:`~monopoly_lesson.game.limits.MAX_ROUNDS`.
+    lasts at most ``max_rounds`` rounds, from 1 to :data:`~monopoly_lesson.checks.MAX_ROUNDS`.
     """
     return MonopolyGame(strategies, seed=seed, max_rounds=max_rounds, verbose=verbose).play()
 
@@ -329,25 +328,3 @@ def _draw_from(
     for player in players:
         player.rng = streams.player_source(player.seat)  # type: ignore[assignment]
     return streams.dice()
-
-
-def _check_strategies(strategies: object) -> list[object]:
-    if isinstance(strategies, (str, bytes)) or not isinstance(strategies, Sequence):
-        raise TypeError(
-            f"strategies must be a list with one strategy per player, got {strategies!r}."
-        )
-    if not MIN_PLAYERS <= len(strategies) <= MAX_PLAYERS:
-        raise ValueError(
-            f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(strategies)} strategies."
-        )
-    return [as_strategy(s) for s in strategies]
-
-
-def _check_seed(seed: object) -> int | None:
-    if seed is None:
-        return None
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be a whole number (or None), got {seed!r}.")
-    if seed < 0:
-        raise ValueError(f"seed must be 0 or a positive whole number, got {seed}.")
-    return int(seed)

@@ -16,10 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 from tqdm.auto import tqdm
 
-from . import fast_loop as loop
-from .chromosomes import BUY_SHAPE, CHROMOSOME_PLAYERS, GENE_MAX, RGA, SGA, TGA
-from .engine import GAME_MOVEMENT, MAX_PLAYERS, MIN_PLAYERS
-from .limits import (
+from ..checks import (
     SEED_LIMIT,
     available_memory,
     check_fits,
@@ -27,8 +24,12 @@ from .limits import (
     check_max_rounds,
     check_seed,
 )
+from . import fast_loop as loop
+from .chromosomes import BUY_SHAPE, CHROMOSOME_PLAYERS, GENE_MAX, RGA, SGA, TGA
+from .engine import GAME_MOVEMENT
 from .plugins import as_strategy
 from .roll_table import EVENT_WIDTH, JAIL_CHOICES, OPS, game_roll_table
+from .state import MAX_PLAYERS, MIN_PLAYERS
 from .strategies import AlwaysBuy, Heuristic, NeverBuy, RandomBuy, Strategy
 from .streams import GameStreams, StreamExhausted
 
@@ -316,7 +317,7 @@ def check_seating(who: object, members: int) -> np.ndarray:
 
 def check_game_seeds(seeds: object, games: int) -> np.ndarray:
     """``seeds`` as a uint32 array, or a plain error: one whole number from 0 to 2**32 - 1
-    per game (:func:`monopoly_lesson.game.limits.check_seed`, for many at once)."""
+    per game (:func:`monopoly_lesson.checks.check_seed`, for many at once)."""
     values = np.asarray(seeds)
     if values.dtype == object and values.ndim == 1:
         values = np.array([check_seed(s, "each seed") for s in values.tolist()], np.uint64)

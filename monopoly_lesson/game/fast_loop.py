@@ -25,7 +25,7 @@ from .card_effects import chance_effects, community_effects
 from .chromosomes import BUY_SHAPE, NORTH_STREETS, WEST_STREETS
 from .chromosomes import RGA as RGA_PLAYER
 from .chromosomes import TGA as TGA_PLAYER
-from .engine import GAME_MOVEMENT, JAIL_FEE, MAX_PLAYERS, SALARY
+from .engine import GAME_MOVEMENT, JAIL_FEE, SALARY
 from .lots import GROUPS, HOTELS, HOUSES, TAXES
 from .money_tables import (
     BASE,
@@ -42,6 +42,7 @@ from .state import (
     GROUP_SPACES,
     HOTEL,
     HOUSE_COST,
+    MAX_PLAYERS,
     MORTGAGE,
     PRICE,
     STARTING_CASH,

@@ -13,10 +13,11 @@ import contextlib
 import difflib
 import inspect
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .chromosomes import CHROMOSOME_PLAYERS
+from .state import MAX_PLAYERS, MIN_PLAYERS
 from .strategies import (
     DECISIONS,
     AlwaysBuy,
@@ -29,10 +30,27 @@ from .strategies import (
 __all__ = [
     "BUILT_IN",
     "as_strategy",
+    "check_strategies",
     "make_strategy",
     "strategy_named",
     "watched_decisions",
 ]
+
+
+def check_strategies(strategies: object) -> list[Strategy]:
+    """One strategy per player, each as :func:`as_strategy` makes it, for 2 to 8 players;
+    else a plain error that says what to give."""
+    if isinstance(strategies, (str, bytes)) or not isinstance(strategies, Sequence):
+        raise TypeError(
+            f"strategies must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} strategies (one per "
+            f"player), e.g. ['always', 'never'], got {strategies!r}."
+        )
+    if not MIN_PLAYERS <= len(strategies) <= MAX_PLAYERS:
+        raise ValueError(
+            f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(strategies)} strategies."
+        )
+    return [as_strategy(strategy) for strategy in strategies]
+
 
 BUILT_IN: dict[str, type[Strategy]] = {
     "always": AlwaysBuy,

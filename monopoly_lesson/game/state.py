@@ -31,6 +31,8 @@ __all__ = [
     "BANK",
     "HOTEL",
     "LOT_SPACES",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
     "STARTING_CASH",
     "STREET_GROUPS",
     "GameState",
@@ -47,6 +49,8 @@ __all__ = [
 ]
 
 STARTING_CASH = 1500
+MIN_PLAYERS, MAX_PLAYERS = 2, 8
+"""A game's players: from 2 to 8, as the rules page says."""
 BANK = 0
 """The bank's seat number in the ledger and as a creditor (players are seated from 1)."""
 HOTEL = 5

@@ -22,11 +22,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..checks import available_memory, check_fits, check_max_rounds, check_seed, check_whole
 from .asking import shows_strategy_errors
-from .engine import MAX_PLAYERS, MIN_PLAYERS, play_monopoly
-from .limits import available_memory, check_fits, check_max_rounds, check_seed, check_whole
-from .plugins import as_strategy
+from .engine import play_monopoly
+from .plugins import as_strategy, check_strategies
 from .result import GameResult
+from .state import MAX_PLAYERS, MIN_PLAYERS
 from .strategies import Strategy, StrategyError
 
 __all__ = [
@@ -106,7 +107,7 @@ def play_games(
     >>> table.groupby("strategy", observed=True)["seat"].apply(sorted).to_dict()
     {'always': [1, 2, 3], 'always#2': [1, 2, 3], 'never': [1, 2, 3]}
     """
-    entries = _check_strategies(strategies)
+    entries = check_strategies(strategies)
     labels = strategy_labels(entries)
     games = check_whole(games, "games", 1)
     seed = check_seed(seed)

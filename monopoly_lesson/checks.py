@@ -1,8 +1,10 @@
-"""The checks every entry point of the whole game shares: whole numbers, rounds, seeds,
-and sizes that must fit in memory before any of it is spent.
+"""What every entry point checks, written once: whole numbers, seeds, True or False,
+rounds, tallies by space, and sizes that must fit in memory before any of it is spent.
 
-One home for each limit, so that ``play_monopoly``, ``play_games``, ``fast_games``,
-``evolve`` and the command line refuse the same things with the same words.
+One home for each check, so that the starter classes, ``simulate``, ``play_monopoly``,
+``play_games``, ``fast_games``, ``evolve`` and the command line refuse the same things with
+the same words. (The rules' options are checked by :func:`monopoly_lesson.rules.check_rules`,
+a list of strategies by :func:`monopoly_lesson.game.plugins.check_strategies`.)
 
 >>> check_max_rounds(100)
 100
@@ -18,6 +20,7 @@ import numbers
 import os
 
 import numpy as np
+import pandas as pd
 
 __all__ = [
     "MAX_ROUNDS",
@@ -27,8 +30,10 @@ __all__ = [
     "check_flag",
     "check_max_rounds",
     "check_seed",
+    "check_space_counts",
     "check_whole",
     "describe_bytes",
+    "seed_or_fresh",
 ]
 
 MAX_ROUNDS = 10_000
@@ -39,8 +44,8 @@ SEED_LIMIT = 2**32
 bits; a larger seed would silently wrap)."""
 
 
-def check_whole(value: object, what: str, low: int, high: int | None = None) -> int:
-    """``value`` as an int, or a plain error: a whole number from ``low`` (to ``high``).
+def check_whole(value: object, what: str, low: int | None = None, high: int | None = None) -> int:
+    """``value`` as an int, or a plain error: a whole number (from ``low``, to ``high``).
 
     >>> check_whole(3, "games", 1)
     3
@@ -49,9 +54,11 @@ def check_whole(value: object, what: str, low: int, high: int | None = None) -> 
     ...
     TypeError: games must be a whole number, got 2.0.
     """
+    if type(value) is int and low is None and high is None:  # the common case, cheap
+        return value
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{what} must be a whole number, got {value!r}.")
-    if value < low:
+    if low is not None and value < low:
         raise ValueError(f"{what} must be at least {low:,}, got {value}.")
     if high is not None and value > high:
         raise ValueError(f"{what} must be at most {high:,}, got {value}.")
@@ -77,13 +84,40 @@ def check_max_rounds(value: object) -> int:
     return int(value)
 
 
-def check_seed(value: object, what: str = "seed") -> int:
-    """A seed as an int from 0 to 2**32 - 1, or a plain error (nothing wraps silently)."""
+def check_seed(value: object, what: str = "seed", limit: int | None = SEED_LIMIT) -> int:
+    """A seed as an int from 0 to ``limit - 1`` (no limit: any whole number of 0 or more),
+    or a plain error (nothing wraps silently)."""
+    allowed = "0 or more" if limit is None else f"from 0 to {_power_of_2(limit)} - 1"
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{what} must be a whole number from 0 to 2**32 - 1, got {value!r}.")
-    if not 0 <= value < SEED_LIMIT:
-        raise ValueError(f"{what} must be from 0 to 2**32 - 1 (4,294,967,295), got {value}.")
+        raise TypeError(f"{what} must be a whole number {allowed}, got {value!r}.")
+    if value < 0 or (limit is not None and value >= limit):
+        spelt = "" if limit is None else f" ({limit - 1:,})"
+        raise ValueError(f"{what} must be {allowed}{spelt}, got {value}.")
     return int(value)
+
+
+def _power_of_2(number: int) -> str:
+    """``2**32`` for 4294967296: how a limit that is a power of 2 is read."""
+    return f"2**{number.bit_length() - 1}" if number & (number - 1) == 0 else f"{number:,}"
+
+
+def seed_or_fresh(value: object, what: str = "seed", limit: int | None = SEED_LIMIT) -> int:
+    """A seed as :func:`check_seed` has it, or for None a fresh one below 2**32 (to be
+    recorded with the results, so that the run can be repeated)."""
+    if value is None:
+        return int(np.random.SeedSequence().entropy % SEED_LIMIT)
+    return check_seed(value, what, limit)
+
+
+def check_space_counts(counts: object, spaces: int, what: str = "counts") -> pd.Series:
+    """``counts`` if it is a pandas Series indexed by the board's ``spaces`` (1, 2, ...),
+    else a plain error."""
+    if not isinstance(counts, pd.Series) or list(counts.index) != list(range(1, spaces + 1)):
+        raise ValueError(
+            f"{what} must be a pandas Series indexed by the spaces 1..{spaces} (as "
+            f"SpaceTracker.counts gives), got {type(counts).__name__}."
+        )
+    return counts
 
 
 def available_memory() -> int:
