@@ -21,7 +21,7 @@ import pandas as pd
 
 from .checker.capstone_check import CAPSTONE_GAMES
 from .checker.notebook_check import MAX_GAMES, MAX_MEMORY_GB, MAX_TIMEOUT, check_notebook
-from .checks import MAX_ROUNDS, check_max_rounds, check_seed, seed_or_fresh
+from .checks import MAX_ROUNDS, check_max_rounds, check_seed
 from .evolution.operators import FITNESS
 from .evolution.run import BENCHMARK_OPPONENTS, EvolutionResult, evolve
 from .exact import MAX_SIDES, euler84, expected_tallies
@@ -182,7 +182,7 @@ def _add_simulate(commands: argparse._SubParsersAction) -> None:
     sim.add_argument("--games", type=_positive, default=1000, help="games (default 1000)")
     sim.add_argument("--turns", type=_positive, default=150, help="turns per player (150)")
     sim.add_argument("--players", type=_positive, default=2, help="players per game (2)")
-    sim.add_argument("--seed", type=_seed, default=None, help="random seed (reproducible)")
+    sim.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
     _add_order(sim)
     sim.add_argument(
         "--csv", metavar="FILE", help="also write the table (board order unless --order) as CSV"
@@ -489,11 +489,6 @@ def _cli_strategy(name: str, seed: int, k: int) -> object:
     return name
 
 
-def _chosen_seed(seed: int | None) -> int:
-    """The seed given, or a fresh one (printed with the results, so the run can be repeated)."""
-    return seed_or_fresh(seed)
-
-
 def _game_seed(text: str) -> int:
     """A whole game's seed: a whole number from 0 to 2**32 - 1."""
     try:
@@ -517,8 +512,8 @@ def _add_game_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed",
         type=_game_seed,
-        default=None,
-        help="random seed, 0 to 2**32 - 1 (default: a fresh one, printed with the results)",
+        default=0,
+        help="random seed, 0 to 2**32 - 1 (default 0)",
     )
     parser.add_argument("--max-rounds", type=_max_rounds, default=100, help=MAX_ROUNDS_HELP)
 
@@ -594,7 +589,7 @@ def run_play(args: argparse.Namespace) -> None:
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise UsageError(f"{PROG} play: a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, "
                          f"got {players} strategies.")  # fmt: skip
-    seed = _chosen_seed(args.seed)
+    seed = args.seed
     seats = [_cli_strategy(name, seed, k) for k, name in enumerate(names, start=1)]
     result = play_monopoly(seats, seed=seed, max_rounds=args.max_rounds, verbose=args.verbose)
     if args.verbose:
@@ -613,7 +608,7 @@ def run_tournament(args: argparse.Namespace) -> None:
                          f"{MAX_PLAYERS} strategies, got {len(names)}.")  # fmt: skip
     if args.csv is not None:
         _check_csv(args.csv, args.force, "tournament")
-    seed = _chosen_seed(args.seed)
+    seed = args.seed
     entries = [_cli_strategy(name, seed, k) for k, name in enumerate(names, start=1)]
     try:
         table = play_games(entries, args.games, seed=seed, max_rounds=args.max_rounds,

@@ -133,7 +133,7 @@ def simulate(
     games: int = 1000,
     turns: int = 150,
     players: int = 2,
-    seed: int | None = None,
+    seed: int | None = 0,
     rules: Rules = LESSON_RULES,
     progress: bool | None = None,
     take_turn: TakeTurn | None = None,
@@ -143,7 +143,7 @@ def simulate(
 
     Players alternate turns; each game starts with every token on Go and freshly
     shuffled decks, shared by the players of that game. The same ``seed`` gives the
-    same counts in any process; ``seed=None`` picks one and records it in the result.
+    same counts in any process (default 0); ``seed=None`` picks one and records it in the result.
     ``take_turn`` plays with a student's own function instead of the reference engine
     (it is called as ``take_turn(player, tracker, dice=..., chance=..., community=...)``,
     with the rules' dice and decks; the jail strategy and counting are its own to decide,

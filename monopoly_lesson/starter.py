@@ -343,7 +343,7 @@ class RandomDice:
 
     def __init__(
         self,
-        seed: int | np.random.SeedSequence | np.random.Generator | None = None,
+        seed: int | np.random.SeedSequence | np.random.Generator | None = 0,
         sides: int = 6,
         verbose: bool = False,
     ) -> None:
@@ -404,7 +404,7 @@ class CardDeck:
     def __init__(
         self,
         deck: pd.DataFrame,
-        seed: int | np.random.SeedSequence | np.random.Generator | None = None,
+        seed: int | np.random.SeedSequence | np.random.Generator | None = 0,
         order: Sequence[int] | None = None,
         verbose: bool = False,
         replace: bool = False,
@@ -450,7 +450,7 @@ class CardDeck:
         return len(self.cards)
 
     def fresh(
-        self, seed: int | np.random.SeedSequence | np.random.Generator | None = None
+        self, seed: int | np.random.SeedSequence | np.random.Generator | None = 0
     ) -> CardDeck:
         """A new deck with the same cards and options, not yet shuffled (for a new game)."""
         deck = copy.copy(self)

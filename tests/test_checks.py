@@ -76,11 +76,11 @@ def test_a_fresh_seed_is_one_every_entry_point_takes_back():
     fresh = seed_or_fresh(None)
     assert 0 <= fresh < SEED_LIMIT == 2**32
     assert check_seed(fresh) == fresh
-    game = play_monopoly(["always", "heuristic"], max_rounds=5)
+    game = play_monopoly(["always", "heuristic"], seed=None, max_rounds=5)
     assert 0 <= game.seed < SEED_LIMIT
     again = play_monopoly(["always", "heuristic"], seed=game.seed, max_rounds=5)
     assert again.net_worth == game.net_worth
-    run = simulate(games=2, turns=5)
+    run = simulate(games=2, turns=5, seed=None)
     assert simulate(games=2, turns=5, seed=run.seed).counts.equals(run.counts)
 
 
@@ -130,3 +130,59 @@ def test_a_whole_number_is_checked_once():
         check_whole(0, "games", 1)
     with pytest.raises(TypeError, match=r"turns must be a whole number, got 1\.5"):
         fast_tallies(1, 1.5)
+
+
+def public_callables():
+    """Every public function and class of the package, its folders' modules included."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import monopoly_lesson
+
+    found = {}
+    for info in pkgutil.walk_packages(monopoly_lesson.__path__, "monopoly_lesson."):
+        if info.name.endswith(("__main__", "kernel_launcher")):
+            continue
+        module = importlib.import_module(info.name)
+        for name in getattr(module, "__all__", []):
+            obj = getattr(module, name)
+            if callable(obj) and getattr(obj, "__module__", "").startswith("monopoly_lesson"):
+                found[f"{obj.__module__}.{obj.__qualname__}"] = obj
+                for method in vars(obj).values() if isinstance(obj, type) else ():
+                    if inspect.isfunction(method) or isinstance(method, classmethod):
+                        method = getattr(method, "__func__", method)
+                        found[f"{obj.__module__}.{method.__qualname__}"] = method
+    return found
+
+
+CHOSEN_GAMES = {
+    "monopoly_lesson.grading.check_take_turn": "the checker's own random games",
+    "monopoly_lesson.grading.rule_games": "the same games",
+    "monopoly_lesson.checker.capstone_check.capstone_games": "chapter 9's graded games",
+    "monopoly_lesson.game.stepper.GameStepperState.reset": "None: a new game, same seed",
+}
+"""Seeds that are not a draw's default but a fixed choice (the grader's games), or None
+meaning "as before"."""
+
+
+def test_every_seed_defaults_to_0():
+    """One default: the same call gives the same answer; pass seed= for another draw."""
+    import inspect
+
+    defaults = {}
+    for name, obj in public_callables().items():
+        try:
+            parameters = inspect.signature(obj).parameters
+        except (TypeError, ValueError):
+            continue
+        seed = parameters.get("seed")
+        if seed is not None and seed.default is not inspect.Parameter.empty:
+            defaults[name] = seed.default
+    assert len(defaults) >= 15, sorted(defaults)
+    others = {
+        name: default
+        for name, default in defaults.items()
+        if default != 0 and name not in CHOSEN_GAMES
+    }
+    assert not others, f"seeds that do not default to 0: {others}"

@@ -190,7 +190,7 @@ class RGA(Strategy):
         return cls(buy, jail)
 
     @classmethod
-    def random(cls: type[_P], seed: int | None = None) -> _P:
+    def random(cls: type[_P], seed: int | None = 0) -> _P:
         """A player with uniform random genes; the same ``seed`` gives the same genes.
 
         >>> np.array_equal(RGA.random(seed=3).buy_genes, RGA.random(seed=3).buy_genes)

@@ -79,7 +79,7 @@ class MonopolyGame:
         self,
         strategies: Sequence[object],
         *,
-        seed: int | None = None,
+        seed: int | None = 0,
         max_rounds: int = 100,
         verbose: bool = False,
         dice: Sequence[int] | None = None,
@@ -208,7 +208,7 @@ class MonopolyGame:
 def play_monopoly(
     strategies: Sequence[object],
     *,
-    seed: int | None = None,
+    seed: int | None = 0,
     max_rounds: int = 100,
     verbose: bool = False,
 ) -> GameResult:

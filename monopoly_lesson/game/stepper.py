@@ -37,7 +37,7 @@ class GameStepperState:
         self,
         strategies: Sequence[object] = DEFAULT_STRATEGIES,
         *,
-        seed: int = 1,
+        seed: int = 0,
         max_rounds: int = 100,
     ) -> None:
         if len(strategies) > len(TOKEN_COLOURS):

@@ -33,7 +33,7 @@ class GameStepper(widgets.VBox):
         self,
         strategies: Sequence[object] = DEFAULT_STRATEGIES,
         *,
-        seed: int = 1,
+        seed: int = 0,
         max_rounds: int = 100,
     ) -> None:
         self.state = GameStepperState(strategies, seed=seed, max_rounds=max_rounds)
