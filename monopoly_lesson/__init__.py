@@ -28,7 +28,15 @@ from .game.lots import lots
 from .game.plugins import as_strategy, make_strategy
 from .game.result import GameResult
 from .game.state import GameState, LotState, PlayerState
-from .game.strategies import AlwaysBuy, Heuristic, NeverBuy, RandomBuy, Strategy, StrategyError
+from .game.strategies import (
+    AlwaysBuy,
+    Heuristic,
+    NeverBuy,
+    Passive,
+    RandomBuy,
+    Strategy,
+    StrategyError,
+)
 from .game.tournament import play_games, win_rates
 from .rent_value import rent_per_turn
 from .rules import LESSON_RULES, Rules, Seat, card_destination, take_turn
@@ -73,6 +81,7 @@ __all__ = [
     "LotState",
     "MonopolyGame",
     "NeverBuy",
+    "Passive",
     "Player",
     "PlayerState",
     "PresetDice",

@@ -7,10 +7,19 @@ hand before a turn is played: who owns what, cash (moved through the ledger, so 
 
 from __future__ import annotations
 
+import copy
+import os
+
+import numpy as np
+
+from monopoly_lesson.game import fast_loop as loop
 from monopoly_lesson.game.engine import MonopolyGame
+from monopoly_lesson.game.fast import _movement, strategy_codes
 from monopoly_lesson.game.plugins import make_strategy
-from monopoly_lesson.game.state import BANK, HOTEL, PlayerState
-from monopoly_lesson.game.strategies import Strategy
+from monopoly_lesson.game.state import BANK, HOTEL, LOT_SPACES, PlayerState
+from monopoly_lesson.game.strategies import Passive, Strategy
+from monopoly_lesson.roll_table import state_of
+from monopoly_lesson.starter import CardDeck, PresetDice
 
 CHANCE, CHEST = "Chance", "Community Chest"
 JAIL = 11
@@ -24,6 +33,8 @@ def no_choice(game, me):
 def passive(buy: bool = False, name: str = "passive", **decisions) -> Strategy:
     """A strategy that answers ``buy`` with a constant and never builds nor lifts
     (unless ``decisions`` say otherwise); the other decisions are the defaults."""
+    if not decisions and name == "passive":
+        return Passive(buy)  # a built-in: the fast whole game plays it too
     decisions.setdefault("build", no_choice)
     decisions.setdefault("lift", no_choice)
     return make_strategy(name, buy=lambda game, me, space: buy, **decisions)
@@ -98,3 +109,126 @@ def play(g: MonopolyGame, seat: int = 1, start: int | None = None) -> None:
 def cash(g: MonopolyGame) -> list[int]:
     """Every player's cash, in seat order."""
     return [p.cash for p in g.state.players]
+
+
+# ---------------------------------------------------------------------------
+# The same turn on the fast whole game: its state vector made from the scenario's
+# ---------------------------------------------------------------------------
+
+SHUFFLES_AHEAD = 4  # each deck's next shuffles, as the reference's generators will draw them
+BOTH_ENGINES: list[str] = []  # the scenarios whose turns both engines played (for reports)
+
+
+def compiled_twin(g: MonopolyGame) -> tuple[np.ndarray, np.ndarray] | None:
+    """The fast whole game's state vector and genes for ``g`` as it is now, with ``g``'s
+    remaining preset dice and its decks' next cards and shuffles as streams; None when a
+    strategy is one the fast engine does not play."""
+    try:
+        codes = strategy_codes([p.strategy for p in g.state.players])
+    except ValueError:
+        return None
+    dice = g.seats[0].dice
+    if not isinstance(dice, PresetDice):
+        return None
+    decks = [g.state.decks[CHANCE], g.state.decks[CHEST]]
+    faces = dice.faces[2 * dice.rolls_used :]
+    shuffles = [_next_shuffles(deck) for deck in decks]
+    streams = np.concatenate([np.array(faces, np.int64), *[s.ravel() for s in shuffles]])
+    s = loop.new_game(len(g.state.players), 1, streams,
+                      np.array([len(faces), SHUFFLES_AHEAD, 0], np.int64))  # fmt: skip
+    _set_players(s, g, codes)
+    _set_lots(s, g)
+    _set_decks(s, g, decks)
+    s[loop.ROUND] = g.state.round
+    s[loop.UNI_AT] = codes.genes.size
+    return s, codes.genes
+
+
+def _next_shuffles(deck: CardDeck) -> np.ndarray:
+    """The permutations the deck's generator gives its next shuffles (held cards left in)."""
+    rng = copy.deepcopy(deck.rng)
+    return np.array([rng.permutation(len(deck.cards)) + 1 for _ in range(SHUFFLES_AHEAD)])
+
+
+def _set_players(s: np.ndarray, g: MonopolyGame, codes) -> None:
+    for p, state in enumerate(g.state.players):
+        s[loop.CASH + p], s[loop.ALIVE + p] = state.cash, int(state.in_game)
+        s[loop.ST + p] = state_of(state.token)
+        s[loop.KIND + p], s[loop.GENE_AT + p] = codes.kind[p], codes.offsets[p]
+
+
+def _set_lots(s: np.ndarray, g: MonopolyGame) -> None:
+    for space, lot in g.state.lots.items():
+        s[loop.OWNER + space] = loop.BANK if lot.owner is None else lot.owner - 1
+        s[loop.MORT + space], s[loop.BLD + space] = int(lot.mortgaged), lot.buildings
+    s[loop.HOUSES_LEFT], s[loop.HOTELS_LEFT] = g.state.bank_houses, g.state.bank_hotels
+
+
+def _set_decks(s: np.ndarray, g: MonopolyGame, decks: list[CardDeck]) -> None:
+    for d, deck in enumerate(decks):
+        pile = list(reversed(deck.to_deal))  # the next card last
+        s[loop.PILE + loop.DECK_CARDS * d : loop.PILE + loop.DECK_CARDS * d + len(pile)] = pile
+        s[loop.PLEN + d] = len(pile)
+        for card in deck.held:
+            s[loop.HELD + (loop.DECK_CARDS + 1) * d + card] = 1
+    names = [deck.name for deck in decks]
+    for p, state in enumerate(g.state.players):
+        for k, (name, card) in enumerate(state.jail_cards):
+            s[loop.CARDS + loop.DECKS * p + k] = names.index(name) * loop.HELD_CODE + card
+        s[loop.NCARDS + p] = len(state.jail_cards)
+
+
+def compiled_view(s: np.ndarray, players: int) -> dict:
+    """What both engines are compared on, from the fast whole game's state vector."""
+    spaces = np.array(LOT_SPACES)
+    owners = s[loop.OWNER + spaces]
+    return {
+        "cash": s[loop.CASH : loop.CASH + players].tolist(),
+        "in game": s[loop.ALIVE : loop.ALIVE + players].astype(bool).tolist(),
+        "tokens": [int(s[loop.ST + p]) if s[loop.ALIVE + p] else None for p in range(players)],
+        "owners": [None if o == loop.BANK else int(o) + 1 for o in owners],
+        "mortgaged": s[loop.MORT + spaces].astype(bool).tolist(),
+        "buildings": s[loop.BLD + spaces].tolist(),
+        "bank": [int(s[loop.HOUSES_LEFT]), int(s[loop.HOTELS_LEFT])],
+        "cards held": s[loop.NCARDS : loop.NCARDS + players].tolist(),
+    }
+
+
+def reference_view(g: MonopolyGame) -> dict:
+    """The same, from the reference engine's game."""
+    players = g.state.players
+    lots = [g.state.lots[space] for space in LOT_SPACES]
+    return {
+        "cash": [p.cash for p in players],
+        "in game": [p.in_game for p in players],
+        "tokens": [state_of(p.token) if p.in_game else None for p in players],
+        "owners": [lot.owner for lot in lots],
+        "mortgaged": [lot.mortgaged for lot in lots],
+        "buildings": [lot.buildings for lot in lots],
+        "bank": [g.state.bank_houses, g.state.bank_hotels],
+        "cards held": [len(p.jail_cards) for p in players],
+    }
+
+
+def on_both_engines(play_turn):  # type: ignore[no-untyped-def]
+    """``MonopolyGame.play_turn`` that also plays the turn on the fast whole game, from the
+    same state, when it can, and requires the same state after it."""
+
+    def both(g: MonopolyGame) -> None:
+        seat, twin = g.state.turn, compiled_twin(g)
+        play_turn(g)
+        if twin is not None:
+            assert compiled_view(play_compiled(twin, seat), len(g.state.players)) == (
+                reference_view(g)
+            ), "the fast whole game played this turn otherwise"
+            BOTH_ENGINES.append(os.environ.get("PYTEST_CURRENT_TEST", "?"))
+
+    return both
+
+
+def play_compiled(twin: tuple[np.ndarray, np.ndarray], seat: int) -> np.ndarray:
+    """The turn of ``seat`` on the fast whole game, from ``twin``; its state after it."""
+    s, genes = twin
+    loop.play_turn(s, genes, _movement(), seat - 1)
+    assert not s[loop.ERROR], "the fast engine ran out of the scenario's preset draws"
+    return s

@@ -17,6 +17,7 @@ from monopoly_lesson.game.chromosomes import RGA, SGA, TGA
 from monopoly_lesson.game.engine import MonopolyGame
 from monopoly_lesson.game.fast import fast_games, strategy_codes
 from monopoly_lesson.game.state import LOT_SPACES
+from monopoly_lesson.game.strategies import Passive
 from monopoly_lesson.game.streams import GameStreams, StreamExhausted
 
 GAMES = 1000
@@ -200,3 +201,17 @@ def test_the_trace_numbers_seats_as_the_reference_engine_does():
         assert sorted(gone) == [p + 1 for p in range(3) if out["finish"][k, p] > 3 - len(gone)]
     assert (out["trace"][:, 0][:, loop.OWNER + spaces] == 2).any()  # seat 2 owns a lot
     assert (out["rounds"] < 300).any(), "some game ends by bankruptcy"
+
+
+def test_passive_players_play_the_reference_games_round_by_round():
+    """Players who never build nor lift (Passive) among the others: the same games."""
+    members = [Passive(True), Passive(False), "always", "heuristic", "random:0.5"]
+    codes = strategy_codes(members)
+    for g in range(60):
+        rng = np.random.default_rng(10_000 + g)
+        who = rng.integers(0, len(members), size=int(rng.integers(2, 7)))
+        streams = GameStreams.draw(10_000 + g, len(who))
+        out = fast_games(codes, who[None], streams=[streams], trace=True)
+        strategies = [members[i] for i in who]
+        expected, result = reference_rounds(strategies, streams, 100)
+        assert same_game(out, 0, expected, result), f"game {g}: {strategies}"

@@ -22,6 +22,7 @@ import pytest
 from monopoly_lesson import checks as limits
 from monopoly_lesson.evolution.population_games import play_population_games
 from monopoly_lesson.game import fast as fg
+from monopoly_lesson.game import fast_loop as loop
 from monopoly_lesson.game.chromosomes import RGA, SGA, TGA
 from monopoly_lesson.game.fast import fast_games, genome_codes, strategy_codes
 from monopoly_lesson.game.streams import GameStreams
@@ -201,7 +202,7 @@ def test_replaced_codes_are_checked_again(codes):
         fast_games(joined, [[0, 1]], seeds=[0])
     with pytest.raises(ValueError, match="from 0 to 1"):
         joined.genes = np.array([np.nan])
-    with pytest.raises(ValueError, match="strategy codes from 0 to 5"):
+    with pytest.raises(ValueError, match=f"strategy codes from 0 to {loop.PASSIVE}"):
         joined.kind = np.array([0, 9])
 
 

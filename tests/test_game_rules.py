@@ -14,27 +14,34 @@ import re
 
 import pytest
 from game_scenarios import (
+    BOTH_ENGINES,
     CHANCE,
     CHEST,
     JAIL,
     bids,
     cash,
     choices,
+    compiled_twin,
+    compiled_view,
     give,
     hold_card,
     new_game,
     no_choice,
+    on_both_engines,
     passive,
     play,
+    play_compiled,
     player,
     put_in_jail,
+    reference_view,
     set_cash,
 )
 
+from monopoly_lesson.game import fast_loop as loop
 from monopoly_lesson.game.engine import MonopolyGame
 from monopoly_lesson.game.plugins import make_strategy
 from monopoly_lesson.game.state import GROUP_SPACES, HOUSE_COST
-from monopoly_lesson.game.strategies import BUILD_ORDER, StrategyError
+from monopoly_lesson.game.strategies import BUILD_ORDER, NeverBuy, StrategyError
 
 QUIET = dict(start=17)  # with dice (1, 3): Free Parking
 QUIET_DICE = [1, 3]
@@ -44,9 +51,18 @@ TO_CHEST_18 = [2, 3]  # from Electric Company (13): 13 + 5 = Community Chest (18
 TO_INCOME_TAX = [1, 3]  # from Go: 1 + 4 = Income Tax (5)
 
 
-def default_strategy(name: str = "default"):
-    """Declines to buy; every other decision is the rules' default (build, lift, raise)."""
-    return make_strategy(name, buy=lambda game, me, space: False)
+@pytest.fixture(autouse=True)
+def both_engines(monkeypatch):
+    """Every turn a scenario plays, the fast whole game plays too when it can (its
+    strategies are built-ins and its dice preset), from the same state, with the same
+    outcome required."""
+    monkeypatch.setattr(MonopolyGame, "play_turn", on_both_engines(MonopolyGame.play_turn))
+
+
+def default_strategy():
+    """Declines to buy; every other decision is the rules' default (build, lift, raise):
+    the built-in ``never``, which the fast whole game plays too."""
+    return NeverBuy()
 
 
 # ---------------------------------------------------------------------------
@@ -1059,3 +1075,38 @@ def test_a_buy_decision_returning_yes_is_a_strategy_error():
     g = new_game(make_strategy("yes", buy=lambda game, me, space: "yes"), dice=TO_BALTIC)
     with pytest.raises(StrategyError, match="P1 yes's buy decision must return True or False"):
         play(g, 1, start=1)
+
+
+# ---------------------------------------------------------------------------
+# Both engines: the scenarios' turns are played by the fast whole game too
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "scenario",
+    [
+        test_buying_pays_the_price_to_the_bank,
+        test_rent_of_an_unimproved_lot,
+        test_chairman_mover_who_cannot_pay_everyone_is_bankrupt_to_the_first_unpaid,
+        test_selling_a_hotel_when_the_bank_has_under_4_houses_sells_it_with_its_houses,
+        test_bankrupt_to_a_player_creditor_takes_cash_lots_and_cards_and_pays_interest,
+        test_the_game_ends_when_one_player_is_left,
+    ],
+)
+def test_the_scenarios_play_on_both_engines(scenario):
+    """play() plays each scenario's turn on the fast whole game from the same state and
+    compares cash, tokens, lots, the bank's buildings and the cards held."""
+    before = len(BOTH_ENGINES)
+    scenario()
+    assert len(BOTH_ENGINES) > before
+
+
+def test_the_engines_comparison_can_fail():
+    """A twin one dollar richer, or with a lot of its own, is told apart after the turn."""
+    for change in (lambda s: s.__setitem__(loop.CASH + 1, s[loop.CASH + 1] + 1),
+                   lambda s: s.__setitem__(loop.OWNER + 4, 0)):  # fmt: skip
+        g = new_game(passive(buy=True), dice=TO_BALTIC)
+        twin = compiled_twin(g)
+        change(twin[0])
+        g.play_turn()
+        assert compiled_view(play_compiled(twin, 1), 2) != reference_view(g)

@@ -6,7 +6,9 @@ numba's JIT disabled the compiled loop runs as plain Python, so coverage.py sees
 lines. This plays the equality games of ``tests/test_fast_game.py`` (the fast engine
 fed the reference engine's pre-drawn streams, compared after every round) and the tests
 of ``tests/test_compiled_coverage.py`` (games that reach the rules random games miss,
-the rules' scenarios from Go, streams too short), under coverage; prints coverage's
+the rules' scenarios from Go, streams too short) and of ``tests/test_game_rules.py``
+(each scenario's turns played by both engines from the same mid-game state), under
+coverage; prints coverage's
 report of ``game/fast_loop.py`` and of ``game/fast.py``; and fails, naming the game, the
 round and what differed, if the engines disagree, or if a line of the loop never ran.
 
@@ -37,6 +39,10 @@ GAMES = 4000
 """Random equality games: about 6 s a hundred on one core here, under coverage."""
 TESTS = [
     "tests/test_compiled_coverage.py",
+    # the rules' scenarios, each turn played by both engines from the same state
+    "tests/test_game_rules.py",
+    # players who never build nor lift (Passive)
+    "tests/test_fast_game.py::test_passive_players_play_the_reference_games_round_by_round",
     # the fast engine's own generator (seeds rather than streams)
     "tests/test_fast_game.py::test_seeded_games_are_reproducible_and_differ_by_seed",
 ]

@@ -30,7 +30,7 @@ from .engine import GAME_MOVEMENT
 from .plugins import as_strategy
 from .roll_table import EVENT_WIDTH, JAIL_CHOICES, OPS, game_roll_table
 from .state import MAX_PLAYERS, MIN_PLAYERS
-from .strategies import AlwaysBuy, Heuristic, NeverBuy, RandomBuy, Strategy
+from .strategies import AlwaysBuy, Heuristic, NeverBuy, Passive, RandomBuy, Strategy
 from .streams import GameStreams, StreamExhausted
 
 __all__ = [
@@ -189,11 +189,12 @@ def strategy_codes(strategies: Sequence[object]) -> StrategyCodes:
 def _kind_of(member: Strategy) -> int:
     """The code a built-in strategy plays as, or a plain error for any other."""
     simple = {AlwaysBuy: loop.ALWAYS, NeverBuy: loop.NEVER, Heuristic: loop.HEURISTIC,
-              RandomBuy: loop.RANDOM, RGA: loop.RGA, TGA: loop.TGA, SGA: loop.TGA}  # fmt: skip
+              RandomBuy: loop.RANDOM, RGA: loop.RGA, TGA: loop.TGA, SGA: loop.TGA,
+              Passive: loop.PASSIVE}  # fmt: skip
     if type(member) not in simple:
         raise ValueError(
             f"the fast engine plays the built-in strategies (always, never, random:P, "
-            f"heuristic, rga, tga, sga), not {member.name!r}: use play_monopoly for it."
+            f"heuristic, rga, tga, sga, Passive), not {member.name!r}: use play_monopoly for it."
         )
     return simple[type(member)]
 
@@ -202,6 +203,8 @@ def _genes_of(member: Strategy) -> np.ndarray:
     """The genes the member's code reads, as probabilities (SGA's n/63)."""
     if type(member) is RandomBuy:
         return np.array([member.p])
+    if type(member) is Passive:
+        return np.array([float(member.buys)])
     if isinstance(member, RGA):
         scale = float(GENE_MAX) if type(member) is SGA else 1.0
         return np.concatenate([member.buy_genes.ravel(), member.jail_genes.ravel()]) / scale

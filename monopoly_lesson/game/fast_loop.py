@@ -99,14 +99,14 @@ for _d, _table in enumerate((chance_effects, community_effects)):
         CARD[_d, _row.index] = (EFFECT_CODES.get(_row.effect, 0), _row.amount,
                                 _row.per_house, _row.per_hotel)  # fmt: skip
 del _g, _name, _k, _space, _amount, _d, _table, _row
-ALWAYS, NEVER, RANDOM, HEURISTIC, RGA, TGA = range(6)
+ALWAYS, NEVER, RANDOM, HEURISTIC, RGA, TGA, PASSIVE = range(7)
 """Strategy codes (SGA plays as TGA, its genes read as n/63)."""
 BUY_GENES = BUY_SHAPE[0] * BUY_SHAPE[1]
 """A chromosome player's buy genes come first in its genes: ownership state x space."""
-JAIL_SIDE = np.zeros(TGA + 1, np.int64)
+JAIL_SIDE = np.zeros(PASSIVE + 1, np.int64)
 """The side of each code's square of jail genes (after its buy genes): RGA 64, TGA 4."""
 JAIL_SIDE[RGA], JAIL_SIDE[TGA] = RGA_PLAYER.JAIL_SHAPE[0], TGA_PLAYER.JAIL_SHAPE[0]
-GENE_WIDTHS = np.array([0, 0, 1, 0, *(BUY_GENES + JAIL_SIDE[[RGA, TGA]] ** 2)], np.int64)
+GENE_WIDTHS = np.array([0, 0, 1, 0, *(BUY_GENES + JAIL_SIDE[[RGA, TGA]] ** 2), 1], np.int64)
 """The genes each code reads: random:P its P, RGA and TGA their buy then jail genes."""
 
 # -- the slots of a game's state vector ------------------------------------------------
@@ -371,7 +371,9 @@ def default_lift(s, p):
 
 @njit(cache=True)
 def end_of_turn(s, p):
-    """Build, then lift mortgages, as the defaults say."""
+    """Build, then lift mortgages, as the defaults say (a passive player does neither)."""
+    if s[KIND + p] == PASSIVE:
+        return
     space = default_build(s, p)
     while space:
         build(s, p, space)
@@ -487,6 +489,8 @@ def decide_buy(s, f, p, space):
     kind, at = s[KIND + p], s[GENE_AT + p]
     if kind == ALWAYS or kind == NEVER:
         return kind == ALWAYS
+    if kind == PASSIVE:
+        return f[at] == 1
     if kind == HEURISTIC:
         return heuristic_buy(s, p, space)
     if kind == RANDOM:

@@ -42,6 +42,7 @@ __all__ = [
     "GameChanged",
     "Heuristic",
     "NeverBuy",
+    "Passive",
     "RandomBuy",
     "Strategy",
     "StrategyError",
@@ -182,6 +183,30 @@ class RandomBuy(Strategy):
     def buy(self, game: GameView, me: OwnView, space: int) -> bool:
         """A fresh draw: True with probability ``p``."""
         return me.rng.random() < self.p
+
+
+class Passive(Strategy):
+    """Buys every lot it can (``buy=True``) or none, and never builds nor lifts a mortgage:
+    a player that stays as it is set, to see one rule at work (the rules' scenarios)."""
+
+    name = "passive"
+
+    def __init__(self, buy: bool = False) -> None:
+        if not isinstance(buy, bool):
+            raise TypeError(f"buy must be True or False, got {buy!r}.")
+        self.buys = buy
+
+    def buy(self, game: GameView, me: OwnView, space: int) -> bool:
+        """As it was told."""
+        return self.buys
+
+    def build(self, game: GameView, me: OwnView) -> int | None:
+        """Never."""
+        return None
+
+    def lift(self, game: GameView, me: OwnView) -> int | None:
+        """Never."""
+        return None
 
 
 UNOWNED_TO_LEAVE_JAIL = 14
