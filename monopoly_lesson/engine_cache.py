@@ -24,9 +24,9 @@ def engines_ready(movement: bool = True) -> bool:
     """Whether this process has the fast whole game's machine code already (compiled
     or loaded from numba's cache), and the fast movement engine's unless ``movement=False``."""
     from . import fast_loop
-    from .game import fast_loop as fast_game_loop
+    from .game import fast_loop as whole_game_loop
 
-    loops = (fast_game_loop.play_many, *((fast_loop.play_games,) if movement else ()))
+    loops = (whole_game_loop.play_many, *((fast_loop.play_games,) if movement else ()))
     return all(loop.signatures for loop in loops)
 
 

@@ -97,7 +97,7 @@ class StrategyCodes:
 
     @property
     def kind(self) -> np.ndarray:
-        """Each member's strategy code (``fast_game_loop.ALWAYS`` ... ``TGA``)."""
+        """Each member's strategy code (``fast_loop.ALWAYS`` ... ``PASSIVE``)."""
         return self._kind
 
     @kind.setter
@@ -123,7 +123,7 @@ class StrategyCodes:
 
     @property
     def genes(self) -> np.ndarray:
-        """Every member's genes, one after another (:data:`fast_game_loop.GENE_WIDTHS`)."""
+        """Every member's genes, one after another (``fast_loop.GENE_WIDTHS`` each)."""
         return self._genes
 
     @genes.setter

@@ -142,7 +142,7 @@ SEAT_RESULTS = R_CASH + 1
 R_ROUNDS, R_EARLY, R_EXHAUSTED, R_TURNS = range(4)
 GAME_RESULTS = R_TURNS + 1
 
-# The movement tables, packed into one array ``m`` (fast_game.pack_movement): a header of
+# The movement tables, packed into one array ``m`` (fast.pack_movement): a header of
 # offsets, then the dice classes, leaves, leaf starts, events and jail-choice flags.
 M_CLASSES, M_DICE, M_LEAF, M_START, M_EVENTS, M_ASKS = range(6)
 M_HEADER = M_ASKS + 1
@@ -745,7 +745,7 @@ def use_card_or_pay(s, f, p):
 # Rolls, turns and games: the movement is the game roll table's events
 # ---------------------------------------------------------------------------
 
-END, GO, LAND, DRAW, LEAVE, FEE = range(6)  # game_table.OPS, checked by fast_game
+END, GO, LAND, DRAW, LEAVE, FEE = range(6)  # roll_table.OPS, checked by fast.py
 
 
 @njit(cache=True)
