@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from ..starter import NUM_SPACES
 from .lots import lots
 from .state import (
     GROUP,
@@ -68,7 +69,7 @@ __all__ = [
 
 OWNERSHIP_STATES = ("nobody", "only_me", "one_other", "two_or_more")
 """The four ownership states of a lot's group, the rows of the buy genes (0 to 3)."""
-BUY_SHAPE = (4, 40)
+BUY_SHAPE = (len(OWNERSHIP_STATES), NUM_SPACES)
 """The buy genes' shape: one row per ownership state, one column per space (space - 1)."""
 WEST_STREETS = (12, 14, 15, 17, 19, 20)
 """The purple and orange streets: bit k of RGA's west jail index is the k-th of them."""
@@ -168,9 +169,12 @@ class RGA(Strategy):
     north streets others own (64 x 64), each a probability from 0 to 1."""
 
     name = "rga"
-    JAIL_SHAPE: tuple[int, int] = (64, 64)
+    JAIL_SHAPE: tuple[int, int] = (2 ** len(WEST_STREETS), 2 ** len(NORTH_STREETS))
     """The jail genes' shape: west index x north index."""
-    JAIL_LABELS: tuple[tuple[object, ...], tuple[object, ...]] = (tuple(range(64)),) * 2
+    JAIL_LABELS: tuple[tuple[object, ...], tuple[object, ...]] = (
+        tuple(range(JAIL_SHAPE[0])),
+        tuple(range(JAIL_SHAPE[1])),
+    )
     """The labels of the jail genes' rows (west) and columns (north) in :meth:`genes`."""
 
     def __init__(self, buy: ArrayLike, jail: ArrayLike) -> None:
@@ -282,11 +286,11 @@ class TGA(RGA):
     yellow (north) monopolies another player holds: 4 x 4 jail genes."""
 
     name = "tga"
-    JAIL_SHAPE = (4, 4)
     JAIL_LABELS = (
         ("none", "purple", "orange", "purple+orange"),
         ("none", "red", "yellow", "red+yellow"),
     )
+    JAIL_SHAPE = (len(JAIL_LABELS[0]), len(JAIL_LABELS[1]))
 
     def jail_cell(self, game: GameView, me: OwnView) -> tuple[int, int]:
         """The cell of the jail genes that applies now (:func:`monopoly_jail_index`)."""
