@@ -25,9 +25,8 @@ import pandas as pd
 from ..checks import available_memory, check_fits, check_max_rounds, check_seed, check_whole
 from .asking import shows_strategy_errors
 from .engine import play_monopoly
-from .plugins import as_strategy, check_strategies
+from .plugins import check_strategies
 from .result import GameResult
-from .state import MAX_PLAYERS, MIN_PLAYERS
 from .strategies import Strategy, StrategyError
 
 __all__ = [
@@ -357,19 +356,6 @@ def _progress_bar(total: int, show: bool) -> Any:
 # ---------------------------------------------------------------------------
 # Checking what a user gives
 # ---------------------------------------------------------------------------
-
-
-def _check_strategies(strategies: object) -> list[Strategy]:
-    if isinstance(strategies, (str, bytes)) or not isinstance(strategies, Sequence):
-        raise TypeError(
-            f"strategies must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} strategies (one per "
-            f"player), e.g. ['always', 'never'], got {strategies!r}."
-        )
-    if not MIN_PLAYERS <= len(strategies) <= MAX_PLAYERS:
-        raise ValueError(
-            f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(strategies)} strategies."
-        )
-    return [as_strategy(strategy) for strategy in strategies]
 
 
 def _check_table(table: object) -> None:
