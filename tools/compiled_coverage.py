@@ -3,16 +3,17 @@
 The money rules that cannot be tables (debts, auctions, bankruptcy) are written twice:
 in the reference engine and, for numba, in ``monopoly_lesson/game/fast_loop.py``. With
 numba's JIT disabled the compiled loop runs as plain Python, so coverage.py sees its
-lines. This plays the equality games of ``tests/test_fast_game.py`` (the fast engine
-fed the reference engine's pre-drawn streams, compared after every round) and the tests
-of ``tests/test_compiled_coverage.py`` (games that reach the rules random games miss,
-the rules' scenarios from Go, streams too short) and of ``tests/test_game_rules.py``
-(each scenario's turns played by both engines from the same mid-game state), under
-coverage; prints coverage's
-report of ``game/fast_loop.py`` and of ``game/fast.py``; and fails, naming the game, the
-round and what differed, if the engines disagree, or if a line of the loop never ran.
+lines. This plays the equality games of ``tests/test_fast_game.py`` (the fast engine fed
+the reference engine's pre-drawn streams, compared after every round) and the tests of
+``tests/test_compiled_coverage.py`` (games that reach the rules random games miss, the
+rules' scenarios from Go, streams too short) and of ``tests/test_game_rules.py`` (each
+scenario's turns played by both engines from the same mid-game state), under coverage;
+prints coverage's report of ``game/fast.py`` (for information), then of
+``game/fast_loop.py``, whose ``TOTAL`` line ends the output; and fails, naming the game,
+the round and what differed, if the engines disagree, or if a line of the loop never
+ran.
 
-    python tools/compiled_coverage.py                   # 4,000 games: about 4 minutes
+    python tools/compiled_coverage.py                   # 4,000 games: about 5 minutes
     python tools/compiled_coverage.py --games 500       # a quicker look
     python tools/compiled_coverage.py --search 0 40000  # seeds for the crafted games
 """
@@ -71,9 +72,10 @@ def main(argv: list[str] | None = None) -> int:
     disagreements = equality_games(args.games, started)
     measured.stop()
     print(f"\nPlayed in {time.perf_counter() - started:.0f} s.\n")
-    loop_share = measured.report(include=[str(LOOP)], show_missing=True)
-    print()
+    print("The boundary (plain Python, never compiled: checks and packing, for information):")
     measured.report(include=[str(BOUNDARY)], show_missing=True)
+    print("\nThe compiled money rules (numba), each line required:")
+    loop_share = measured.report(include=[str(LOOP)], show_missing=True)
     problems = [f"the engines disagree: {text}" for text in disagreements]
     if failed_tests:
         problems.append("tests failed (above)")
