@@ -38,6 +38,7 @@ from .game.strategies import (
     StrategyError,
 )
 from .game.tournament import play_games, win_rates
+from .game.trade import Trade
 from .rent_value import rent_per_turn
 from .rules import LESSON_RULES, Rules, Seat, card_destination, take_turn
 from .scenarios import SCENARIOS, Scenario, check_scenario, play_preset
@@ -94,6 +95,7 @@ __all__ = [
     "SpaceTracker",
     "Strategy",
     "StrategyError",
+    "Trade",
     "as_strategy",
     "card_destination",
     "chance_deck",

@@ -516,6 +516,9 @@ def _add_game_options(parser: argparse.ArgumentParser) -> None:
         help="random seed, 0 to 2**32 - 1 (default 0)",
     )
     parser.add_argument("--max-rounds", type=_max_rounds, default=100, help=MAX_ROUNDS_HELP)
+    parser.add_argument(
+        "--trading", action="store_true", help="play with trading (off in the paper's game)"
+    )
 
 
 def _add_play(commands: argparse._SubParsersAction) -> None:
@@ -591,7 +594,8 @@ def run_play(args: argparse.Namespace) -> None:
                          f"got {players} strategies.")  # fmt: skip
     seed = args.seed
     seats = [_cli_strategy(name, seed, k) for k, name in enumerate(names, start=1)]
-    result = play_monopoly(seats, seed=seed, max_rounds=args.max_rounds, verbose=args.verbose)
+    result = play_monopoly(seats, seed=seed, max_rounds=args.max_rounds, verbose=args.verbose,
+                           trading=args.trading)  # fmt: skip
     if args.verbose:
         print()
     seat = result.winner
@@ -612,13 +616,14 @@ def run_tournament(args: argparse.Namespace) -> None:
     entries = [_cli_strategy(name, seed, k) for k, name in enumerate(names, start=1)]
     try:
         table = play_games(entries, args.games, seed=seed, max_rounds=args.max_rounds,
-                           progress=not args.no_progress)  # fmt: skip
+                           progress=not args.no_progress, trading=args.trading)  # fmt: skip
     except StrategyError as error:
         raise UsageError(_failed_game(error, args, seed)) from None
     except ValueError as error:
         raise UsageError(f"{PROG} tournament: {error}") from None
+    trading = ", with trading" if args.trading else ""
     print(f"{args.games} games of {', '.join(names)}, seats rotated, seed {seed}, "
-          f"at most {args.max_rounds} rounds each.")  # fmt: skip
+          f"at most {args.max_rounds} rounds each{trading}.")  # fmt: skip
     print(f"Equally good strategies would each win about {1 / len(names):.0%} of the games.")
     print("ci_low to ci_high: a 95% confidence interval for the win rate (Wilson score).\n")
     print(_format_rates(win_rates(table)))

@@ -33,11 +33,13 @@ from monopoly_lesson.game.buildings import (
 from monopoly_lesson.game.chromosomes import RGA, SGA, TGA
 from monopoly_lesson.game.engine import MonopolyGame
 from monopoly_lesson.game.state import BANK, LOT_SPACES
-from monopoly_lesson.game.strategies import DECISIONS, Strategy
+from monopoly_lesson.game.strategies import DECISIONS, Strategy, StrategyError
+from monopoly_lesson.game.trade import Trade
+from monopoly_lesson.game.trading import why_not_trade
 
 REASONS = {
     "salary", "rent", "bought", "auction", "tax", "card", "bail", "building",
-    "building sold", "mortgage", "mortgage lifted", "interest", "bankruptcy",
+    "building sold", "mortgage", "mortgage lifted", "interest", "bankruptcy", "trade",
 }  # fmt: skip
 
 
@@ -45,6 +47,9 @@ class Chaotic(Strategy):
     """Random legal decisions everywhere, so that every rule of property gets exercised."""
 
     name = "chaotic"
+
+    def __init__(self, illegal: float = 0.005) -> None:
+        self.illegal = illegal  # the chance that a proposal breaks the rules
 
     def buy(self, game, me, space):
         return me.rng.random() < 0.7
@@ -69,6 +74,32 @@ class Chaotic(Strategy):
         options = sells + mortgages
         return me.rng.choice(options) if options else None
 
+    def propose_trade(self, game, me):
+        """Now and then nothing, a random legal trade, or (rarely) an illegal one."""
+        draw = me.rng.random()
+        partners = [p for p in game.players if p.in_game and p.seat != me.seat]
+        if draw < 0.4 or not partners:
+            return None
+        partner = me.rng.choice(partners)
+        if draw > 1 - self.illegal:
+            return Trade(partner.seat, take=(me.rng.choice(LOT_SPACES),), cash=me.cash + 1)
+        for _ in range(5):
+            give, take = self._some(me, me.lots), self._some(me, partner.lots)
+            cash = me.rng.randint(-partner.cash, me.cash) // 4
+            trade = Trade(partner.seat, give=give, take=take, cash=cash)
+            if why_not_trade(game, me.seat, trade) is None:
+                return trade
+        return None
+
+    def accept_trade(self, game, me, offer):
+        return me.rng.random() < 0.5
+
+    @staticmethod
+    def _some(me, lots):
+        """A random few of ``lots`` (maybe none)."""
+        lots = sorted(lots)
+        return tuple(me.rng.sample(lots, me.rng.randint(0, min(2, len(lots)))))
+
     @staticmethod
     def _any(game, me, why_not, chance):
         allowed = [s for s in LOT_SPACES if why_not(game, me.seat, s) is None]
@@ -88,17 +119,23 @@ def strategy_from(choice: int, seed: int):
     seed=st.integers(0, 2**32),
     drain=st.integers(0, 1400),
     rounds=st.integers(1, 60),
+    trading=st.booleans(),
 )
-def test_the_invariants_hold_after_every_turn(choices, seed, drain, rounds):
+def test_the_invariants_hold_after_every_turn(choices, seed, drain, rounds, trading):
     strategies = [strategy_from(c, seed + k) for k, c in enumerate(choices)]
-    game = MonopolyGame(strategies, seed=seed, max_rounds=rounds)
+    game = MonopolyGame(strategies, seed=seed, max_rounds=rounds, trading=trading)
     for player in game.state.players:  # a chaotic player is watched at every decision
         assert isinstance(player.strategy, Chaotic) <= (player.watched == set(DECISIONS))
     for player in game.state.players:
         game.state.transfer(player.seat, BANK, drain, "tax")  # poorer players, earlier debts
     turns = 0
     while not game.over:
-        game.play_turn()
+        try:
+            game.play_turn()
+        except StrategyError as error:  # a chaotic player's illegal proposal: no trade made
+            assert "propose_trade decision proposed" in str(error)
+            game.state.check()
+            return
         game.state.check()
         turns += 1
     assert {p.reason for p in game.state.ledger} <= REASONS
@@ -115,7 +152,8 @@ def test_the_chaotic_strategy_reaches_every_kind_of_move():
     reasons = set()
     rng = random.Random(0)
     for seed in range(30):
-        game = MonopolyGame([Chaotic(), Chaotic(), "always", Chaotic()], seed=seed)
+        chaotic = [Chaotic(illegal=0), Chaotic(illegal=0), "always", Chaotic(illegal=0)]
+        game = MonopolyGame(chaotic, seed=seed, trading=seed % 2 == 0)
         for player in game.state.players:
             game.state.transfer(player.seat, BANK, rng.randint(0, 1000), "tax")
         game.play()

@@ -113,7 +113,7 @@ def fails_in_game_5(monkeypatch):
     """The reference engine raises a strategy's error in game 5 (seed 1's)."""
     real = tournament.play_monopoly
 
-    def play(seats, seed, max_rounds):
+    def play(seats, seed, max_rounds, trading):
         if seed == game_seed(1, 5):
             raise StrategyError("P2 always's buy decision raised ZeroDivisionError: oops")
         return real(seats, seed=seed, max_rounds=max_rounds)

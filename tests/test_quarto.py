@@ -46,7 +46,7 @@ PAGES = {
                                 "Landing on a lot", "The cards", "Jail",
                                 "Buildings, mortgages and debt",
                                 "Strategies: what a player decides",
-                                "Trading (not played yet)", "The genetic-algorithm players"),
+                                "Trading (an option of the game)", "The genetic-algorithm players"),
 }  # fmt: skip
 
 

@@ -243,7 +243,7 @@ def test_the_failing_game_is_replayed_from_its_seed():
 def test_any_other_error_in_a_game_carries_its_number_and_the_games_before_it(monkeypatch):
     real = tournament.play_monopoly
 
-    def breaks_at_game_3(seats, seed, max_rounds):
+    def breaks_at_game_3(seats, seed, max_rounds, trading):
         if seed == game_seed(1, 3):
             raise RuntimeError("the engine broke")
         return real(seats, seed=seed, max_rounds=max_rounds)
@@ -259,7 +259,7 @@ def test_a_kind_of_strategy_error_stays_that_kind(monkeypatch):
     class Cheated(StrategyError):
         pass
 
-    def cheats(seats, seed, max_rounds):
+    def cheats(seats, seed, max_rounds, trading):
         raise Cheated("P1 always's buy decision changed the game")
 
     monkeypatch.setattr(tournament, "play_monopoly", cheats)
@@ -316,7 +316,7 @@ from monopoly_lesson.game import tournament
 from monopoly_lesson.game.engine import play_monopoly
 n, games = int(sys.argv[1]), int(sys.argv[2])
 canned = play_monopoly(["always"] * n, seed=1, max_rounds=30)
-tournament.play_monopoly = lambda seats, seed, max_rounds: canned
+tournament.play_monopoly = lambda seats, seed, max_rounds, trading: canned
 tournament.play_games(["always"] * n, games=2)
 tracemalloc.start()
 tournament.play_games(["always"] * n, games=games)

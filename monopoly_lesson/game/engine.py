@@ -14,7 +14,9 @@ short function below or in the modules it calls: :mod:`~monopoly_lesson.game.buy
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -30,7 +32,7 @@ from ..starter import (
     space_name,
     standard_chance_deck,
 )
-from .asking import ask_space, ask_yes_no, shows_strategy_errors
+from .asking import ask, ask_space, ask_yes_no, shows_strategy_errors
 from .buildings import build, lift_mortgage, why_not_build, why_not_lift
 from .buying import offer_lot
 from .cards import CARD_RENT, apply_card
@@ -43,6 +45,8 @@ from .result import GameResult, game_result
 from .state import BANK, PRICE, GameState, PlayerRandom, PlayerState
 from .strategies import StrategyError
 from .streams import GameStreams, StreamDice
+from .trade import Proposal, Trade
+from .trading import MAX_PROPOSALS, make_trade, why_not_trade
 
 __all__ = ["GAME_MOVEMENT", "JAIL_FEE", "SALARY", "MonopolyGame", "play_monopoly"]
 
@@ -72,7 +76,8 @@ class MonopolyGame:
     cards of each deck, and the state may be set up by hand before the first turn.
     With ``streams`` (:class:`~monopoly_lesson.game.streams.GameStreams`) every random
     draw comes from pre-drawn arrays instead of the seed: the fast engine, fed the
-    same streams, must play the same game.
+    same streams, must play the same game. ``trading=True`` adds the trading step to every
+    turn (the game rules page, "Trading"); the paper's game, the default, has none.
     """
 
     def __init__(
@@ -86,8 +91,10 @@ class MonopolyGame:
         chance_order: Sequence[int] = (),
         chest_order: Sequence[int] = (),
         streams: GameStreams | None = None,
+        trading: bool = False,
     ) -> None:
         strategies = check_strategies(strategies)
+        self.trading = check_flag(trading, "trading")
         self.max_rounds = check_max_rounds(max_rounds)
         verbose = check_flag(verbose, "verbose")
         sequence = np.random.SeedSequence(seed_or_fresh(seed, limit=None))
@@ -139,6 +146,8 @@ class MonopolyGame:
         self.turns[me.seat - 1] += 1
         try:
             play_turn(self.seats[me.seat - 1])
+            if self.trading:
+                trading_step(state, me)
             end_of_turn(state, me)
         except Bankrupt:
             if me.in_game:
@@ -211,6 +220,7 @@ def play_monopoly(
     seed: int | None = 0,
     max_rounds: int = 100,
     verbose: bool = False,
+    trading: bool = False,
 ) -> GameResult:
     """Play one whole game with ``strategies`` in seat order; the same seed, the same game.
 
@@ -218,8 +228,11 @@ def play_monopoly(
     ``"rga"``, ``"tga"``, ``"sga"``), a Strategy, or a student's own (see
     :mod:`monopoly_lesson.game.plugins`). With ``verbose=True`` every event is printed. A game
     lasts at most ``max_rounds`` rounds, from 1 to :data:`~monopoly_lesson.checks.MAX_ROUNDS`.
+    ``trading=True`` plays with trading (off in the paper's game).
     """
-    return MonopolyGame(strategies, seed=seed, max_rounds=max_rounds, verbose=verbose).play()
+    game = MonopolyGame(strategies, seed=seed, max_rounds=max_rounds, verbose=verbose,
+                        trading=trading)  # fmt: skip
+    return game.play()
 
 
 # ---------------------------------------------------------------------------
@@ -297,6 +310,48 @@ def end_of_turn(game: GameState, me: PlayerState) -> None:
     while (space := ask_space("lift", game, me)) is not None:
         _check_choice(me, "lift", space, why_not_lift(game, me.seat, space))
         lift_mortgage(game, me.seat, space)
+
+
+def trading_step(game: GameState, me: PlayerState) -> None:
+    """The mover's proposals, at most :data:`MAX_PROPOSALS`, each answered by its partner;
+    an illegal proposal or answer is the strategy's error."""
+    for _ in range(MAX_PROPOSALS):
+        trade = ask("propose_trade", game, me)
+        if trade is None:
+            return
+        trade = _checked_proposal(game, me, trade)
+        partner = game.player(trade.partner)
+        if game.verbose:
+            say("proposal", what=trade.describe(me.name, partner.name))
+        accepted = ask_yes_no("accept_trade", game, partner, trade)
+        game.proposals.append(Proposal(game.round, me.seat, trade, accepted))
+        if game.verbose:
+            say("accepted" if accepted else "refused", who=partner.name)
+        if accepted:
+            make_trade(game, me.seat, trade)
+            if game.verbose:
+                say("traded", who=me.name, partner=partner.name)
+
+
+def _checked_proposal(game: GameState, me: PlayerState, trade: object) -> Trade:
+    """The proposal as the game's Trade (its lots as ints), or the strategy's error."""
+    if not isinstance(trade, Trade):
+        raise StrategyError(
+            f"{me.name}'s propose_trade decision must return a Trade or None, got {trade!r}."
+        )
+    values = (trade.partner, trade.cash, *trade.give, *trade.take)
+    if not all(isinstance(v, (numbers.Integral, np.integer)) and not isinstance(v, bool)
+               for v in values):  # fmt: skip
+        raise StrategyError(
+            f"{me.name}'s propose_trade decision must name seats, lots and cash as whole "
+            f"numbers, got {trade!r}."
+        )
+    trade = replace(trade, partner=int(trade.partner), give=tuple(map(int, trade.give)),
+                    take=tuple(map(int, trade.take)), cash=int(trade.cash),
+                    proposer=me.seat)  # fmt: skip
+    if reason := why_not_trade(game, me.seat, trade):
+        raise StrategyError(f"{me.name}'s propose_trade decision proposed {trade!r}, but {reason}.")
+    return trade
 
 
 def _check_choice(me: PlayerState, decision: str, space: object, reason: str | None) -> None:

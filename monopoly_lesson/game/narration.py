@@ -31,6 +31,10 @@ GAME_NARRATION = {
     "lifted": "{who} lifts the mortgage on {lot} for ${amount}.",
     "interest": "{who} pays ${amount} interest on mortgaged {lot}.",
     "bankrupt": "{who} is bankrupt to {owner}.",
+    "proposal": "{what}.",
+    "accepted": "{who} accepts the trade.",
+    "refused": "{who} refuses the trade.",
+    "traded": "{who} and {partner} make the trade.",
     "end": "The game ends after {rounds} rounds ({how}); the winner is {who}.",
 }
 """The whole game's narration templates, one line per event (a stable wording)."""

@@ -67,6 +67,8 @@ ARGUMENTS = {
     "build": "game, me",
     "lift": "game, me",
     "raise_cash": "game, me, owed",
+    "propose_trade": "game, me",
+    "accept_trade": "game, me, offer",
 }
 """What each decision is called with."""
 
@@ -265,7 +267,8 @@ def strategy_named(name: str) -> Strategy:
 _OWN_STRATEGIES = frozenset({AlwaysBuy, NeverBuy, RandomBuy, Heuristic,
                              *CHROMOSOME_PLAYERS.values()})  # fmt: skip
 _OWN_DEFAULTS = frozenset({Strategy.leave_jail, Strategy.build, Strategy.lift,
-                           Strategy.raise_cash})  # fmt: skip
+                           Strategy.raise_cash, Strategy.propose_trade,
+                           Strategy.accept_trade})  # fmt: skip
 
 
 def watched_decisions(strategy: object) -> frozenset[str]:

@@ -20,13 +20,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from operator import attrgetter
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pandas as pd
 
 from ..starter import CardDeck, Player, space_name
 from .lots import GROUPS, HOTELS, HOUSES, RENT_COLUMNS, lots
 
+if TYPE_CHECKING:
+    from .trade import Proposal
 __all__ = [
     "BANK",
     "HOTEL",
@@ -180,6 +182,7 @@ class GameState:
     decks: dict[str, CardDeck] = field(default_factory=dict)
     verbose: bool = False
     uneven_groups: set[str] = field(default_factory=set)  # a hotel sold whole (rules)
+    proposals: list[Proposal] = field(default_factory=list)  # trades proposed (trading on)
     _views: dict[int, GameView] = field(default_factory=dict, init=False, repr=False)
 
     # -- who owns what ---------------------------------------------------------------
@@ -263,6 +266,11 @@ class GameState:
 
     # -- what a strategy sees, and what it must not change ----------------------------
 
+    def copy(self) -> GameState:
+        """A detached copy to try changes on ("what if?"): lots, cash, positions, ledger and
+        proposals, without decks, generators nor strategies (as :meth:`GameView.copy`)."""
+        return self.view(self.players[0].seat).copy()
+
     def view(self, seat: int) -> GameView:
         """The game as the player in ``seat`` sees it: read-only and live, what its strategy
         is given (``view.player(seat)`` is its own view, ``me``, with its generator)."""
@@ -288,7 +296,7 @@ class GameState:
         ]
         table = (self.bank_houses, self.bank_hotels, self.round, self.turn, len(self.ledger),
                  self.ledger[-1] if self.ledger else None, len(self.bankruptcies),
-                 tuple(self.uneven_groups))  # fmt: skip
+                 tuple(self.uneven_groups), len(self.proposals))  # fmt: skip
         decks = [
             (deck.to_deal, tuple(deck.held), deck.draws, id(deck.rng))
             for deck in self.decks.values()
@@ -374,7 +382,7 @@ PLAYER_PARTS = ("cash", "position", "jail", "turns in jail", "Get Out of Jail Fr
                 "lots", "bankruptcy round", "creditor", "strategy", "random generator")  # fmt: skip
 LOT_PARTS = ("owner", "mortgage", "buildings", "rent collected")
 TABLE_PARTS = ("bank's houses", "bank's hotels", "round", "turn", "ledger", "ledger",
-               "bankruptcies", "uneven groups")  # fmt: skip
+               "bankruptcies", "uneven groups", "trade proposals")  # fmt: skip
 DECK_PARTS = ("cards to deal", "held cards", "draws", "random generator")
 SHOWN = {"cash", "position", "owner", "mortgage", "buildings", "bank's houses",
          "bank's hotels", "round", "turn", "bankruptcy round"}  # fmt: skip
@@ -553,6 +561,11 @@ class GameView(_ReadOnly):
         return frozenset(self._state.uneven_groups)
 
     @property
+    def proposals(self) -> tuple[Proposal, ...]:
+        """Every trade proposed so far (with trading on), with its answer, in order."""
+        return tuple(self._state.proposals)
+
+    @property
     def in_game(self) -> list[PlayerView]:
         """The players still playing, in seat order."""
         return [view for view in self.players if view._player.bankrupt_round is None]
@@ -610,6 +623,7 @@ class GameView(_ReadOnly):
             players, {space: dataclasses.replace(lot) for space, lot in state.lots.items()},
             state.bank_houses, state.bank_hotels, state.round, state.turn, list(state.ledger),
             list(state.bankruptcies), uneven_groups=set(state.uneven_groups),
+            proposals=list(state.proposals),
         )  # fmt: skip
 
     def __copy__(self) -> GameState:

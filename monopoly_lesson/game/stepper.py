@@ -30,7 +30,8 @@ class GameStepperState:
     """A game to step through: ``step_turn()``, ``step_round()``, ``play_to_end()``.
 
     Takes the strategies in seat order (at most as many as there are token colours), the
-    seed and the round limit of :class:`~monopoly_lesson.game.engine.MonopolyGame`.
+    seed, the round limit and the trading option of
+    :class:`~monopoly_lesson.game.engine.MonopolyGame`.
     """
 
     def __init__(
@@ -39,6 +40,7 @@ class GameStepperState:
         *,
         seed: int = 0,
         max_rounds: int = 100,
+        trading: bool = False,
     ) -> None:
         if len(strategies) > len(TOKEN_COLOURS):
             raise ValueError(
@@ -46,6 +48,7 @@ class GameStepperState:
                 f"got {len(strategies)} strategies."
             )
         self.strategies, self.seed, self.max_rounds = list(strategies), seed, max_rounds
+        self.trading = trading
         self.reset()
 
     def reset(self, seed: int | None = None) -> None:
@@ -53,7 +56,7 @@ class GameStepperState:
         if seed is not None:
             self.seed = seed
         self.game = MonopolyGame(self.strategies, seed=self.seed, max_rounds=self.max_rounds,
-                                 verbose=True)  # fmt: skip
+                                 verbose=True, trading=self.trading)  # fmt: skip
         self.lines: list[str] = []
         self.error: str | None = None
         self.turns_played = 0

@@ -28,11 +28,14 @@ from .state import (
     GROUP_SPACES,
     HOUSE_COST,
     PRICE,
+    STREET_GROUPS,
     GameView,
     OwnView,
     PlayerState,
     ReadableGame,
 )
+from .trade import Trade
+from .trading import make_trade
 
 __all__ = [
     "BUILD_ORDER",
@@ -46,6 +49,8 @@ __all__ = [
     "RandomBuy",
     "Strategy",
     "StrategyError",
+    "completion_accepts",
+    "completion_swap",
 ]
 
 RESERVE = 200
@@ -53,7 +58,8 @@ RESERVE = 200
 BUILD_ORDER = ("orange", "light blue", "red", "purple", "dark blue", "yellow", "green", "brown")
 """The groups the default build decision develops, in order (the paper's code's order)."""
 LIFT_ORDER = ("complete groups", "railroad", "utility", "others")
-DECISIONS = ("buy", "bid", "leave_jail", "build", "lift", "raise_cash")
+DECISIONS = ("buy", "bid", "leave_jail", "build", "lift", "raise_cash", "propose_trade",
+             "accept_trade")  # fmt: skip
 """The questions a strategy answers, in the order the docs list them."""
 
 
@@ -95,6 +101,14 @@ class Strategy:
     def raise_cash(self, game: GameView, me: OwnView, owed: int) -> tuple[str, int] | None:
         """Default: sell buildings from the cheapest group, then mortgage (see the rules)."""
         return default_raise_cash(game, me, owed)
+
+    def propose_trade(self, game: GameView, me: OwnView) -> Trade | None:
+        """Default (with trading on): the completion swap, one partner at a time."""
+        return completion_swap(game, me)
+
+    def accept_trade(self, game: GameView, me: OwnView, offer: Trade) -> bool:
+        """Default (with trading on): accept a trade that completes a group of mine."""
+        return completion_accepts(game, me, offer)
 
     def __repr__(self) -> str:
         return f"<{self.name} strategy>"
@@ -144,6 +158,64 @@ def default_raise_cash(
         return None
     loose = [s for s in mortgageable if not game.holds_complete_group(me.seat, GROUP[s])]
     return ("mortgage", (loose or mortgageable)[0])
+
+
+def _only_lot_missing(game: ReadableGame, seat: int, space: int) -> bool:
+    """Whether ``space`` is the only lot of its group that ``seat`` does not hold."""
+    return all(game.lots[s].owner == seat for s in GROUP_SPACES[GROUP[space]] if s != space)
+
+
+def _swappable(game: ReadableGame, seat: int) -> list[int]:
+    """``seat``'s unmortgaged street lots in groups without buildings, in board order."""
+    return sorted(
+        s
+        for s, lot in game.lots.items()
+        if lot.owner == seat and GROUP[s] in STREET_GROUPS and not lot.mortgaged
+        and not any(game.lots[t].buildings for t in GROUP_SPACES[GROUP[s]])
+    )  # fmt: skip
+
+
+def _swap_with(game: ReadableGame, me: int, partner: int) -> Trade | None:
+    """The first completion swap with ``partner``, in board order of the lot received then
+    of the lot given, whose payer has the price difference; None if there is none."""
+    cash = {me: game.player(me).cash, partner: game.player(partner).cash}
+    for take in _swappable(game, partner):
+        if not _only_lot_missing(game, me, take):
+            continue
+        for give in _swappable(game, me):
+            if GROUP[give] == GROUP[take] or not _only_lot_missing(game, partner, give):
+                continue
+            pay = PRICE[take] - PRICE[give]  # the side receiving the dearer lot pays
+            if (pay >= 0 and cash[me] >= pay) or (pay < 0 and cash[partner] >= -pay):
+                return Trade(partner, give=(give,), take=(take,), cash=pay)
+    return None
+
+
+def completion_swap(game: ReadableGame, me) -> Trade | None:  # type: ignore[no-untyped-def]
+    """The default proposal: to each other player in seat order after ``me`` not yet asked
+    this turn, the first completion swap with it (see the rules page); None when none."""
+    asked = {p.trade.partner for p in game.proposals
+             if p.round == game.round and p.proposer == me.seat}  # fmt: skip
+    seats = [p.seat for p in game.players]
+    after = seats[me.seat :] + seats[: me.seat - 1]
+    for partner in after:
+        if partner in asked or not game.player(partner).in_game:
+            continue
+        if (trade := _swap_with(game, me.seat, partner)) is not None:
+            return trade
+    return None
+
+
+def completion_accepts(game: ReadableGame, me, offer: Trade) -> bool:  # type: ignore[no-untyped-def]
+    """The default answer: yes when after the trade ``me`` holds more complete groups than
+    before, the proposer holds no more complete groups than ``me`` gains, and ``me`` keeps
+    at least $200 in cash (or is paid cash)."""
+    before = len(game.monopolies(me.seat))
+    after = game.copy()
+    make_trade(after, offer.proposer, offer)
+    gain = len(after.monopolies(me.seat)) - before
+    cash_ok = offer.cash > 0 or after.player(me.seat).cash >= RESERVE
+    return gain > 0 and len(after.monopolies(offer.proposer)) <= gain and cash_ok
 
 
 # ---------------------------------------------------------------------------

@@ -22,7 +22,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..checks import available_memory, check_fits, check_max_rounds, check_seed, check_whole
+from ..checks import (
+    available_memory,
+    check_fits,
+    check_flag,
+    check_max_rounds,
+    check_seed,
+    check_whole,
+)
 from .asking import shows_strategy_errors
 from .engine import play_monopoly
 from .plugins import check_strategies
@@ -76,6 +83,7 @@ def play_games(
     max_rounds: int = 100,
     rotate: bool = True,
     progress: bool = False,
+    trading: bool = False,
 ) -> pd.DataFrame:
     """Play ``games`` whole games of ``strategies`` (2 to 8) and return one row per player
     per game.
@@ -111,9 +119,8 @@ def play_games(
     games = check_whole(games, "games", 1)
     seed = check_seed(seed)
     max_rounds = check_max_rounds(max_rounds)
-    for flag, name in ((rotate, "rotate"), (progress, "progress")):
-        if not isinstance(flag, bool):
-            raise TypeError(f"{name} must be True or False, got {flag!r}.")
+    rotate, progress = check_flag(rotate, "rotate"), check_flag(progress, "progress")
+    trading = check_flag(trading, "trading")
     n = len(entries)
     check_fits(table_bytes(games, n), f"a tournament of {games:,} games of {n} players",
                f"at most {games_that_fit(n):,} games of {n} players fit")  # fmt: skip
@@ -126,11 +133,12 @@ def play_games(
             game = game_seed(seed, g)
             try:
                 result = play_monopoly([entries[i] for i in order], seed=game,
-                                       max_rounds=max_rounds)  # fmt: skip
+                                       max_rounds=max_rounds, trading=trading)  # fmt: skip
             except Exception as error:
                 table = columns.table(g, labels, rotate)
                 seats = ", ".join(labels[i] for i in order)
-                _game_failed(error, g, games, game, seats, max_rounds, table)
+                replay = f"max_rounds={max_rounds}" + (", trading=True" if trading else "")
+                _game_failed(error, g, games, game, seats, replay, table)
                 raise
             columns.record(g, result)
             if bar is not None:
@@ -148,6 +156,7 @@ def strategy_labels(strategies: Sequence[Strategy]) -> list[str]:
     second ``always``) are refused with a ``ValueError``: the table could not tell them
     apart.
 
+    >>> from monopoly_lesson.game.plugins import as_strategy
     >>> strategy_labels([as_strategy("always"), as_strategy("never"), as_strategy("always")])
     ['always', 'never', 'always#2']
     """
@@ -316,7 +325,7 @@ class _Columns:
 
 
 def _game_failed(
-    error: Exception, g: int, games: int, seed: int, seats: str, max_rounds: int,
+    error: Exception, g: int, games: int, seed: int, seats: str, replay: str,
     table: pd.DataFrame,
 ) -> None:  # fmt: skip
     """Tell ``error`` which game it ended and keep the games played before it: a
@@ -325,7 +334,7 @@ def _game_failed(
     context = (
         f"game {g:,} of the tournament's {games:,} (counted from 0), seats {seats}, seed "
         f"{seed}: play_monopoly(those strategies in that order, seed={seed}, "
-        f"max_rounds={max_rounds}) replays it; the error's table holds the {g:,} games "
+        f"{replay}) replays it; the error's table holds the {g:,} games "
         "played before it"
     )
     found: dict[str, Any] = {"game": g, "seed": seed, "reason": str(error), "table": table}

@@ -35,8 +35,10 @@ class GameStepper(widgets.VBox):
         *,
         seed: int = 0,
         max_rounds: int = 100,
+        trading: bool = False,
     ) -> None:
-        self.state = GameStepperState(strategies, seed=seed, max_rounds=max_rounds)
+        self.state = GameStepperState(strategies, seed=seed, max_rounds=max_rounds,
+                                      trading=trading)  # fmt: skip
         self.one_turn = widget_button(PREFIX, "One turn", "Play the next player's turn", "play")
         self.one_round = widget_button(
             PREFIX, "One round", "Play the rest of this round", "forward"

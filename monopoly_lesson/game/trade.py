@@ -1,0 +1,48 @@
+"""A trade as a value: who gives which lots, and who pays how much (``game_rules.md``,
+"Trading"). The rules that check and make a trade are :mod:`monopoly_lesson.game.trading`.
+
+>>> Trade(partner=2, give=(12,), take=(14,), cash=20)
+Trade(partner=2, give=(12,), take=(14,), cash=20)
+>>> Trade(partner=3, give=(38,), take=(40,), cash=50).describe("P1", "P3")
+'P1 offers P3 Park Place (38) and $50 for Boardwalk (40)'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..starter import space_name
+
+__all__ = ["Proposal", "Trade"]
+
+
+@dataclass(frozen=True)
+class Trade:
+    """A proposal to the player in seat ``partner``: the proposer gives its lots ``give``
+    and takes the partner's lots ``take``, and pays the partner ``cash`` dollars (a negative
+    ``cash``: the partner pays the proposer)."""
+
+    partner: int
+    give: tuple[int, ...] = ()
+    take: tuple[int, ...] = ()
+    cash: int = 0
+    proposer: int | None = field(default=None, repr=False, compare=False)
+    """The seat that proposed it: filled in by the game before the partner is asked."""
+
+    def describe(self, proposer: str, partner: str) -> str:
+        """The trade in words, as the narration prints it."""
+        gives = [space_name(s) for s in self.give] + ([f"${self.cash}"] if self.cash > 0 else [])
+        takes = [space_name(s) for s in self.take] + ([f"${-self.cash}"] if self.cash < 0 else [])
+        return f"{proposer} offers {partner} {' and '.join(gives) or 'nothing'} for " + (
+            " and ".join(takes) or "nothing"
+        )
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """A trade proposed in round ``round`` by seat ``proposer``, and whether it was accepted."""
+
+    round: int
+    proposer: int
+    trade: Trade
+    accepted: bool
