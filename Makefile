@@ -87,7 +87,7 @@ bench: $(VENV)/.lesson-installed
 	$(BIN)/python benchmarks/bench_fast_game.py
 
 # Every line of the compiled money rules proven run: the equality games with numba's JIT
-# off, under coverage; fails if the engines disagree or a line never ran (about 5 minutes).
+# off, under coverage; fails if the engines disagree or a line never ran (about 8 minutes).
 compiled-coverage: $(VENV)/.dev-installed
 	$(BIN)/python tools/compiled_coverage.py
 

@@ -139,7 +139,7 @@ def compiled_twin(g: MonopolyGame) -> tuple[np.ndarray, np.ndarray] | None:
     _set_players(s, g, codes)
     _set_lots(s, g)
     _set_decks(s, g, decks)
-    s[loop.ROUND] = g.state.round
+    s[loop.ROUND], s[loop.TRADING] = g.state.round, int(g.trading)
     s[loop.UNI_AT] = codes.genes.size
     return s, codes.genes
 

@@ -39,9 +39,9 @@ def seating(game):
     return rng.integers(0, 10, size=players)
 
 
-def reference_rounds(strategies, streams, max_rounds):
+def reference_rounds(strategies, streams, max_rounds, trading=False):
     """Play the reference engine; the state after every round, and the final result."""
-    game = MonopolyGame(strategies, streams=streams, max_rounds=max_rounds)
+    game = MonopolyGame(strategies, streams=streams, max_rounds=max_rounds, trading=trading)
     snapshots, played = [], 1
     while not game.over:
         game.play_turn()
@@ -72,7 +72,9 @@ def compiled_snapshot(row, players):
     )
 
 
-def compare_chunk(first, max_rounds=100):
+def compare_chunk(first, max_rounds=100, trading=False, traded=None):
+    """The games of the chunk from ``first`` that the engines play otherwise; ``traded``
+    (a list) gets the number of trades each game made."""
     members = pool(first)
     codes = strategy_codes(members)
     mismatches = []
@@ -82,12 +84,16 @@ def compare_chunk(first, max_rounds=100):
             continue
         who = np.array([seating(g) for g in games])
         streams = [GameStreams.draw(g, players) for g in games]
-        out = fast_games(codes, who, streams=streams, max_rounds=max_rounds, trace=True)
+        out = fast_games(codes, who, streams=streams, max_rounds=max_rounds, trace=True,
+                         trading=trading)  # fmt: skip
         for k, g in enumerate(games):
             strategies = [members[i] for i in who[k]]
             streams = GameStreams.draw(g, players)
-            if not same_game(out, k, *reference_rounds(strategies, streams, max_rounds)):
+            expected, result = reference_rounds(strategies, streams, max_rounds, trading)
+            if not same_game(out, k, expected, result):
                 mismatches.append(g)
+        if traded is not None:
+            traded += out["trades"].tolist()
     return mismatches
 
 
@@ -107,6 +113,14 @@ def same_game(out, k, expected, result):
 @pytest.mark.parametrize("first", range(0, GAMES, CHUNK))
 def test_the_compiled_engine_plays_the_reference_games_round_by_round(first):
     assert compare_chunk(first) == []
+
+
+@pytest.mark.parametrize("first", range(0, GAMES, CHUNK))
+def test_the_fast_engine_plays_the_reference_games_with_trading(first):
+    """The same 1,000 games with trading on: every round the same, and trades in most."""
+    traded = []
+    assert compare_chunk(first, trading=True, traded=traded) == []
+    assert sum(n > 0 for n in traded) > len(traded) / 2, "trades happen in most games"
 
 
 def test_the_comparison_can_fail():

@@ -8,7 +8,17 @@ then comes the trading step, before building.
 from __future__ import annotations
 
 import pytest
-from game_scenarios import give, new_game, passive, play, player, put_in_jail, set_cash
+from game_scenarios import (
+    BOTH_ENGINES,
+    give,
+    new_game,
+    on_both_engines,
+    passive,
+    play,
+    player,
+    put_in_jail,
+    set_cash,
+)
 
 from monopoly_lesson import Trade, play_games, play_monopoly
 from monopoly_lesson.game.engine import MonopolyGame
@@ -16,6 +26,13 @@ from monopoly_lesson.game.strategies import NeverBuy, StrategyError, completion_
 from monopoly_lesson.game.trading import MAX_PROPOSALS, why_not_trade
 
 QUIET = [1, 3]  # from 17: Free Parking
+
+
+@pytest.fixture(autouse=True)
+def both_engines(monkeypatch):
+    """Every turn the fast whole game can play (built-in strategies, preset dice) is played
+    by it too, from the same state, and must end the same."""
+    monkeypatch.setattr(MonopolyGame, "play_turn", on_both_engines(MonopolyGame.play_turn))
 
 
 def swap_game(*strategies, players=2, dice=QUIET, **options):
@@ -292,3 +309,11 @@ def test_the_command_line_plays_with_trading(capsys):
     assert "with trading" in out and all(name in out for name in names.split(","))
     assert main(["play", "--strategy", "always,always", "--trading", "--verbose"]) in (0, None)
     assert "accepts the trade." in capsys.readouterr().out
+
+
+def test_the_default_swaps_play_on_both_engines():
+    before = len(BOTH_ENGINES)
+    test_the_completion_swap_trades_the_lots_that_complete_both_groups()
+    test_the_completion_swap_asks_each_partner_in_seat_order_after_the_mover()
+    test_the_default_refuses_to_help_a_proposer_who_would_hold_more_groups_than_it_gains()
+    assert len(BOTH_ENGINES) == before + 3

@@ -13,7 +13,7 @@ prints coverage's report of ``game/fast.py`` (for information), then of
 the round and what differed, if the engines disagree, or if a line of the loop never
 ran.
 
-    python tools/compiled_coverage.py                   # 4,000 games: about 5 minutes
+    python tools/compiled_coverage.py                   # 4,000 games: about 8 minutes
     python tools/compiled_coverage.py --games 500       # a quicker look
     python tools/compiled_coverage.py --search 0 40000  # seeds for the crafted games
 """
@@ -42,6 +42,9 @@ TESTS = [
     "tests/test_compiled_coverage.py",
     # the rules' scenarios, each turn played by both engines from the same state
     "tests/test_game_rules.py",
+    # trading: the trading rules' scenarios, and the equality games with trading on
+    "tests/test_trading.py",
+    "tests/test_fast_game.py::test_the_fast_engine_plays_the_reference_games_with_trading",
     # players who never build nor lift (Passive)
     "tests/test_fast_game.py::test_passive_players_play_the_reference_games_round_by_round",
     # the fast engine's own generator (seeds rather than streams)

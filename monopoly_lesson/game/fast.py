@@ -348,13 +348,16 @@ def fast_games(
     max_rounds: int = 100,
     trace: bool = False,
     progress: bool = False,
+    trading: bool = False,
 ) -> dict[str, np.ndarray]:
     """Play game ``g`` among ``codes``' members ``who[g]`` (seat order), on every core.
 
     Give ``seeds`` (one whole number from 0 to 2**32 - 1 per game) for the compiled
     engine's own draws, or ``streams`` (one :class:`GameStreams` per game) to play exactly
     the draws the reference engine is given. Returns :data:`FIELDS` (games x players), plus
-    ``rounds``, ``ended_early``, ``turns`` (all players' turns) and, with ``trace=True``,
+    ``rounds``, ``ended_early``, ``turns`` (all players' turns), ``trades`` (the trades made;
+    ``trading=True`` plays with trading, every strategy by the default policy) and, with
+    ``trace=True``,
     ``trace``: the state after every round played (slots named in
     :mod:`monopoly_lesson.game.fast_loop`; an owner or a bankrupt seat numbered as the
     reference engine numbers them, seats from 1 and the bank 0; later rounds all 0).
@@ -369,6 +372,7 @@ def fast_games(
     who = check_seating(who, len(codes))
     max_rounds = check_max_rounds(max_rounds)
     trace, progress = check_flag(trace, "trace"), check_flag(progress, "progress")
+    trading = check_flag(trading, "trading")
     games, players = who.shape
     if (seeds is None) == (streams is None):
         raise ValueError(
@@ -387,7 +391,7 @@ def fast_games(
         for k in range(0, games, step):
             part = slice(k, min(k + step, games))
             draws = _stream_arrays(streams[part], players) if streams else _NO_STREAMS
-            _play(codes, at, who[part], seed_array[part], draws, max_rounds,
+            _play(codes, at, who[part], seed_array[part], draws, (max_rounds, trading),
                   out["trace"][part] if trace else _NO_TRACE, out, part)  # fmt: skip
             bar.update(part.stop - part.start)
     return out
@@ -401,12 +405,13 @@ def _chunk(players: int, max_rounds: int, streams: bool) -> int:
 
 def _results(games: int, players: int, max_rounds: int, trace: bool) -> dict[str, np.ndarray]:
     """The arrays :func:`fast_games` returns, allocated once its memory is known to fit."""
-    per_game = 8 * (len(FIELDS) * players + 2) + 1 + (8 * max_rounds * loop.SIZE if trace else 0)
+    per_game = 8 * (len(FIELDS) * players + 3) + 1 + (8 * max_rounds * loop.SIZE if trace else 0)
     fit = available_memory() // per_game
     check_fits(games * per_game, f"{games:,} games" + (" with trace=True" if trace else ""),
                f"at most {fit:,} fit: play them in parts")  # fmt: skip
     out = {name: np.zeros((games, players), np.int64) for name in FIELDS}
     out["rounds"], out["turns"] = np.zeros(games, np.int64), np.zeros(games, np.int64)
+    out["trades"] = np.zeros(games, np.int64)
     out["ended_early"] = np.zeros(games, bool)
     if trace:
         out["trace"] = np.zeros((games, max_rounds, loop.SIZE), np.int64)
@@ -474,14 +479,16 @@ def _stream_arrays(
     return ints.astype(np.int64), uniforms, lengths.astype(np.int64)
 
 
-def _play(codes, at, who, seeds, draws, max_rounds, traces, out, part):  # type: ignore[no-untyped-def]
-    """One call of the compiled loop; its results are copied into ``out[part]``."""
+def _play(codes, at, who, seeds, draws, rules, traces, out, part):  # type: ignore[no-untyped-def]
+    """One call of the compiled loop (``rules``: the round limit and 1 for trading); its
+    results are copied into ``out[part]``."""
     games, players = who.shape
+    max_rounds, trading = rules
     ints, uniforms, lengths = draws
     mode = 0 if ints.shape[1] == 0 else 1
     results = np.zeros((games, loop.SEAT_RESULTS * players + loop.GAME_RESULTS), np.int64)
     loop.play_many(_movement(), codes.genes, at, codes.kind, who, seeds, ints, uniforms,
-                   lengths, mode, max_rounds, results, traces)  # fmt: skip
+                   lengths, mode, max_rounds, int(trading), results, traces)  # fmt: skip
     at_end = loop.SEAT_RESULTS * players
     if results[:, at_end + loop.R_EXHAUSTED].any():
         raise StreamExhausted("a game needed more draws than its streams hold")
@@ -492,6 +499,7 @@ def _play(codes, at, who, seeds, draws, max_rounds, traces, out, part):  # type:
         _number_seats_from_1(traces, out["rounds"][part])
     out["ended_early"][part] = results[:, at_end + loop.R_EARLY].astype(bool)
     out["turns"][part] = results[:, at_end + loop.R_TURNS]
+    out["trades"][part] = results[:, at_end + loop.R_TRADES]
 
 
 @functools.lru_cache(maxsize=1)

@@ -48,6 +48,7 @@ from .state import (
     STARTING_CASH,
 )
 from .strategies import BUILD_ORDER, RESERVE, UNOWNED_TO_LEAVE_JAIL
+from .trading import MAX_PROPOSALS
 
 # -- the data, as arrays indexed by space (1..40) or group ---------------------------
 SPACES = NUM_SPACES + 1  # indexed by space (slot 0 unused)
@@ -133,14 +134,15 @@ LAST_ROLL, ROUND, NPLAYERS, MODE, ERROR = (_slots(1) for _ in range(5))
 KIND, GENE_AT = _slots(MAXP), _slots(MAXP)  # per player: strategy code, where its genes start
 FACES_AT, NFACES, SHUF_AT, NSHUF, UNI_AT, NUNI = (_slots(1) for _ in range(6))  # streams
 TURNS = _slots(1)  # turns played in the game, all players together
+TRADING, TRADES = _slots(1), _slots(1)  # 1 if the game trades; the trades made
 SIZE = _slots(0)
 HOUSES_PER_HOTEL = HOTEL - 1
 """A hotel stands for 4 houses: building one gives them back, selling one takes them."""
 # A game's results: SEAT_RESULTS numbers per seat (each a block of n), then GAME_RESULTS.
 R_FINISH, R_LOTS, R_MONOPOLIES, R_NET_WORTH, R_CASH = range(5)
 SEAT_RESULTS = R_CASH + 1
-R_ROUNDS, R_EARLY, R_EXHAUSTED, R_TURNS = range(4)
-GAME_RESULTS = R_TURNS + 1
+R_ROUNDS, R_EARLY, R_EXHAUSTED, R_TURNS, R_TRADES = range(5)
+GAME_RESULTS = R_TRADES + 1
 
 # The movement tables, packed into one array ``m`` (fast.pack_movement): a header of
 # offsets, then the dice classes, leaves, leaf starts, events and jail-choice flags.
@@ -799,7 +801,85 @@ def play_turn(s, f, m, p):
     while doubles > 0:
         doubles = play_roll(s, f, m, p, doubles)
     if s[ALIVE + p]:
+        if s[TRADING]:
+            trading_step(s, p)
         end_of_turn(s, p)
+
+
+# ---------------------------------------------------------------------------
+# Trading (trading.py; the default policy, the completion swap, in strategies.py)
+# ---------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def trading_step(s, p):
+    """At most MAX_PROPOSALS completion swaps, one to each partner in seat order after
+    ``p``; each partner answers as the default does (every strategy here trades so)."""
+    n, asked = s[NPLAYERS], 0
+    for _ in range(MAX_PROPOSALS):
+        partner, give, take, pay = -1, 0, 0, 0
+        for k in range(1, n):
+            q = (p + k) % n
+            if s[ALIVE + q] and not asked & (1 << q):
+                give, take, pay = swap_with(s, p, q)
+                if take:
+                    partner = q
+                    break
+        if partner < 0:
+            return
+        asked |= 1 << partner
+        if completion_accepts(s, partner, p, give, take, pay):
+            transfer(s, p, partner, pay)
+            transfer(s, partner, p, -pay)
+            s[OWNER + give], s[OWNER + take] = partner, p
+            s[TRADES] += 1
+
+
+@njit(cache=True)
+def swappable(s, p, space):
+    """Whether ``space`` is an unmortgaged street of ``p``'s in a group without buildings."""
+    g = GROUP_ID[space]
+    return (s[OWNER + space] == p and IS_STREET_GROUP[g] and not s[MORT + space]
+            and levels(s, g)[1] == 0)  # fmt: skip
+
+
+@njit(cache=True)
+def only_lot_missing(s, p, space):
+    """Whether ``space`` is the only lot of its group that ``p`` does not hold."""
+    g = GROUP_ID[space]
+    for k in range(GSIZE[g]):
+        other = GSPACES[g, k]
+        if other != space and s[OWNER + other] != p:
+            return False
+    return True
+
+
+@njit(cache=True)
+def swap_with(s, p, q):
+    """The first completion swap of ``p`` with ``q``: (lot given, lot taken, what ``p``
+    pays), or a taken lot of 0 when there is none."""
+    for take in LOTS:
+        if not (swappable(s, q, take) and only_lot_missing(s, p, take)):
+            continue
+        for give in LOTS:
+            if not swappable(s, p, give) or GROUP_ID[give] == GROUP_ID[take]:
+                continue
+            if only_lot_missing(s, q, give):
+                pay = PRICE_A[take] - PRICE_A[give]  # the side taking the dearer lot pays
+                if (pay >= 0 and s[CASH + p] >= pay) or (pay < 0 and s[CASH + q] >= -pay):
+                    return give, take, pay
+    return 0, 0, 0
+
+
+@njit(cache=True)
+def completion_accepts(s, q, p, give, take, pay):
+    """The default answer of ``q`` to ``p``'s swap: it completes a group of ``q``'s, ``p``
+    then holds no more complete groups than ``q`` gains, and ``q`` keeps $200 (or is paid)."""
+    before = count_monopolies(s, q)
+    s[OWNER + give], s[OWNER + take] = q, p
+    gain, held = count_monopolies(s, q) - before, count_monopolies(s, p)
+    s[OWNER + give], s[OWNER + take] = p, q
+    return gain > 0 and held <= gain and (pay > 0 or s[CASH + q] + pay >= RESERVE)
 
 
 @njit(cache=True)
@@ -884,15 +964,16 @@ def less(a, b):
 
 @njit(cache=True, parallel=True)
 def play_many(m, genes, at, kind, who, seeds, streams, uniforms, lengths, mode, max_rounds,
-              results, traces):  # fmt: skip
+              trading, results, traces):  # fmt: skip
     """Play game ``g`` for every row of ``who`` (the population members in seat order).
 
     Member ``i`` plays code ``kind[i]`` with its genes from ``genes[at[i]]`` on
     (:data:`GENE_WIDTHS`). ``streams[g]`` holds game ``g``'s die faces then deck shuffles
     and ``uniforms[g]`` its players' decision draws, as counted by ``lengths`` (faces,
     shuffles per deck, uniforms per player); mode 0 draws from numba's generator seeded
-    with ``seeds[g]`` instead. ``results[g]`` gets, per seat: place, lots, monopolies, net
-    worth, cash; then the rounds, 1 if it ended early, 1 if a stream ran out, and the turns.
+    with ``seeds[g]`` instead; ``trading`` 1 plays with trading. ``results[g]`` gets, per
+    seat: place, lots, monopolies, net worth, cash; then the rounds, 1 if it ended early, 1
+    if a stream ran out, the turns and the trades made.
     """
     games, n = who.shape
     for gu in prange(games):
@@ -905,7 +986,7 @@ def play_many(m, genes, at, kind, who, seeds, streams, uniforms, lengths, mode, 
         s = new_game(n, mode, streams[min(g, streams.shape[0] - 1)], lengths)
         for p in range(n):
             s[KIND + p], s[GENE_AT + p] = kind[who[g, p]], at[who[g, p]]
-        s[UNI_AT] = genes.size
+        s[UNI_AT], s[TRADING] = genes.size, trading
         trace = traces[min(g, traces.shape[0] - 1)]
         rounds, early = play_game(s, f, m, max_rounds, trace)
         out = results[g]
@@ -918,3 +999,4 @@ def play_many(m, genes, at, kind, who, seeds, streams, uniforms, lengths, mode, 
         at_end = SEAT_RESULTS * n
         out[at_end + R_ROUNDS], out[at_end + R_EARLY] = rounds, early
         out[at_end + R_EXHAUSTED], out[at_end + R_TURNS] = s[ERROR], s[TURNS]
+        out[at_end + R_TRADES] = s[TRADES]
