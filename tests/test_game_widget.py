@@ -62,3 +62,16 @@ def test_clicks_redraw_the_board_and_cash():
 def test_too_many_players_for_the_board_colours():
     with pytest.raises(ValueError, match="at most 6 players"):
         GameStepperState(["always"] * 7)
+
+
+def test_a_game_with_trading_shows_its_trades_and_redraws_the_owners():
+    """Step by step until a trade is made: the log says so, and the board's owners follow."""
+    stepper = GameStepper(["always"] * 4, seed=0, trading=True)
+    state = stepper.state
+    while not any("make the trade" in line for line in state.lines):
+        stepper.one_turn.click()
+    trade = [p for p in state.game.state.proposals if p.accepted][-1].trade
+    assert "accepts the trade" in stepper.log_view.value
+    owners = state.extras()
+    assert owners[trade.give[0]].owner == state.game.state.name(trade.partner)
+    assert state.game.state.name(trade.partner) in stepper.board_view.value
