@@ -18,7 +18,7 @@ from .exact import _chain, _exact_rules, _roll_chain, _stationary_vector
 from .game.engine import GAME_MOVEMENT
 from .game.lots import lots
 from .game.money_tables import RENT, rent_stage
-from .game.roll_table import OPS, GameRollTable, game_roll_table
+from .game.roll_table import CARD_RENT, OPS, GameRollTable, game_roll_table
 from .game.state import GROUP, GROUP_SPACES, HOTEL, PRICE
 from .roll_table import STATES, dice_classes, state_label
 from .rules import DOUBLES_TO_JAIL, Rules
@@ -41,6 +41,8 @@ LEVELS = (
 )  # fmt: skip
 """The columns of :func:`rent_per_turn`: street stages, railroads held, utilities held."""
 ROWS = DOUBLES_TO_JAIL * STATES
+(FRESH_TIMES,) = {dice for _, dice in CARD_RENT.values() if dice}
+"""The multiple of a fresh roll that the "nearest Utility" card charges (the cards table)."""
 _STREET_LEVELS = [("unimproved", False, 0), ("complete_group", True, 0)] + [
     (level, True, buildings) for buildings, level in enumerate(LEVELS[2 : HOTEL + 2], start=1)
 ]  # a street's columns of LEVELS: complete group or not, and buildings
@@ -115,7 +117,7 @@ def rent_per_turn(rules: Rules = GAME_MOVEMENT) -> pd.DataFrame:
                 rent = RENT[space, rent_stage(group, k, k == size, 0)]
                 table.at[space, f"railroads_{k}"] = rent * paid
         elif group == "utility":
-            fresh = 10 * (sides + 1) * seen.at[space, "fresh_roll"]
+            fresh = FRESH_TIMES * (sides + 1) * seen.at[space, "fresh_roll"]
             for k in range(1, size + 1):
                 times = RENT[space, rent_stage(group, k, k == size, 0)]
                 table.at[space, f"utilities_{k}"] = times * seen.at[space, "dice"] + fresh
