@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -112,7 +112,7 @@ def pattern_number(codes: Sequence[int]) -> int:
     return sum(code * BASE**k for k, code in enumerate(codes))
 
 
-def _patterns(size: int):  # type: ignore[no-untyped-def]
+def _patterns(size: int) -> Iterator[tuple[int, ...]]:
     """Every ownership pattern of a group of ``size`` lots (others numbered as met)."""
     for codes in itertools.product(range(BASE), repeat=size):
         met = [code for code in codes if code >= 2]
@@ -143,7 +143,7 @@ def _pattern_tables() -> tuple[np.ndarray, np.ndarray]:
     return state, buys
 
 
-def _by_space(rule) -> np.ndarray:  # type: ignore[no-untyped-def]
+def _by_space(rule: Callable[[int], int]) -> np.ndarray:
     """``rule(space)`` for every lot, as an array indexed by space (0 elsewhere)."""
     table = np.zeros(SPACES, np.int64)
     for space in PRICE:

@@ -191,7 +191,7 @@ def _swap_with(game: ReadableGame, me: int, partner: int) -> Trade | None:
     return None
 
 
-def completion_swap(game: ReadableGame, me) -> Trade | None:  # type: ignore[no-untyped-def]
+def completion_swap(game: ReadableGame, me: PlayerState | OwnView) -> Trade | None:
     """The default proposal: to each other player in seat order after ``me`` not yet asked
     this turn, the first completion swap with it (see the rules page); None when none."""
     asked = {p.trade.partner for p in game.proposals
@@ -206,7 +206,7 @@ def completion_swap(game: ReadableGame, me) -> Trade | None:  # type: ignore[no-
     return None
 
 
-def completion_accepts(game: ReadableGame, me, offer: Trade) -> bool:  # type: ignore[no-untyped-def]
+def completion_accepts(game: ReadableGame, me: PlayerState | OwnView, offer: Trade) -> bool:
     """The default answer: yes when after the trade ``me`` holds more complete groups than
     before, the proposer holds no more complete groups than ``me`` gains, and ``me`` keeps
     at least $200 in cash (or is paid cash)."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..starter import space_name
 from .buildings import interest
 from .narration import say
-from .state import BANK, GROUP, GROUP_SPACES, PRICE, ReadableGame
+from .state import BANK, GROUP, GROUP_SPACES, PRICE, GameState, ReadableGame
 from .trade import Trade
 
 __all__ = ["MAX_PROPOSALS", "make_trade", "why_not_trade"]
@@ -56,7 +56,7 @@ def _why_not_interest(game: ReadableGame, proposer: int, trade: Trade) -> str | 
     return None
 
 
-def make_trade(game, proposer: int, trade: Trade) -> None:  # type: ignore[no-untyped-def]
+def make_trade(game: GameState, proposer: int, trade: Trade) -> None:
     """Make an accepted, legal trade: the cash, then the lots, then each receiver pays the
     bank the interest on the mortgaged lots it received."""
     if trade.cash > 0:
