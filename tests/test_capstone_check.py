@@ -1,6 +1,6 @@
-"""The chapter-9 check, in this process: games recorded with a strategy are replayed from its
-answers alone; every way a record can disagree with its replay fails, and the win rates are
-play_games' own.
+"""The chapter-9 check, in this process: games recorded with a strategy (or, with trading on,
+a trade policy) are replayed from its answers alone; every way a record can disagree with
+its replay fails, and the win rates are play_games' own.
 
 The kernel's side (``strategy_probe``) is played here too, so these tests need no kernel;
 tests/test_check_chapters.py runs the same through ``python -m monopoly_lesson check``.
@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from monopoly_lesson import lots, make_strategy, play_games, win_rates
+from monopoly_lesson import Trade, lots, make_strategy, play_games, win_rates
 from monopoly_lesson.checker.answers import MalformedAnswer, read_strategy, read_strategy_games
 from monopoly_lesson.checker.capstone_check import (
     OPPONENTS,
@@ -26,7 +26,7 @@ from monopoly_lesson.checker.strategy_probe import (
     find_strategy,
     play_recorded,
 )
-from monopoly_lesson.game.strategies import Heuristic
+from monopoly_lesson.game.strategies import Heuristic, completion_accepts, completion_swap
 
 
 def my_buy(game, me, space):
@@ -214,3 +214,132 @@ def test_a_strategy_the_game_cannot_use_says_why():
 def test_a_record_of_the_wrong_shape_is_refused(answer):
     with pytest.raises(MalformedAnswer):
         read_strategy_games(answer, capstone_games(1))
+
+
+# -- the trade policy: chapter 9's trader, played with trading on ---------------------------
+
+
+def my_offer(game, me):
+    """The chapter's starter: the completion swap, if it costs at most $100."""
+    trade = completion_swap(game, me)
+    return trade if trade is not None and trade.cash <= 100 else None
+
+
+def my_answer(game, me, offer):
+    """The chapter's starter: the default answer, but never give up orange or red."""
+    if any(lots.at[space, "group"] in ("orange", "red") for space in offer.take):
+        return False
+    return completion_accepts(game, me, offer)
+
+
+TRADER = make_strategy("trader", buy=my_buy, propose_trade=my_offer, accept_trade=my_answer)
+
+
+def traded(strategy, games=8, seed=5):
+    """What a kernel reports for a trade policy, through JSON and the strict reader."""
+    setups = capstone_games(games, seed, trading=True)
+    text = json.dumps(play_recorded(strategy, setups))
+    return setups, read_strategy_games(json.loads(text), setups)
+
+
+def replayed_trades(setups, records, name="trader"):
+    report = StrategyReport("trader", name, 5, len(setups), trading=True)
+    for setup, record in zip(setups, records, strict=True):
+        report.add(setup, replay_game(setup, record, name))
+        if report.failure:
+            break
+    return report
+
+
+def test_the_trade_policy_plays_play_games_trading_games_and_its_trades_are_replayed():
+    setups, records = traded(TRADER, games=12, seed=3)
+    assert all(setup["trading"] for setup in setups)
+    proposals = [value for record in records for decision, value in record["answers"]
+                 if decision == "propose_trade" and value is not None]  # fmt: skip
+    answers = [d for record in records for d, _ in record["answers"] if d == "accept_trade"]
+    assert proposals and answers, "the games must have trades to replay"
+    report = replayed_trades(setups, records)
+    assert report.passed, report.failure
+    expected = win_rates(play_games([TRADER, *OPPONENTS], games=12, seed=3, trading=True))
+    columns = ["games", "wins", "win_rate", "ci_low", "ci_high"]
+    assert win_rates(report.table())[columns].equals(expected[columns])
+    assert str(report).startswith(
+        "trade policy: trader (named 'trader') against heuristic, always, always, trading on"
+    )
+
+
+def test_the_trade_games_differ_from_the_trade_free_ones():
+    """The same seeds with trading off give other games: the check plays trading."""
+    setups, records = traded(TRADER, games=12, seed=3)
+    plain = [dict(setup, trading=False) for setup in setups]
+    pairs = zip(plain, records, strict=True)
+    replays = [replay_game(setup, record, "trader") for setup, record in pairs]
+    assert any(replay.disagrees for replay in replays)
+
+
+def test_a_proposal_the_kernel_did_not_make_is_caught():
+    setups, records = traded(TRADER, games=12, seed=3)
+    made = [any(d == "propose_trade" and v is not None for d, v in r["answers"]) for r in records]
+    game = made.index(True)
+    answers = records[game]["answers"]
+    first = next(i for i, (d, v) in enumerate(answers) if d == "propose_trade" and v is not None)
+    answers[first] = ["propose_trade", None]  # it claims it proposed nothing
+    report = replayed_trades(setups[game : game + 1], records[game : game + 1])
+    assert not report.passed
+    assert report.summary().startswith("Broken trade policy: trader: game ")
+    assert "the answers the kernel reported are not the ones its game got" in report.failure
+
+
+def test_an_illegal_proposal_fails_with_the_rule_it_breaks():
+    def grab(game, me):
+        """Ask for Boardwalk from the next player, whoever owns it."""
+        partner = me.seat % len(game.players) + 1
+        return Trade(partner=partner, take=(40,))
+
+    policy = make_strategy("trader", buy=my_buy, propose_trade=grab)
+    setups, records = traded(policy, games=2)
+    report = replayed_trades(setups, records)
+    assert not report.passed
+    assert "trader's propose_trade decision proposed Trade(partner=" in report.failure
+    assert "but Boardwalk (40) is not a lot of seat" in report.failure
+
+
+@pytest.mark.parametrize(
+    "value",
+    [Trade(2, give=(12,), take=(4,), cash=-80), Trade(3), Trade(2, give=[12], take=(), cash=5),
+     Trade(True, give=(12,)), Trade(2, give=12)],
+)  # fmt: skip
+def test_a_trade_keeps_its_fields_and_their_types_through_json(value):
+    encoded = json.loads(json.dumps(encode(value)))
+    read_strategy_games(
+        [{"answers": [["propose_trade", encoded]], "finish": [1, 2, 3, 4], "rounds": 1,
+          "error": None}], capstone_games(1, trading=True))  # fmt: skip
+    back = decode(encoded)
+    assert back == value and type(back) is Trade
+    for field in ("partner", "give", "take", "cash"):
+        assert type(getattr(back, field)) is type(getattr(value, field))
+
+
+def test_numpy_lots_in_a_trade_are_read_as_the_engine_reads_them():
+    import numpy as np
+
+    back = decode(json.loads(json.dumps(encode(Trade(np.int64(2), give=(np.int64(12),))))))
+    assert back == Trade(2, give=(12,)) and type(back.give[0]) is int
+
+
+def test_the_trader_is_found_by_its_name_or_as_the_only_trade_policy():
+    assert find_strategy({"mine": MINE, "trader": TRADER}, "trader") == ("trader", ["trader"])
+    assert find_strategy({"mine": MINE, "swapper": TRADER}, "trader") == ("swapper", ["swapper"])
+    assert find_strategy({"mine": TRADER, "bold": MINE}, "trader") == (None, [])
+    assert find_strategy({"mine": MINE, "bold": MINE}, "mine")[0] == "mine"
+
+
+@pytest.mark.parametrize(
+    ("value", "builtin"),
+    [(TRADER, ""), (MINE, "default trade policy (the completion swap)"),
+     ("always", "default trade policy (the completion swap)"),
+     (make_strategy("t", buy=my_buy, accept_trade=my_answer), "")],
+)  # fmt: skip
+def test_a_trader_whose_trades_are_the_defaults_is_named(value, builtin):
+    described = describe_strategy({"trader": value}, "trader")
+    assert read_strategy(json.loads(json.dumps(described)))["builtin"] == builtin

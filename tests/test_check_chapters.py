@@ -4,7 +4,9 @@ Chapter 9: the student's own strategy (``mine``) plays the checker's games in it
 and the checker replays every game from the answers it reported: a good strategy passes
 with its win rates, a broken one fails with the reason and its line, a notebook without
 one cannot be graded, and a kernel that reports other answers than its games got is
-caught. Chapters 10 and 11: the exercises' answer variables, right, wrong or missing.
+caught. The trade policy (``trader``) is played the same way with trading on; a notebook
+without one is noted, not failed.
+Chapters 10 and 11: the exercises' answer variables, right, wrong or missing.
 Chapters 0, 7 and 8 without a take_turn: their cells. Each test starts a kernel, so the
 notebooks are small (chapter 9's strategy cells, not its long tournaments) and the
 strategy plays few games.
@@ -39,6 +41,36 @@ def my_buy(game, me, space):
 """
 TOO_HIGH = 'mine = make_strategy("mine", buy=my_buy, bid=lambda game, me, space: me.cash + 1)'
 NEVER = 'mine = make_strategy("mine", buy=lambda game, me, space: False)'
+TRADE_POLICY = """\
+from monopoly_lesson.game.strategies import completion_accepts, completion_swap
+
+
+def my_offer(game, me):
+    trade = completion_swap(game, me)
+    return trade if trade is not None and trade.cash <= 100 else None
+
+
+def my_answer(game, me, offer):
+    if any(lots.at[space, "group"] in ("orange", "red") for space in offer.take):
+        return False
+    return completion_accepts(game, me, offer)
+
+
+trader = make_strategy("trader", buy=my_buy, propose_trade=my_offer, accept_trade=my_answer)
+"""
+GRABBER = """\
+def grab(game, me):
+    from monopoly_lesson import Trade
+
+    return Trade(partner=me.seat % len(game.players) + 1, take=(40,))
+
+
+trader = make_strategy("trader", buy=my_buy, propose_trade=grab)
+"""
+NO_TRADER = (
+    'no trade policy named trader (the chapter\'s trader = make_strategy("trader", '
+    "buy=my_buy, propose_trade=my_offer, accept_trade=my_answer))"
+)
 LIAR = """\
 import monopoly_lesson.checker.strategy_probe as probe_module
 
@@ -147,8 +179,44 @@ def test_chapter_9_the_packages_strategy_is_not_the_students_own(tmp_path):
     assert done.returncode == 1
     assert summary(done) == [
         "Not the student's own work: mine plays the package's heuristic strategy, not the "
-        "student's own."
+        "student's own.",
+        f"Not answered (not graded): {NO_TRADER}",
     ]
+
+
+def test_chapter_9_plays_the_students_trade_policy_with_trading_on(tmp_path):
+    sources = ["md:# 9. The whole game", IMPORTS, MY_BUY, MINE, TRADE_POLICY]
+    done = check(notebook(tmp_path, *sources), "--games", GAMES)
+    assert done.returncode == 0, done.stdout + done.stderr
+    first = summary(done)
+    assert first[0] == "All checks pass."
+    assert first[1].startswith("mine won ") and first[2].startswith("trader won ")
+    assert f"of {GAMES} games (95% interval " in first[2] and "the heuristic player" in first[2]
+    head = "trade policy: trader (named 'trader') against heuristic, always, always, trading on"
+    assert f"{head}, seats rotated, seed 2026: all {GAMES} games played" in done.stdout
+    for row in ("trader", "heuristic", "always", "always#2"):
+        assert f"\n  {row} " in done.stdout
+
+
+def test_chapter_9_an_illegal_proposal_fails_with_the_rule_and_the_line(tmp_path):
+    sources = ["md:# 9. The whole game", IMPORTS, MY_BUY, MINE, GRABBER]
+    done = check(notebook(tmp_path, *sources), "--games", GAMES)
+    assert done.returncode == 1, done.stdout + done.stderr
+    first = summary(done)
+    assert first[0].startswith("Broken trade policy: trader: game "), first
+    assert "trader's propose_trade decision proposed Trade(partner=" in first[0]
+    assert "is not a lot of seat" in first[0]
+    assert first[0].endswith("(cell 5, line 1: def grab(game, me):)")
+    assert first[1].startswith("mine won ")  # the strategy is graded all the same
+
+
+def test_chapter_9_without_a_trade_policy_notes_it_and_passes(tmp_path):
+    done = check(
+        notebook(tmp_path, "md:# 9. The whole game", IMPORTS, MY_BUY, MINE), "--games", GAMES
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert summary(done)[2] == f"Not answered (not graded): {NO_TRADER}"
+    assert f"trade policy: not played ({NO_TRADER})" in done.stdout
 
 
 def test_chapter_10_answers_right_and_missing_pass(tmp_path):
@@ -236,7 +304,7 @@ def test_what_each_chapter_grades():
         "required", "optional", "required", "required", "optional", "optional", "none",
         "none", "none",
     ]  # fmt: skip
-    assert chapter_named(9).strategy and not chapter_named(10).strategy
+    assert chapter_named(9).strategies == ("mine", "trader") and not chapter_named(10).strategies
     assert [e.name for e in chapter_named(10).exercises] == [
         "boardwalk_hotel", "hotel_payback", "best_one_house",
     ]  # fmt: skip

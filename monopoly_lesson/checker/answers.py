@@ -180,6 +180,11 @@ def _read_value(value: object, depth: int = 0, top: bool = False) -> None:
         _require(isinstance(items, list) and len(items) <= 10, "an answer is unreadable")
         for item in items:
             _read_value(item, depth + 1)
+    elif set(found) == {"trade"}:
+        fields = found["trade"]
+        _require(isinstance(fields, list) and len(fields) == 4, "a trade is unreadable")
+        for item in fields:
+            _read_value(item, depth + 1)
     elif set(found) == {"float"}:
         _require(found["float"] in ("nan", "inf", "-inf"), "an answer is unreadable")
     elif set(found) == {"other", "repr"}:

@@ -1,5 +1,7 @@
-"""Grade chapter 9's own strategy: the games it plays are replayed here, from its answers.
+"""Grade chapter 9's own strategies: the games they play are replayed here, from their answers.
 
+Chapter 9 asks for a strategy (``mine``, played without trading) and a trade policy
+(``trader``, played with trading on, against the built-in strategies' default traders).
 The student's strategy is the student's code, so it runs in the student's kernel only. The
 checker chooses the games (seeds, and the seats rotated as :func:`~monopoly_lesson.game.
 tournament.play_games` rotates them, against ``heuristic``, ``always`` and ``always``); the
@@ -23,11 +25,14 @@ from ..game.engine import play_monopoly
 from ..game.result import GameResult
 from ..game.strategies import Strategy, StrategyError
 from ..game.tournament import game_seed, strategy_labels, win_rates
+from ..game.trade import Trade
+from .strategy_probe import STRATEGY_VARIABLE, TRADER_VARIABLE
 
 __all__ = [
     "CAPSTONE_GAMES",
     "CAPSTONE_SEED",
     "OPPONENTS",
+    "TRADING",
     "GameReplay",
     "ScriptedStrategy",
     "StrategyReport",
@@ -43,15 +48,19 @@ CAPSTONE_SEED = 2026
 is measured on others)."""
 OPPONENTS = ("heuristic", "always", "always")
 """The strategies it plays against, as in the chapter's duel."""
+TRADING = {STRATEGY_VARIABLE: False, TRADER_VARIABLE: True}
+"""Whether each graded variable's games are played with trading on."""
 MAX_ROUNDS = 100
 BATCH = 20
 """Games the kernel is asked to play per question."""
 
 
-def capstone_games(games: int = CAPSTONE_GAMES, seed: int = CAPSTONE_SEED) -> list[dict]:
+def capstone_games(games: int = CAPSTONE_GAMES, seed: int = CAPSTONE_SEED,
+                   trading: bool = False) -> list[dict]:  # fmt: skip
     """The check's games as data: ``game`` (from 0), ``seed``, ``seats`` (a strategy's name
-    per seat, None for the student's), ``max_rounds``; game ``g`` is ``play_games``'s game
-    ``g`` for ``[mine, *OPPONENTS]``: the same seed, the seats rotated by ``g % 4``."""
+    per seat, None for the student's), ``max_rounds``, ``trading``; game ``g`` is
+    ``play_games``'s game ``g`` for ``[mine, *OPPONENTS]`` (with ``trading``): the same
+    seed, the seats rotated by ``g % 4``."""
     entries: list[str | None] = [None, *OPPONENTS]
     count = len(entries)
     setups = []
@@ -59,7 +68,7 @@ def capstone_games(games: int = CAPSTONE_GAMES, seed: int = CAPSTONE_SEED) -> li
         shift = game % count
         seats = [entries[(shift + seat) % count] for seat in range(count)]
         setups.append({"game": game, "seed": game_seed(seed, game), "seats": seats,
-                       "max_rounds": MAX_ROUNDS})  # fmt: skip
+                       "max_rounds": MAX_ROUNDS, "trading": trading})  # fmt: skip
     return setups
 
 
@@ -83,6 +92,9 @@ def decode(value: object) -> object:
         return [decode(item) for item in value["list"]]
     if "float" in value:
         return float(value["float"])
+    if "trade" in value:
+        partner, give, take, cash = (decode(item) for item in value["trade"])
+        return Trade(partner, give, take, cash)  # type: ignore[arg-type]
     return _Unprintable(value["other"], value["repr"])
 
 
@@ -156,6 +168,14 @@ class ScriptedStrategy(Strategy):
         """The recorded raise_cash answer."""
         return self._answer("raise_cash")  # type: ignore[return-value]
 
+    def propose_trade(self, game: object, me: object) -> Trade | None:  # type: ignore[override]
+        """The recorded propose_trade answer."""
+        return self._answer("propose_trade")  # type: ignore[return-value]
+
+    def accept_trade(self, game: object, me: object, offer: Trade) -> bool:  # type: ignore[override]
+        """The recorded accept_trade answer."""
+        return self._answer("accept_trade")  # type: ignore[return-value]
+
 
 @dataclass(frozen=True)
 class GameReplay:
@@ -179,7 +199,8 @@ def replay_game(setup: dict, record: dict, name: str) -> GameReplay:
     script = ScriptedStrategy(name, record["answers"])
     seats = [script if seat is None else seat for seat in setup["seats"]]
     try:
-        result = play_monopoly(seats, seed=setup["seed"], max_rounds=setup["max_rounds"])
+        result = play_monopoly(seats, seed=setup["seed"], max_rounds=setup["max_rounds"],
+                               trading=setup["trading"])  # fmt: skip
     except Exception as error:  # the rules' objection to an answer, or the strategy's error
         if script.problem:
             return GameReplay(disagrees=script.problem)
@@ -214,12 +235,14 @@ def _message(error: Exception) -> str:
 @dataclass
 class StrategyReport:
     """The strategy's games: every one replayed and legal, its win rate against each
-    opponent with a Wilson 95% interval; or the first game that failed, and why."""
+    opponent with a Wilson 95% interval; or the first game that failed, and why.
+    ``trading``: the games are played with trading on (the trade policy's games)."""
 
     variable: str
     name: str
     seed: int
     planned: int
+    trading: bool = False
     setups: list[dict] = field(default_factory=list)
     results: list[GameResult] = field(default_factory=list)
     failure: str = ""
@@ -272,11 +295,17 @@ class StrategyReport:
         if self.passed:
             return ""
         where = f" ({self.where})" if self.where else ""
-        return f"Broken strategy: {self.variable}: {self.failure}{where}"
+        return f"Broken {self.what}: {self.variable}: {self.failure}{where}"
+
+    @property
+    def what(self) -> str:
+        """What is graded: ``strategy``, or ``trade policy`` for the games with trading."""
+        return "trade policy" if self.trading else "strategy"
 
     def __str__(self) -> str:
-        head = (f"strategy: {self.variable} (named {self.name!r}) against "
-                f"{', '.join(OPPONENTS)}, seats rotated, seed {self.seed}")  # fmt: skip
+        trading = ", trading on" if self.trading else ""
+        head = (f"{self.what}: {self.variable} (named {self.name!r}) against "
+                f"{', '.join(OPPONENTS)}{trading}, seats rotated, seed {self.seed}")  # fmt: skip
         if not self.passed:
             where = f"\n  the line: {self.where}" if self.where else ""
             played = f"{len(self.results)} of {self.planned} games played and legal before it"

@@ -9,7 +9,8 @@ game``, or ``# Chapter 9``), and otherwise from its file name (``alice_09.ipynb`
   against every rule, and its results against the trends (a notebook without one cannot be
   graded);
 - chapters 0, 7 and 8: the same, if the notebook defines a ``take_turn``;
-- chapter 9: the student's own strategy (``mine``), played in many games;
+- chapter 9: the student's own strategy (``mine``) and trade policy (``trader``, with
+  trading on), each played in many games;
 - chapters 10 and 11: the exercises whose answers are assigned to named variables.
 """
 
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .exercise_answers import Exercise, chapter_exercises
+from .strategy_probe import GRADED
 
 __all__ = ["CHAPTERS", "Chapter", "chapter_named", "notebook_chapter"]
 
@@ -37,13 +39,14 @@ class Chapter:
     """A notebook's chapter (None: not recognised), how it was recognised, what is graded.
 
     ``take_turn`` is ``"required"`` (chapters 1-6 and unrecognised notebooks),
-    ``"optional"`` (graded if defined) or ``"none"``.
+    ``"optional"`` (graded if defined) or ``"none"``; ``strategies`` are the variables
+    holding the student's strategies that the check plays (chapter 9's).
     """
 
     number: int | None
     found_by: str = ""
     take_turn: str = "required"
-    strategy: bool = False
+    strategies: tuple[str, ...] = ()
     exercises: tuple[Exercise, ...] = ()
 
     def __str__(self) -> str:
@@ -57,7 +60,7 @@ def chapter_named(number: int | None, found_by: str = "") -> Chapter:
     if number is None or number in TAKE_TURN_CHAPTERS:
         return Chapter(number, found_by)
     if number == STRATEGY_CHAPTER:
-        return Chapter(number, found_by, take_turn="none", strategy=True)
+        return Chapter(number, found_by, take_turn="none", strategies=tuple(GRADED))
     exercises = chapter_exercises(number)
     return Chapter(number, found_by, "none" if exercises else "optional", exercises=exercises)
 

@@ -12,9 +12,9 @@ package or how the kernel runs code.
 
 What is graded depends on the notebook's chapter (:mod:`monopoly_lesson.checker.notebook_chapter`):
 take_turn and the results in chapters 1-6 (and 0, 7, 8 if they have one), the student's
-strategy in chapter 9 (:mod:`monopoly_lesson.checker.capstone_check`), the exercises' answer
-variables in chapters 10 and 11 (:mod:`monopoly_lesson.checker.exercise_answers`), and in every
-chapter that its cells ran.
+strategy and trade policy in chapter 9 (:mod:`monopoly_lesson.checker.capstone_check`), the
+exercises' answer variables in chapters 10 and 11
+(:mod:`monopoly_lesson.checker.exercise_answers`), and in every chapter that its cells ran.
 
 The time limit covers the whole check and is enforced from outside the kernel; when a check
 ends, for any reason, the kernel and every process the submission started are killed (see
@@ -47,6 +47,7 @@ from .capstone_check import (
     BATCH,
     CAPSTONE_GAMES,
     CAPSTONE_SEED,
+    TRADING,
     StrategyReport,
     capstone_games,
     replay_game,
@@ -54,7 +55,7 @@ from .capstone_check import (
 from .checked_kernel import import_quickly
 from .exercise_answers import Exercise, grade_answers
 from .notebook_chapter import Chapter, notebook_chapter
-from .strategy_probe import STRATEGY_VARIABLE
+from .strategy_probe import STRATEGY_VARIABLE, TRADER_VARIABLE
 from .submission_code import SubmissionCode, read_code
 
 if TYPE_CHECKING:
@@ -76,6 +77,9 @@ RERUN_LIMIT = 3_000_000  # player-turns: a longer simulation is not re-run to ve
 REFERENCE = "take_turn is the package's reference engine (or calls it), not the student's own work"
 NO_STRATEGY = (f"no strategy named {STRATEGY_VARIABLE} (the chapter's "
                f'{STRATEGY_VARIABLE} = make_strategy("mine", buy=my_buy))')  # fmt: skip
+NO_TRADER = (f"no trade policy named {TRADER_VARIABLE} (the chapter's {TRADER_VARIABLE} = "
+             'make_strategy("trader", buy=my_buy, propose_trade=my_offer, '
+             "accept_trade=my_answer))")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -101,8 +105,9 @@ class _Answers:
     rules: GradingReport | None = None
     results: dict | None = None
     results_notes: list[str] = field(default_factory=list)
-    strategy_found: dict | None = None
-    strategy: StrategyReport | None = None
+    strategies_found: dict[str, dict] = field(default_factory=dict)
+    strategies: dict[str, StrategyReport] = field(default_factory=dict)
+    strategies_missing: dict[str, str] = field(default_factory=dict)
     values: dict | None = None
     values_note: str = ""
     unusable: str = ""
@@ -252,8 +257,9 @@ class _Questions:
         """Ask what the notebook's chapter is graded on."""
         if chapter.take_turn != "none":
             await self.take_turn(required=chapter.take_turn == "required")
-        if chapter.strategy and not self.answers.unusable:
-            await self.strategy(games)
+        for variable in chapter.strategies:
+            if not self.answers.unusable:
+                await self.strategy(variable, games)
         if chapter.exercises and not self.answers.unusable:
             await self.exercises(chapter.exercises)
 
@@ -343,27 +349,35 @@ class _Questions:
         verified.append(item["counts"])
         return None
 
-    async def strategy(self, games: int) -> None:
-        """Find the student's strategy, have the kernel play the games, replay each here."""
+    async def strategy(self, variable: str, games: int) -> None:
+        """Find the student's strategy ``variable`` (``mine``, or the trade policy ``trader``),
+        have the kernel play the games, replay each here."""
         from .kernel_session import Unanswered
 
         answers = self.answers
         try:
-            found = answers.strategy_found = read_strategy(await self.ask({"kind": "strategy"}))
+            asked = await self.ask({"kind": "strategy", "variable": variable})
+            found = answers.strategies_found[variable] = read_strategy(asked)
         except (Unanswered, MalformedAnswer) as error:
             answers.unusable = f"the kernel did not answer the checker ({error})"
             return
         if found["variable"] is None:
             several = ", ".join(found["candidates"])
-            answers.unusable = (f"several strategies ({several}) and none named "
-                                f"{STRATEGY_VARIABLE}: name the one to grade {STRATEGY_VARIABLE}"
-                                if several else NO_STRATEGY)  # fmt: skip
+            why = (f"several strategies ({several}) and none named {variable}: name the one to "
+                   f"grade {variable}" if several else
+                   NO_STRATEGY if variable == STRATEGY_VARIABLE else NO_TRADER)  # fmt: skip
+            if variable == STRATEGY_VARIABLE:
+                answers.unusable = why
+            else:  # the trade policy is graded if the notebook has one, as an exercise is
+                answers.strategies_missing[variable] = why
             return
         if found["error"] or found["builtin"]:
             return
-        report = answers.strategy = StrategyReport(found["variable"], found["name"],
-                                                   CAPSTONE_SEED, games)  # fmt: skip
-        setups = capstone_games(games, CAPSTONE_SEED)
+        trading = TRADING[variable]
+        report = answers.strategies[variable] = StrategyReport(
+            found["variable"], found["name"], CAPSTONE_SEED, games, trading
+        )
+        setups = capstone_games(games, CAPSTONE_SEED, trading)
         batches = [setups[start : start + BATCH] for start in range(0, games, BATCH)]
         sent = [self.session.send({"kind": "strategy_games", "variable": found["variable"],
                                    "games": batch}) for batch in batches]  # fmt: skip
@@ -434,8 +448,8 @@ def _verdict(code: SubmissionCode, chapter: Chapter, answers: _Answers, failed: 
     tampering = code.tampering()
     if tampering:
         report.failures.append("Changes the checker's tools (not allowed): " + "; ".join(tampering))
-    if chapter.strategy:
-        _strategy_verdict(answers, report)
+    for variable in chapter.strategies:
+        _strategy_verdict(variable, answers, report)
     if chapter.exercises:
         _exercises_verdict(chapter, answers, expected, report)
     cells_graded = not answers.take_turn_graded  # with take_turn, failed cells are only listed
@@ -468,24 +482,31 @@ def _take_turn_verdict(answers: _Answers, report: _Report) -> None:
     report.texts.append(results_text)
 
 
-def _strategy_verdict(answers: _Answers, report: _Report) -> None:
-    """Chapter 9: the student's own strategy, legal in every game, and its win rates."""
-    found = answers.strategy_found or {}
-    variable = found.get("variable") or STRATEGY_VARIABLE
-    if found.get("error"):
-        report.failures.append(f"Broken strategy: {variable} is not a strategy the game can "
+def _strategy_verdict(graded: str, answers: _Answers, report: _Report) -> None:
+    """Chapter 9: the student's own strategy (or trade policy), legal in every game, and
+    its win rates; a missing trade policy is noted, not failed."""
+    found = answers.strategies_found.get(graded, {})
+    variable = found.get("variable") or graded
+    what = "trade policy" if TRADING[graded] else "strategy"
+    played = answers.strategies.get(graded)
+    if graded in answers.strategies_missing:
+        missing = answers.strategies_missing[graded]
+        report.notes.append(f"Not answered (not graded): {missing}")
+        report.texts.append(f"{what}: not played ({missing})")
+    elif found.get("error"):
+        report.failures.append(f"Broken {what}: {variable} is not a strategy the game can "
                                f"use: {found['error']}")  # fmt: skip
-        report.texts.append(f"strategy: {variable} not played ({found['error']})")
+        report.texts.append(f"{what}: {variable} not played ({found['error']})")
     elif found.get("builtin"):
         why = f"{variable} plays the package's {found['builtin']}, not the student's own"
         report.failures.append(f"Not the student's own work: {why}.")
-        report.texts.append(f"strategy: not played ({why})")
-    elif answers.strategy is not None:
-        if answers.strategy.passed:
-            report.notes.append(answers.strategy.headline())
+        report.texts.append(f"{what}: not played ({why})")
+    elif played is not None:
+        if played.passed:
+            report.notes.append(played.headline())
         else:
-            report.failures.append(answers.strategy.summary())
-        report.texts.append(str(answers.strategy))
+            report.failures.append(played.summary())
+        report.texts.append(str(played))
 
 
 def _exercises_verdict(chapter: Chapter, answers: _Answers, expected: dict[str, float | str],

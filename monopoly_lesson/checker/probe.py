@@ -186,7 +186,10 @@ def answer(request: str, namespace: dict) -> str:
     if kind == "rerun":
         return json.dumps(rerun(fn, asked["run"]))  # type: ignore[arg-type]
     if kind == "strategy":
-        return json.dumps(strategy_probe.describe_strategy(namespace))
+        variable = asked.get("variable", strategy_probe.STRATEGY_VARIABLE)
+        if variable not in strategy_probe.GRADED:
+            raise ValueError(f"no graded strategy is called {variable!r}")
+        return json.dumps(strategy_probe.describe_strategy(namespace, variable))
     if kind == "strategy_games":
         value = namespace[asked["variable"]]
         return json.dumps(strategy_probe.play_recorded(value, asked["games"]))

@@ -1,8 +1,9 @@
 """Play the chapter-9 check's games with the student's strategy and record its every answer.
 
 This runs inside the student's kernel (:func:`monopoly_lesson.checker.probe.answer` calls it). It
-finds the strategy the chapter asks for (the variable ``mine``), plays the whole games the
-checker chose (seeds and seats) with the package's engine, and reports, per game, the
+finds a strategy the chapter asks for (the variable ``mine``, or the trade policy
+``trader``), plays the whole games the checker chose (seeds, seats, trading on or off) with
+the package's engine, and reports, per game, the
 sequence of answers the student's strategy gave, as plain data. Nothing here decides whether
 an answer is legal or who won: the checker replays every game in its own process from these
 answers alone (:mod:`monopoly_lesson.checker.capstone_check`).
@@ -23,9 +24,13 @@ import numpy as np
 from ..game.engine import play_monopoly
 from ..game.plugins import as_strategy
 from ..game.strategies import DECISIONS, GameChanged, Strategy
+from ..game.trade import Trade
 
 __all__ = [
+    "GRADED",
     "STRATEGY_VARIABLE",
+    "TRADER_VARIABLE",
+    "TRADE_DECISIONS",
     "Recorder",
     "code_place",
     "describe_strategy",
@@ -36,6 +41,12 @@ __all__ = [
 
 STRATEGY_VARIABLE = "mine"
 """The variable that holds the student's strategy in chapter 9 (``mine = make_strategy(...)``)."""
+TRADER_VARIABLE = "trader"
+"""The variable that holds the student's trade policy in chapter 9's trading section."""
+TRADE_DECISIONS = ("propose_trade", "accept_trade")
+GRADED = {STRATEGY_VARIABLE: DECISIONS, TRADER_VARIABLE: TRADE_DECISIONS}
+"""Each variable chapter 9 grades, and the decisions of which at least one must be the
+student's own for it to be the student's work."""
 TEXT_LIMIT = 200  # characters kept of a text answer, a repr or an error message
 MAX_DEPTH = 3  # tuples and lists inside an answer
 MAX_ITEMS = 10  # items of a tuple or list answer
@@ -60,8 +71,10 @@ def encode(value: object, depth: int = 0) -> object:
     """An answer as JSON data that the checker turns back into the same value.
 
     None, True/False, whole numbers, finite floats and short texts are themselves;
-    ``{"tuple": [...]}``, ``{"list": [...]}`` and ``{"float": "nan"}`` keep what JSON cannot;
-    anything else is ``{"other": type name, "repr": its repr}``, which no rule accepts.
+    ``{"tuple": [...]}``, ``{"list": [...]}`` and ``{"float": "nan"}`` keep what JSON cannot,
+    ``{"trade": [partner, give, take, cash]}`` a proposed
+    :class:`~monopoly_lesson.game.trade.Trade` (each field encoded in turn); anything else
+    is ``{"other": type name, "repr": its repr}``, which no rule accepts.
     """
     if value is None or isinstance(value, (bool, np.bool_)):
         return None if value is None else bool(value)
@@ -72,6 +85,9 @@ def encode(value: object, depth: int = 0) -> object:
         return number if math.isfinite(number) else {"float": repr(number)}
     if isinstance(value, str) and len(value) <= TEXT_LIMIT:
         return value
+    if isinstance(value, Trade) and depth < MAX_DEPTH:
+        fields = (value.partner, value.give, value.take, value.cash)
+        return {"trade": [encode(item, depth + 1) for item in fields]}
     if isinstance(value, (tuple, list)) and len(value) <= MAX_ITEMS and depth < MAX_DEPTH:
         kind = "tuple" if isinstance(value, tuple) else "list"
         return {kind: [encode(item, depth + 1) for item in value]}
@@ -113,32 +129,39 @@ def _is_package(function: object) -> bool:
     return str(getattr(function, "__module__", "") or "").startswith(PACKAGE)
 
 
-def _is_candidate(value: object) -> bool:
-    """A strategy a student made: not a class or module, with a ``buy`` decision."""
+def _is_candidate(value: object, decisions: tuple[str, ...] = DECISIONS) -> bool:
+    """A strategy a student made: not a class or module, with a ``buy`` decision and one of
+    ``decisions`` of the student's own."""
     if isinstance(value, (type, types.ModuleType)):
         return False
     with contextlib.suppress(Exception):
         return callable(getattr(value, "buy", None)) and not all(
-            _is_package(_function_of(getattr(value, d, None))) for d in DECISIONS
+            _is_package(_function_of(getattr(value, d, None))) for d in decisions
             if getattr(value, d, None) is not None
         )  # fmt: skip
     return False
 
 
-def find_strategy(namespace: dict) -> tuple[str | None, list[str]]:
-    """The variable holding the student's strategy: ``mine``, else the only strategy of the
-    notebook's own; and every candidate found (to name them when there are several)."""
-    if STRATEGY_VARIABLE in namespace:
-        return STRATEGY_VARIABLE, [STRATEGY_VARIABLE]
+def find_strategy(
+    namespace: dict, variable: str = STRATEGY_VARIABLE
+) -> tuple[str | None, list[str]]:
+    """The variable holding the student's strategy ``variable`` (a key of :data:`GRADED`):
+    that name, else the only strategy of the notebook's own with one of its decisions (the
+    other graded variables left out); and every candidate found (to name several)."""
+    if variable in namespace:
+        return variable, [variable]
     found = [name for name, value in list(namespace.items())[:5000]
-             if not name.startswith("_") and _is_candidate(value)]  # fmt: skip
+             if not name.startswith("_") and name not in GRADED
+             and _is_candidate(value, GRADED[variable])]  # fmt: skip
     return (found[0] if len(found) == 1 else None), found[:20]
 
 
-def describe_strategy(namespace: dict) -> dict:
-    """The student's strategy: its variable, name, whether it is a built-in one, where each
-    of its own decisions is defined, or why it is not a usable strategy."""
-    variable, candidates = find_strategy(namespace)
+def describe_strategy(namespace: dict, variable: str = STRATEGY_VARIABLE) -> dict:
+    """The student's strategy ``variable`` (a key of :data:`GRADED`): the variable found, its
+    name, what of the package it plays if none of the graded decisions is the student's
+    own, where each of its own decisions is defined, or why it is not a usable strategy."""
+    graded = GRADED[variable]
+    variable, candidates = find_strategy(namespace, variable)
     described: dict = {"variable": variable, "candidates": candidates, "name": "",
                        "builtin": "", "error": "", "where": {}}  # fmt: skip
     if variable is None:
@@ -152,8 +175,10 @@ def describe_strategy(namespace: dict) -> dict:
     described["name"] = _safe_text(getattr(strategy, "name", "mine"))[:100]
     functions = {d: _function_of(getattr(strategy, d)) for d in DECISIONS}
     own = {d: f for d, f in functions.items() if not _is_package(f)}
-    if not own:
+    if not own.keys() & set(graded) and graded == DECISIONS:
         described["builtin"] = _package_part(value, strategy, functions["buy"])
+    elif not own.keys() & set(graded):
+        described["builtin"] = "default trade policy (the completion swap)"
     described["where"] = {d: code_place(getattr(f, "__code__", None)) for d, f in own.items()}
     return described
 
@@ -209,6 +234,14 @@ class Recorder(Strategy):
         """The student's raise_cash decision, recorded."""
         return self._ask("raise_cash", game, me, owed)  # type: ignore[return-value]
 
+    def propose_trade(self, game: object, me: object) -> Trade | None:  # type: ignore[override]
+        """The student's propose_trade decision, recorded."""
+        return self._ask("propose_trade", game, me)  # type: ignore[return-value]
+
+    def accept_trade(self, game: object, me: object, offer: Trade) -> bool:  # type: ignore[override]
+        """The student's accept_trade decision, recorded."""
+        return self._ask("accept_trade", game, me, offer)  # type: ignore[return-value]
+
 
 def _raised_place(error: BaseException) -> dict | None:
     """The notebook line nearest to where ``error`` was raised (the innermost cell frame)."""
@@ -222,7 +255,8 @@ def _raised_place(error: BaseException) -> dict | None:
 
 def play_recorded(value: object, games: list[dict]) -> list[dict]:
     """Play each of the checker's ``games`` (``seed``, ``seats`` with None for the student's
-    strategy, ``max_rounds``) and record the student's answers, the finish and any error."""
+    strategy, ``max_rounds``, ``trading``) and record the student's answers, the finish and
+    any error."""
     strategy = as_strategy(value)
     records = []
     for game in games:
@@ -232,7 +266,8 @@ def play_recorded(value: object, games: list[dict]) -> list[dict]:
         record = {"answers": answers, "finish": None, "rounds": None, "error": None}
         try:
             with contextlib.redirect_stdout(io.StringIO()):  # a strategy may print
-                result = play_monopoly(seats, seed=game["seed"], max_rounds=game["max_rounds"])
+                result = play_monopoly(seats, seed=game["seed"], max_rounds=game["max_rounds"],
+                                       trading=game["trading"])  # fmt: skip
             record["finish"], record["rounds"] = list(result.finish_order), result.rounds
         except Exception as error:  # the game stops as it would in the notebook
             if isinstance(error, GameChanged) and answers:

@@ -339,6 +339,11 @@ def _checked_proposal(game: GameState, me: PlayerState, trade: object) -> Trade:
         raise StrategyError(
             f"{me.name}'s propose_trade decision must return a Trade or None, got {trade!r}."
         )
+    if not all(isinstance(lots, (tuple, list)) for lots in (trade.give, trade.take)):
+        raise StrategyError(
+            f"{me.name}'s propose_trade decision must name the lots given and taken as tuples "
+            f"of spaces, such as give=(12,), take=(14,), got {trade!r}."
+        )
     values = (trade.partner, trade.cash, *trade.give, *trade.take)
     if not all(isinstance(v, (numbers.Integral, np.integer)) and not isinstance(v, bool)
                for v in values):  # fmt: skip
