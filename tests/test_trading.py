@@ -219,6 +219,8 @@ def test_a_receiver_who_could_not_pay_the_interest_makes_the_trade_illegal():
     [
         ("yes", "propose_trade decision must return a Trade or None"),
         (Trade(partner=2, give=(2.0,)), "must name seats, lots and cash as whole numbers"),
+        (Trade(partner=2, give=17), r"must name the lots given and taken as tuples of spaces"),
+        (Trade(partner=2, give=(17,), take="19"), r"such as give=\(12,\), take=\(14,\)"),
     ],
 )
 def test_a_proposal_of_the_wrong_type_is_a_strategy_error(answer, words):

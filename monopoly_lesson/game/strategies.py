@@ -51,6 +51,9 @@ __all__ = [
     "StrategyError",
     "completion_accepts",
     "completion_swap",
+    "only_lot_missing",
+    "swap_with",
+    "swappable_lots",
 ]
 
 RESERVE = 200
@@ -160,12 +163,12 @@ def default_raise_cash(
     return ("mortgage", (loose or mortgageable)[0])
 
 
-def _only_lot_missing(game: ReadableGame, seat: int, space: int) -> bool:
+def only_lot_missing(game: ReadableGame, seat: int, space: int) -> bool:
     """Whether ``space`` is the only lot of its group that ``seat`` does not hold."""
     return all(game.lots[s].owner == seat for s in GROUP_SPACES[GROUP[space]] if s != space)
 
 
-def _swappable(game: ReadableGame, seat: int) -> list[int]:
+def swappable_lots(game: ReadableGame, seat: int) -> list[int]:
     """``seat``'s unmortgaged street lots in groups without buildings, in board order."""
     return sorted(
         s
@@ -175,15 +178,15 @@ def _swappable(game: ReadableGame, seat: int) -> list[int]:
     )  # fmt: skip
 
 
-def _swap_with(game: ReadableGame, me: int, partner: int) -> Trade | None:
+def swap_with(game: ReadableGame, me: int, partner: int) -> Trade | None:
     """The first completion swap with ``partner``, in board order of the lot received then
     of the lot given, whose payer has the price difference; None if there is none."""
     cash = {me: game.player(me).cash, partner: game.player(partner).cash}
-    for take in _swappable(game, partner):
-        if not _only_lot_missing(game, me, take):
+    for take in swappable_lots(game, partner):
+        if not only_lot_missing(game, me, take):
             continue
-        for give in _swappable(game, me):
-            if GROUP[give] == GROUP[take] or not _only_lot_missing(game, partner, give):
+        for give in swappable_lots(game, me):
+            if GROUP[give] == GROUP[take] or not only_lot_missing(game, partner, give):
                 continue
             pay = PRICE[take] - PRICE[give]  # the side receiving the dearer lot pays
             if (pay >= 0 and cash[me] >= pay) or (pay < 0 and cash[partner] >= -pay):
@@ -201,7 +204,7 @@ def completion_swap(game: ReadableGame, me: PlayerState | OwnView) -> Trade | No
     for partner in after:
         if partner in asked or not game.player(partner).in_game:
             continue
-        if (trade := _swap_with(game, me.seat, partner)) is not None:
+        if (trade := swap_with(game, me.seat, partner)) is not None:
             return trade
     return None
 
