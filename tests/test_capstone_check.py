@@ -39,15 +39,16 @@ def my_buy(game, me, space):
 MINE = make_strategy("mine", buy=my_buy)
 
 
-def recorded(strategy, games=8, seed=5):
+def recorded(strategy, games=8, seed=5, trading=False):
     """What a kernel reports for ``strategy``, through JSON and the strict reader."""
-    setups = capstone_games(games, seed)
+    setups = capstone_games(games, seed, trading)
     text = json.dumps(play_recorded(strategy, setups))
     return setups, read_strategy_games(json.loads(text), setups)
 
 
-def replayed(setups, records, name="mine"):
-    report = StrategyReport("mine", name, 5, len(setups))
+def replayed(setups, records, name="mine", trading=False):
+    variable = "trader" if trading else "mine"
+    report = StrategyReport(variable, name, 5, len(setups), trading)
     for setup, record in zip(setups, records, strict=True):
         report.add(setup, replay_game(setup, record, name))
         if report.failure:
@@ -236,19 +237,12 @@ TRADER = make_strategy("trader", buy=my_buy, propose_trade=my_offer, accept_trad
 
 
 def traded(strategy, games=8, seed=5):
-    """What a kernel reports for a trade policy, through JSON and the strict reader."""
-    setups = capstone_games(games, seed, trading=True)
-    text = json.dumps(play_recorded(strategy, setups))
-    return setups, read_strategy_games(json.loads(text), setups)
+    """What a kernel reports for a trade policy: its games are played with trading on."""
+    return recorded(strategy, games, seed, trading=True)
 
 
 def replayed_trades(setups, records, name="trader"):
-    report = StrategyReport("trader", name, 5, len(setups), trading=True)
-    for setup, record in zip(setups, records, strict=True):
-        report.add(setup, replay_game(setup, record, name))
-        if report.failure:
-            break
-    return report
+    return replayed(setups, records, name, trading=True)
 
 
 def test_the_trade_policy_plays_play_games_trading_games_and_its_trades_are_replayed():

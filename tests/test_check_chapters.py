@@ -14,12 +14,14 @@ strategy plays few games.
 
 from __future__ import annotations
 
+import inspect
 import subprocess
 import sys
 from pathlib import Path
 
 import nbformat
 import pytest
+from test_capstone_check import my_answer, my_offer  # the chapter's starter trade policy
 from test_cli_check import notebook  # a notebook of the given cells ("md:" for Markdown)
 
 GAMES = "24"  # few games: each is played in the kernel and replayed by the checker
@@ -41,23 +43,11 @@ def my_buy(game, me, space):
 """
 TOO_HIGH = 'mine = make_strategy("mine", buy=my_buy, bid=lambda game, me, space: me.cash + 1)'
 NEVER = 'mine = make_strategy("mine", buy=lambda game, me, space: False)'
-TRADE_POLICY = """\
-from monopoly_lesson.game.strategies import completion_accepts, completion_swap
-
-
-def my_offer(game, me):
-    trade = completion_swap(game, me)
-    return trade if trade is not None and trade.cash <= 100 else None
-
-
-def my_answer(game, me, offer):
-    if any(lots.at[space, "group"] in ("orange", "red") for space in offer.take):
-        return False
-    return completion_accepts(game, me, offer)
-
-
-trader = make_strategy("trader", buy=my_buy, propose_trade=my_offer, accept_trade=my_answer)
-"""
+TRADE_POLICY = "\n\n".join([
+    "from monopoly_lesson.game.strategies import completion_accepts, completion_swap",
+    inspect.getsource(my_offer), inspect.getsource(my_answer),
+    'trader = make_strategy("trader", buy=my_buy, propose_trade=my_offer, accept_trade=my_answer)',
+])  # fmt: skip
 GRABBER = """\
 def grab(game, me):
     from monopoly_lesson import Trade
