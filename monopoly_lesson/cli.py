@@ -22,7 +22,15 @@ import pandas as pd
 from .checker.capstone_check import CAPSTONE_GAMES
 from .checker.notebook_check import MAX_GAMES, MAX_MEMORY_GB, MAX_TIMEOUT, check_notebook
 from .checks import MAX_ROUNDS, check_max_rounds, check_seed
-from .evolution.operators import FITNESS
+from .evolution.operators import (
+    CROSSOVERS,
+    FITNESS,
+    INITS,
+    MUTATION_RATE,
+    MUTATION_SD,
+    SELECTIONS,
+    check_fitness,
+)
 from .evolution.run import BENCHMARK_OPPONENTS, EvolutionResult, evolve
 from .exact import MAX_SIDES, euler84, expected_tallies
 from .game.chromosomes import CHROMOSOME_PLAYERS
@@ -692,8 +700,10 @@ examples:
     )
     evo.add_argument("--chromosome", choices=tuple(CHROMOSOME_PLAYERS), default="rga",
                      help="the kind of player (default rga)")  # fmt: skip
-    evo.add_argument("--fitness", choices=tuple(FITNESS), default="finish_order",
-                     help="points per game (default finish_order)")  # fmt: skip
+    evo.add_argument("--fitness", type=_fitness, default="finish_order", metavar="FITNESS",
+                     help=f"points per game: {', '.join(FITNESS)} (default finish_order), "
+                     "or vs:A,B,C to score against a fixed field of three built-in "
+                     "strategies (vs:A,B,C:SCORING for another scoring)")  # fmt: skip
     evo.add_argument("--population", type=_population, default=1000,
                      help="players, a multiple of 4 (default 1000)")  # fmt: skip
     evo.add_argument("--games-per-player", type=_positive, default=100,
@@ -709,6 +719,51 @@ examples:
                      help="games per benchmark (default 200)")  # fmt: skip
     evo.add_argument("--max-rounds", type=_max_rounds, default=100, help=MAX_ROUNDS_HELP)
     evo.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    _add_operators(evo)
+
+
+def _add_operators(evo: argparse.ArgumentParser) -> None:
+    """``evolve``'s operator options: the first population, selection, crossover, mutation."""
+    paper = evo.add_argument_group("operators (the defaults are the paper's)")
+    paper.add_argument("--init", choices=INITS, default="uniform",
+                       help="the first population: every gene uniform (uniform), or each "
+                       "genome's genes around a level of its own (level)")  # fmt: skip
+    paper.add_argument("--selection", choices=SELECTIONS, default="roulette",
+                       help="how copies and parents are chosen (default roulette)")  # fmt: skip
+    paper.add_argument("--crossover", choices=CROSSOVERS, default=None,
+                       help="blend (default for rga, tga), one-point (default for sga) or "
+                       "uniform")  # fmt: skip
+    paper.add_argument(
+        "--mutation-rate",
+        type=_share,
+        default=MUTATION_RATE,
+        metavar="P",
+        help=f"the chance a gene (sga: a bit) mutates ({MUTATION_RATE})",
+    )
+    paper.add_argument(
+        "--mutation-sd",
+        type=_share,
+        default=MUTATION_SD,
+        metavar="S",
+        help=f"the sd of a mutated gene's noise (rga, tga; {MUTATION_SD})",
+    )
+
+
+def _fitness(text: str) -> str:
+    try:
+        return check_fitness(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error).rstrip(".")) from None
+
+
+def _share(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {text!r}") from None
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {text}")
+    return value
 
 
 def _nonnegative(text: str) -> int:
@@ -723,7 +778,9 @@ def run_evolve(args: argparse.Namespace) -> None:
             games_per_player=args.games_per_player, generations=args.generations,
             seed=args.seed, out=args.out, resume=args.resume,
             benchmark_every=args.benchmark_every, benchmark_games=args.benchmark_games,
-            max_rounds=args.max_rounds, progress=not args.no_progress,
+            max_rounds=args.max_rounds, progress=not args.no_progress, init=args.init,
+            selection=args.selection, crossover=args.crossover,
+            mutation_rate=args.mutation_rate, mutation_sd=args.mutation_sd,
         )  # fmt: skip
     except (ValueError, TypeError) as error:
         raise UsageError(f"{PROG} evolve: {error}") from None

@@ -51,7 +51,7 @@ def test_evolve_writes_the_run_and_prints_a_summary(capsys, tmp_path):
         (("--population", "18"), "the population must be a multiple of 4"),
         (("--population", "many"), "the population must be a whole number"),
         (("--chromosome", "xga"), "invalid choice: 'xga'"),
-        (("--fitness", "wins"), "invalid choice: 'wins'"),
+        (("--fitness", "wins"), "fitness must be one of num_wins, num_properties"),
         (("--generations", "0"), "must be at least 1"),
         (("--benchmark-every", "-1"), "must be at least 0"),
         (("--seed", "-2"), "the seed must be from 0 to 2**32 - 1"),

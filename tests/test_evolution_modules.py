@@ -14,11 +14,14 @@ from monopoly_lesson.evolution import files, operators
 
 EVOLUTION = Path(__file__).resolve().parent.parent / "monopoly_lesson" / "evolution"
 PUBLIC = {
-    "operators": ["FITNESS", "MUTATION_RATE", "MUTATION_SD", "SEATS", "crossover",
-                  "finish_order", "flip_bits", "genome_genes", "genome_length", "genome_player",
-                  "mutate", "net_worth", "next_population", "num_monopolies", "num_properties",
-                  "num_wins", "one_point_crossover", "random_population", "roulette",
-                  "select_elite", "split_counts"],
+    "operators": ["CROSSOVERS", "FIELD", "FITNESS", "INITS", "LEVEL_SD", "MUTATION_RATE",
+                  "MUTATION_SD", "OPERATORS", "SEATS", "SELECTIONS", "TOURNAMENT_SIZE",
+                  "check_fitness", "check_operators", "crossover", "diversity", "finish_order",
+                  "fitness_parts", "flip_bits", "genome_genes", "genome_length",
+                  "genome_player", "mutate", "net_worth", "next_population", "num_monopolies",
+                  "num_properties", "num_wins", "one_point_crossover", "random_population",
+                  "rank_selection", "roulette", "select_elite", "split_counts", "tournament",
+                  "uniform_crossover", "used_genes"],
     "files": ["BENCHMARK_COLUMNS", "HISTORY_COLUMNS"],
     "run": ["BENCHMARK_OPPONENTS", "EvolutionResult", "benchmark", "benchmark_each", "evolve",
             "load_evolution", "play_generation", "run_bytes", "seat_tables"],
@@ -57,14 +60,14 @@ def test_each_public_name_lives_in_one_module_with_a_docstring(module):
 def small_run(rng: np.random.Generator) -> files._Run:
     """A run of 2 generations of 8 TGA players, made by hand: no game is played."""
     parameters = {"chromosome": "tga", "fitness": "finish_order", "population": 8,
-                  "generations": 2}  # fmt: skip
+                  "generations": 2, **operators.check_operators("tga")}  # fmt: skip
     run = files._Run(parameters, generation=2)
     run.population = operators.random_population("tga", 8, rng)
     run.fitness = rng.integers(0, 10, size=8).astype(float)
     run.best = [run.population[0].copy(), run.population[1].copy()]
     run.history = [
         {"generation": g, "min": 0.0, "q1": 1.0, "median": 2.0, "q3": 3.0, "max": 4.0 + g,
-         "mean": 2.0, "sd": 1.5}
+         "mean": 2.0, "sd": 1.5, "diversity": 0.25, "luck_sd": 1.0, "luck_share": 0.5}
         for g in (1, 2)
     ]  # fmt: skip
     run.benchmark = [{"generation": 2, "games": 4, "wins": 1, "win_rate": 0.25, "ci_low": 0.05,

@@ -34,7 +34,8 @@ def test_its_first_generations_are_reproduced(run):
     again = evolve(p["chromosome"], p["fitness"], population=p["population"],
                    games_per_player=p["games_per_player"], generations=2, seed=p["seed"],
                    benchmark_every=0, max_rounds=p["max_rounds"], progress=False)  # fmt: skip
-    pd.testing.assert_frame_equal(again.history, run.history.head(2), check_dtype=False)
+    shipped = list(run.history.columns)  # a run made before the diversity columns has fewer
+    pd.testing.assert_frame_equal(again.history[shipped], run.history.head(2), check_dtype=False)
     best, _ = np.split(again.best_genomes[1], [160])
     np.testing.assert_allclose(best.reshape(4, 40), run.best_buy[1], rtol=1e-6)
 

@@ -4,7 +4,12 @@
 
 - ``parameters.json``: the parameters, the package version and the equivalent command;
 - ``history.csv``: one row per generation, ``generation`` (from 1), ``min``, ``q1``,
-  ``median``, ``q3``, ``max``, ``mean``, ``sd`` (ddof 0) of the players' fitness;
+  ``median``, ``q3``, ``max``, ``mean``, ``sd`` (ddof 0) of the players' fitness, the
+  population's genetic ``diversity``
+  (:func:`~monopoly_lesson.evolution.operators.diversity`), ``luck_sd`` (the fitness sd
+  that players all alike would show, from the luck of their games alone) and
+  ``luck_share`` (its variance over the variance seen; near 1, the spread is luck). A run
+  written before these three columns existed reads them as missing (NaN);
 - ``best.npz``: ``generation`` (G,), ``fitness`` (G,) and ``genomes`` (G, n), the best
   genome of each generation (the first best if tied), and ``chromosome`` (a string);
 - ``population.npz``: ``genomes`` (P, n) and ``fitness`` (P,) of the last generation
@@ -42,11 +47,19 @@ import numpy as np
 import pandas as pd
 
 from ..checks import check_whole
-from .operators import _check_name, _check_population, genome_length
+from .operators import (
+    OPERATORS,
+    _check_name,
+    _check_population,
+    check_fitness,
+    check_operators,
+    genome_length,
+)
 
 __all__ = ["BENCHMARK_COLUMNS", "HISTORY_COLUMNS"]
 
-HISTORY_COLUMNS = ("generation", "min", "q1", "median", "q3", "max", "mean", "sd")
+HISTORY_COLUMNS = ("generation", "min", "q1", "median", "q3", "max", "mean", "sd", "diversity",
+                   "luck_sd", "luck_share")  # fmt: skip
 """The columns of ``history.csv`` and of
 :attr:`~monopoly_lesson.evolution.run.EvolutionResult.history`."""
 BENCHMARK_COLUMNS = ("generation", "games", "wins", "win_rate", "ci_low", "ci_high")
@@ -58,7 +71,8 @@ _FILES = ("parameters.json", "history.csv", "best.npz", "population.npz", "bench
 _LEFTOVER = re.compile(r"\.(" + "|".join(map(re.escape, _FILES)) + r")\.(\d+)\.tmp")
 # Parameters that must agree for a folder's run to be resumed (not generations).
 _SAME_RUN = ("chromosome", "fitness", "population", "games_per_player", "seed", "max_rounds",
-             "benchmark_every", "benchmark_games", "benchmark_opponents")  # fmt: skip
+             "benchmark_every", "benchmark_games", "benchmark_opponents", *OPERATORS)  # fmt: skip
+_LATER_COLUMNS = ("diversity", "luck_sd", "luck_share")  # missing from older runs' history
 
 
 @dataclass
@@ -107,7 +121,7 @@ def _open_folder(
             raise ValueError(f"cannot make the folder {out}: {error.strerror or error}; give "
                              "a folder you may write in.") from None  # fmt: skip
         return folder, _Run(parameters)
-    stored = _read_json(folder / "parameters.json")
+    stored = _with_operators(_read_json(folder / "parameters.json"))
     different = [key for key in _SAME_RUN if stored.get(key) != parameters[key]]
     if different:
         what = "; ".join(f"{key} {stored.get(key)!r} there, {parameters[key]!r} here"
@@ -183,7 +197,17 @@ def _read_run(out: str | os.PathLike[str]) -> _Run:
     _clean_leftovers(folder)
     parameters = _read_json(folder / "parameters.json")
     _check_stored(folder, parameters)
-    return _load_run(folder, parameters)
+    return _load_run(folder, _with_operators(parameters))
+
+
+def _with_operators(parameters: dict[str, Any]) -> dict[str, Any]:
+    """A stored run's parameters, with the paper's operators where a run written before
+    the operators were options names none."""
+    try:
+        paper = check_operators(parameters.get("chromosome"))  # type: ignore[arg-type]
+    except (TypeError, ValueError):  # not a chromosome: _check_stored or the caller says so
+        return parameters
+    return {**paper, **parameters}
 
 
 def _load_run(folder: Path, parameters: dict[str, Any]) -> _Run:
@@ -277,7 +301,7 @@ def _check_stored(folder: Path, parameters: dict[str, Any]) -> None:
     """The parameters.json of a folder holds what reading its run needs, or a plain error."""
     try:
         _check_name(parameters.get("chromosome"), "chromosome")
-        _check_name(parameters.get("fitness"), "fitness")
+        check_fitness(parameters.get("fitness"))
         _check_population(parameters.get("population"))
         check_whole(parameters.get("generations"), "generations", 1)
     except (TypeError, ValueError) as error:
@@ -340,8 +364,8 @@ def _write_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
 
 
 def _write_csv(path: Path, table: pd.DataFrame) -> None:
-    """A table as CSV (no index, Unix line ends), written whole."""
-    text = table.to_csv(index=False, lineterminator="\n")
+    """A table as CSV (no index, Unix line ends, a missing number ``nan``), written whole."""
+    text = table.to_csv(index=False, lineterminator="\n", na_rep="nan")
     _write_atomic(path, lambda file: file.write(text.encode()))
 
 
@@ -349,10 +373,11 @@ def _read_csv(path: Path, columns: tuple[str, ...]) -> pd.DataFrame:
     """A table _write_csv wrote, its numbers read back exactly (Python's int and float)."""
     with open(path, newline="") as file:
         rows = list(csv.DictReader(file))
-    if rows and set(rows[0]) != set(columns):
+    found = set(rows[0]) if rows else set(columns)
+    if found != set(columns) and found != set(columns) - set(_LATER_COLUMNS):
         raise ValueError(f"{path.name} has the columns {list(rows[0])}, not {list(columns)}")
     number = {c: int if c in _INTEGER_COLUMNS else float for c in columns}
-    return _frame([{c: number[c](row[c]) for c in columns} for row in rows], columns)
+    return _frame([{c: number[c](row.get(c, "nan")) for c in columns} for row in rows], columns)
 
 
 def _write_json(path: Path, data: dict[str, Any]) -> None:

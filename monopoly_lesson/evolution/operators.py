@@ -12,6 +12,11 @@ copies, 30% roulette copies mutated, 30% children of roulette-chosen pairs
 (:func:`split_counts` rounds). Every random draw comes from the numpy Generator given, so
 a seeded run (:mod:`monopoly_lesson.evolution.run`) breeds the same genomes every time.
 
+The paper's operators are the defaults; each has alternatives one argument away
+(:data:`OPERATORS`): the first population (:data:`INITS`), the selection
+(:data:`SELECTIONS`), the crossover (:data:`CROSSOVERS`) and the mutation's rate and size.
+:func:`diversity` measures what the operators leave of the population's variation.
+
 >>> rng = np.random.default_rng(0)
 >>> genomes = random_population("tga", 8, rng)
 >>> bred = next_population(genomes, np.arange(8.0), rng)
@@ -26,15 +31,27 @@ from collections.abc import Callable, Mapping
 import numpy as np
 
 from ..checks import check_whole
-from ..game.chromosomes import BUY_SHAPE, CHROMOSOME_PLAYERS, GENE_BITS, RGA
+from ..game.chromosomes import BUY_SHAPE, CHROMOSOME_PLAYERS, GENE_BITS, GENE_MAX, RGA
+from ..game.state import PRICE
 
 __all__ = [
+    "CROSSOVERS",
+    "FIELD",
     "FITNESS",
+    "INITS",
+    "LEVEL_SD",
     "MUTATION_RATE",
     "MUTATION_SD",
+    "OPERATORS",
     "SEATS",
+    "SELECTIONS",
+    "TOURNAMENT_SIZE",
+    "check_fitness",
+    "check_operators",
     "crossover",
+    "diversity",
     "finish_order",
+    "fitness_parts",
     "flip_bits",
     "genome_genes",
     "genome_length",
@@ -47,9 +64,13 @@ __all__ = [
     "num_wins",
     "one_point_crossover",
     "random_population",
+    "rank_selection",
     "roulette",
     "select_elite",
     "split_counts",
+    "tournament",
+    "uniform_crossover",
+    "used_genes",
 ]
 
 MUTATION_RATE = 0.01
@@ -58,6 +79,20 @@ MUTATION_SD = 0.1
 """The standard deviation of the Gaussian noise a mutated real gene gets."""
 SEATS = 4
 """Players per game in the genetic algorithm."""
+INITS = ("uniform", "level")
+"""The first population: every gene uniform from 0 to 1 (the paper), or each genome's genes
+around a level of its own, itself uniform from 0 to 1 (so genomes differ in how much they
+buy)."""
+LEVEL_SD = 0.1
+"""The spread (standard deviation) of a genome's genes around its level (``init="level"``)."""
+SELECTIONS = ("roulette", "tournament", "rank")
+"""How parents and copies are chosen: by fitness (the paper), the fitter of
+:data:`TOURNAMENT_SIZE` drawn at random, or by rank."""
+TOURNAMENT_SIZE = 2
+"""Players drawn for each choice of tournament selection."""
+CROSSOVERS = ("blend", "one-point", "uniform")
+"""How two parents make two children: blend (the paper's, for real genes), one cut (the
+paper's for SGA's bits), or each gene from either parent."""
 
 
 # ---------------------------------------------------------------------------
@@ -102,6 +137,46 @@ FITNESS: dict[str, Callable[[Mapping[str, np.ndarray]], np.ndarray]] = {
     "net_worth": net_worth,
 }
 """The fitness functions by name: outcome arrays (games, 4) -> points (games, 4)."""
+FIELD = "vs:"
+"""How an absolute fitness begins: ``vs:heuristic,always,heuristic`` scores each player's
+finish points (:func:`finish_order`) in games against that fixed field of 3 built-in
+strategies; ``vs:heuristic,always,heuristic:num_wins`` scores with another of
+:data:`FITNESS`."""
+
+
+def fitness_parts(spec: str) -> tuple[str, tuple[str, ...] | None]:
+    """A fitness as (the scoring, one of :data:`FITNESS`; the fixed field, or None for the
+    paper's relative fitness, the players scored in games among themselves).
+
+    >>> fitness_parts("net_worth"), fitness_parts("vs:heuristic,always,heuristic:num_wins")
+    (('net_worth', None), ('num_wins', ('heuristic', 'always', 'heuristic')))
+    """
+    allowed = f"one of {', '.join(FITNESS)}, or '{FIELD}A,B,C' (against a fixed field)"
+    if not isinstance(spec, str):
+        raise TypeError(f"fitness must be a name, {allowed}; got {spec!r}.")
+    if not spec.startswith(FIELD):
+        if spec not in FITNESS:
+            raise ValueError(f"fitness must be {allowed}; got {spec!r}.")
+        return spec, None
+    names, _, scoring = spec.removeprefix(FIELD).partition(":")
+    field = tuple(name.strip() for name in names.split(","))
+    if len(field) != SEATS - 1 or not all(field):
+        raise ValueError(f"an absolute fitness names the {SEATS - 1} strategies of its fixed "
+                         f"field, e.g. '{FIELD}heuristic,always,heuristic'; got {spec!r}."
+                         )  # fmt: skip
+    if scoring and scoring not in FITNESS:
+        raise ValueError(f"the scoring after the field must be one of {', '.join(FITNESS)}; "
+                         f"got {scoring!r}.")  # fmt: skip
+    return scoring or "finish_order", field
+
+
+def check_fitness(spec: object) -> str:
+    """A fitness, checked (:func:`fitness_parts`), as a run records it: a name of
+    :data:`FITNESS`, or ``vs:A,B,C`` (finish points) or ``vs:A,B,C:scoring``."""
+    scoring, field = fitness_parts(spec)  # type: ignore[arg-type]
+    if field is None:
+        return scoring
+    return FIELD + ",".join(field) + ("" if scoring == "finish_order" else f":{scoring}")
 
 
 # ---------------------------------------------------------------------------
@@ -123,12 +198,49 @@ def genome_length(chromosome: str) -> int:
     return _gene_count(chromosome) * (GENE_BITS if chromosome == "sga" else 1)
 
 
-def random_population(chromosome: str, population: int, rng: np.random.Generator) -> np.ndarray:
-    """``population`` random genomes: uniform floats from 0 to 1, or random bits for SGA."""
+def random_population(
+    chromosome: str, population: int, rng: np.random.Generator, init: str = "uniform"
+) -> np.ndarray:
+    """``population`` random genomes: uniform floats from 0 to 1, or random bits for SGA
+    (``init="uniform"``, the paper); or (``init="level"``) each genome's genes drawn around a
+    level of its own (uniform from 0 to 1) with standard deviation :data:`LEVEL_SD`, kept
+    within 0 to 1 (for SGA, each gene then rounded to n/63 and written as its bits)."""
     shape = (population, genome_length(chromosome))
-    if chromosome == "sga":
-        return rng.integers(0, 2, size=shape, dtype=np.uint8)
-    return rng.random(shape)
+    if init == "uniform":
+        if chromosome == "sga":
+            return rng.integers(0, 2, size=shape, dtype=np.uint8)
+        return rng.random(shape)
+    levels = rng.random((population, 1))
+    genes = np.clip(levels + rng.normal(0.0, LEVEL_SD, (population, _gene_count(chromosome))),
+                    0.0, 1.0)  # fmt: skip
+    if chromosome != "sga":
+        return genes
+    numbers = np.rint(genes * GENE_MAX).astype(np.uint8)[:, :, np.newaxis]
+    return np.unpackbits(numbers, axis=2)[:, :, 8 - GENE_BITS :].reshape(shape)
+
+
+def used_genes(chromosome: str) -> np.ndarray:
+    """Which of a genome's genes a player ever reads (True): the buy genes of the 28 lots in
+    each ownership state, and every jail gene (the buy genes of the other spaces are never
+    read)."""
+    lots = np.zeros(BUY_SHAPE[1], dtype=bool)
+    lots[[space - 1 for space in PRICE]] = True
+    rows, columns = CHROMOSOME_PLAYERS[chromosome].JAIL_SHAPE
+    return np.concatenate([np.tile(lots, BUY_SHAPE[0]), np.ones(rows * columns, dtype=bool)])
+
+
+def diversity(chromosome: str, genomes: np.ndarray) -> float:
+    """The population's genetic diversity: the mean over the genes players read
+    (:func:`used_genes`) of the genes' standard deviation across the genomes (SGA's genes
+    read as n/63). A uniform random start gives about 0.29; a population of copies, 0.
+
+    >>> diversity("tga", np.full((4, 176), 0.5))
+    0.0
+    """
+    buy, jail = genome_genes(chromosome, genomes)
+    genes = np.concatenate([buy.reshape(len(buy), -1), jail.reshape(len(jail), -1)], axis=1)
+    scale = GENE_MAX if chromosome == "sga" else 1
+    return float(np.mean(np.std(genes[:, used_genes(chromosome)] / scale, axis=0)))
 
 
 def genome_genes(chromosome: str, genomes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -194,6 +306,27 @@ def roulette(fitness: np.ndarray, count: int, rng: np.random.Generator) -> np.nd
     return rng.choice(len(fitness), size=count, p=fitness / total)
 
 
+def tournament(fitness: np.ndarray, count: int, rng: np.random.Generator) -> np.ndarray:
+    """``count`` indices, each the fittest of :data:`TOURNAMENT_SIZE` players drawn at random
+    with replacement (ties: the first drawn)."""
+    fitness = np.asarray(fitness, dtype=float)
+    drawn = rng.integers(0, len(fitness), size=(count, TOURNAMENT_SIZE))
+    return drawn[np.arange(count), np.argmax(fitness[drawn], axis=1)]
+
+
+def rank_selection(fitness: np.ndarray, count: int, rng: np.random.Generator) -> np.ndarray:
+    """``count`` indices drawn with replacement, each with chance proportional to its rank
+    (1 for the least fit, P for the fittest; tied players share the mean of their ranks):
+    selection that does not depend on how far apart the fitness values are."""
+    fitness = np.asarray(fitness, dtype=float)
+    order = np.argsort(fitness, kind="stable")
+    ranks = np.empty(len(fitness))
+    ranks[order] = np.arange(1, len(fitness) + 1)
+    _, groups = np.unique(fitness, return_inverse=True)
+    ranks = (np.bincount(groups, weights=ranks) / np.bincount(groups))[groups]
+    return rng.choice(len(fitness), size=count, p=ranks / ranks.sum())
+
+
 def mutate(
     genomes: np.ndarray,
     rng: np.random.Generator,
@@ -240,28 +373,102 @@ def one_point_crossover(
     return np.where(head, first, second), np.where(head, second, first)
 
 
+def uniform_crossover(
+    first: np.ndarray, second: np.ndarray, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """Uniform crossover, pair by pair: each gene (or bit) of child 1 comes from either
+    parent with chance 1/2, and child 2 takes the other parent's."""
+    first, second = np.asarray(first), np.asarray(second)
+    mine = rng.random(first.shape) < 0.5
+    return np.where(mine, first, second), np.where(mine, second, first)
+
+
+SELECTION: dict[str, Callable[[np.ndarray, int, np.random.Generator], np.ndarray]] = {
+    "roulette": roulette, "tournament": tournament, "rank": rank_selection,
+}  # fmt: skip
+CROSSOVER: dict[str, Callable[..., tuple[np.ndarray, np.ndarray]]] = {
+    "blend": crossover, "one-point": one_point_crossover, "uniform": uniform_crossover,
+}  # fmt: skip
+OPERATORS = {"init": "uniform", "selection": "roulette", "crossover": None,
+             "mutation_rate": MUTATION_RATE, "mutation_sd": MUTATION_SD}  # fmt: skip
+"""The operator options of a run and their defaults, the paper's (``crossover`` None: blend
+for real genes, one-point for SGA's bits)."""
+
+
 def next_population(
-    genomes: np.ndarray, fitness: np.ndarray, rng: np.random.Generator, *, bits: bool = False
+    genomes: np.ndarray,
+    fitness: np.ndarray,
+    rng: np.random.Generator,
+    *,
+    bits: bool = False,
+    selection: str = "roulette",
+    crossover: str | None = None,
+    mutation_rate: float = MUTATION_RATE,
+    mutation_sd: float = MUTATION_SD,
 ) -> np.ndarray:
-    """The next generation's genomes, in order: the elite (unchanged), roulette copies,
-    mutated roulette copies, children of roulette pairs (the two parents drawn
-    independently; an odd number of children drops the last pair's second child).
-    ``bits=True`` for SGA: bit flips and one-point crossover."""
+    """The next generation's genomes, in order: the elite (unchanged), copies, mutated
+    copies, children of pairs (the two parents drawn independently; an odd number of
+    children drops the last pair's second child), each chosen by ``selection``
+    (:data:`SELECTIONS`). ``bits=True`` for SGA: bit flips. ``crossover`` (:data:`CROSSOVERS`)
+    defaults to blend, or one-point for bits; mutation changes a gene with chance
+    ``mutation_rate`` by Gaussian noise of sd ``mutation_sd`` (SGA: flips a bit)."""
     genomes = np.asarray(genomes)
+    choose = SELECTION[selection]
+    cross = CROSSOVER[crossover or ("one-point" if bits else "blend")]
     elite, copies, mutants, children = split_counts(len(genomes))
     pairs = (children + 1) // 2
-    first = genomes[roulette(fitness, pairs, rng)]
-    second = genomes[roulette(fitness, pairs, rng)]
-    child1, child2 = (one_point_crossover if bits else crossover)(first, second, rng)
-    chosen = genomes[roulette(fitness, mutants, rng)]
+    first = genomes[choose(fitness, pairs, rng)]
+    second = genomes[choose(fitness, pairs, rng)]
+    child1, child2 = cross(first, second, rng)
+    chosen = genomes[choose(fitness, mutants, rng)]
+    copied = genomes[choose(fitness, copies, rng)]  # drawn before the mutation's draws
+    mutated = (flip_bits(chosen, rng, mutation_rate) if bits
+               else mutate(chosen, rng, mutation_rate, mutation_sd))  # fmt: skip
     return np.concatenate(
         [
             genomes[select_elite(fitness, elite)],
-            genomes[roulette(fitness, copies, rng)],
-            flip_bits(chosen, rng) if bits else mutate(chosen, rng),
+            copied,
+            mutated,
             np.stack([child1, child2], axis=1).reshape(2 * pairs, -1)[:children],
         ]
     ).astype(genomes.dtype, copy=False)
+
+
+def check_operators(chromosome: str, **options: object) -> dict[str, object]:
+    """The operator options of a run (:data:`OPERATORS`), checked and completed with the
+    defaults (``crossover`` resolved for the chromosome): a ``TypeError`` or
+    ``ValueError`` that says what is allowed."""
+    unknown = sorted(set(options) - set(OPERATORS))
+    if unknown:
+        raise TypeError(f"unknown operator option {unknown[0]!r}; the options are "
+                        f"{', '.join(OPERATORS)}.")  # fmt: skip
+    chosen = {**OPERATORS, **options}
+    bits = chromosome == "sga"
+    for key, allowed in (("init", INITS), ("selection", SELECTIONS)):
+        _check_choice(chosen[key], key, allowed)
+    if chosen["crossover"] is None:
+        chosen["crossover"] = "one-point" if bits else "blend"
+    _check_choice(chosen["crossover"], "crossover", CROSSOVERS)
+    if bits and chosen["crossover"] == "blend":
+        raise ValueError("crossover 'blend' averages real genes; SGA's genes are bits: use "
+                         "'one-point' (the paper's) or 'uniform'.")  # fmt: skip
+    for key, most in (("mutation_rate", 1.0), ("mutation_sd", 1.0)):
+        value = chosen[key]
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise TypeError(f"{key} must be a number, got {value!r}.")
+        if not 0 <= value <= most:
+            raise ValueError(f"{key} must be from 0 to {most:g}, got {value!r}.")
+        chosen[key] = float(value)
+    if bits and chosen["mutation_sd"] != MUTATION_SD:
+        raise ValueError("mutation_sd is the size of the noise added to a real gene; SGA's "
+                         "mutation flips bits (set mutation_rate, the chance a bit flips)."
+                         )  # fmt: skip
+    return chosen
+
+
+def _check_choice(value: object, what: str, allowed: tuple[str, ...]) -> None:
+    if not isinstance(value, str) or value not in allowed:
+        raise ValueError(f"{what} must be one of {', '.join(allowed)}, got {value!r}.")
 
 
 # ---------------------------------------------------------------------------

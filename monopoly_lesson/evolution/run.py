@@ -26,10 +26,10 @@ import numbers
 import os
 import shlex
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -50,10 +50,17 @@ from .files import (
 )
 from .operators import (
     FITNESS,
+    MUTATION_RATE,
+    MUTATION_SD,
+    OPERATORS,
     SEATS,
     _check_name,
     _check_population,
     _gene_count,
+    check_fitness,
+    check_operators,
+    diversity,
+    fitness_parts,
     genome_genes,
     genome_length,
     genome_player,
@@ -62,6 +69,9 @@ from .operators import (
     select_elite,
 )
 from .population_games import play_population_games
+
+if TYPE_CHECKING:
+    from ..game.fast import StrategyCodes
 
 __all__ = [
     "BENCHMARK_OPPONENTS",
@@ -163,18 +173,46 @@ def play_generation(
 ) -> np.ndarray:
     """Each player's fitness (summed over its games) after one generation's games.
 
-    The seating (:func:`seat_tables`) and then one seed per game come from ``rng``;
-    ``on_games(played, total)`` is called as the games are played (for a progress bar).
+    The paper's fitness (a name of :data:`~monopoly_lesson.evolution.operators.FITNESS`):
+    the players meet each other, the seating (:func:`seat_tables`) and then one seed per
+    game from ``rng``. An absolute fitness (``vs:A,B,C``,
+    :func:`~monopoly_lesson.evolution.operators.fitness_parts`): each player plays
+    ``games_per_player`` games against that fixed field, the same games for every player
+    (one seed per game from ``rng``, its seat rotated game by game), so ``population``
+    times more games than the paper's. ``on_games(played, total)`` is called as the games
+    are played (for a progress bar).
     """
-    population = len(genomes)
-    tables = seat_tables(population, games_per_player, rng)
-    seeds = rng.integers(0, 2**32, size=len(tables), dtype=np.int64)
+    return _score_generation(chromosome, genomes, fitness, games_per_player, rng, max_rounds,
+                             on_games).fitness  # fmt: skip
+
+
+@dataclass(frozen=True)
+class _Scores:
+    """A generation's fitness, and the spread luck alone would give players who are all
+    alike: the scored games' points' standard deviation times the square root of the
+    games per player."""
+
+    fitness: np.ndarray
+    luck_sd: float
+
+
+def _score_generation(chromosome: str, genomes: np.ndarray, fitness: str,
+                      games_per_player: int, rng: np.random.Generator, max_rounds: int,
+                      on_games: Callable[[int, int], None] | None) -> _Scores:  # fmt: skip
+    """:func:`play_generation`, with the luck of its games."""
+    scoring, field = fitness_parts(fitness)
     buy, jail = genome_genes(chromosome, genomes)
     from ..game.fast import genome_codes  # numba loads when games are played, not at import
 
     codes = genome_codes(chromosome, buy, jail)  # once a generation, not once a chunk
-    points_of = FITNESS[fitness]
-    total = np.zeros(population)
+    if field is not None:
+        return _field_scores(chromosome, codes, field, scoring, games_per_player, rng,
+                             max_rounds, on_games)  # fmt: skip
+    population = len(genomes)
+    tables = seat_tables(population, games_per_player, rng)
+    seeds = rng.integers(0, 2**32, size=len(tables), dtype=np.int64)
+    points_of = FITNESS[scoring]
+    total, squares = np.zeros(population), 0.0
     step = -(-_CHUNK_GAMES // (population // SEATS)) * (population // SEATS)
     for start in range(0, len(tables), step):
         part = tables[start : start + step]
@@ -182,9 +220,53 @@ def play_generation(
                                         max_rounds=max_rounds, codes=codes)  # fmt: skip
         points = np.asarray(points_of(outcome), dtype=float)
         total += np.bincount(part.ravel(), weights=points.ravel(), minlength=population)
+        squares += float(np.sum(points**2))
         if on_games is not None:
             on_games(start + len(part), len(tables))
-    return total
+    return _Scores(total, _luck_sd(total, squares, games_per_player))
+
+
+def _luck_sd(total: np.ndarray, squares: float, games: int) -> float:
+    """The sd of a sum of ``games`` points drawn like the scored games' points."""
+    count = len(total) * games
+    variance = max(0.0, squares / count - (total.sum() / count) ** 2)
+    return float(np.sqrt(variance * games))
+
+
+def _field_scores(chromosome: str, codes: StrategyCodes, field: tuple[str, ...], scoring: str,
+                  games: int, rng: np.random.Generator, max_rounds: int,
+                  on_games: Callable[[int, int], None] | None) -> _Scores:  # fmt: skip
+    """Absolute fitness: every genome's points in the same ``games`` games against ``field``."""
+    from ..game.fast import fast_games
+
+    count = len(codes)
+    seeds = rng.integers(0, 2**32, size=games, dtype=np.int64)
+    codes, table = _with_field(codes, field)
+    seating = np.array([np.roll(table, k) for k in range(SEATS)])[np.arange(games) % SEATS]
+    points_of, total, squares = FITNESS[scoring], np.zeros(count), 0.0
+    step = max(1, _CHUNK_GAMES // games)  # genomes per call
+    for start in range(0, count, step):
+        members = np.arange(start, min(count, start + step))
+        who = np.concatenate([np.where(seating < 0, i, seating) for i in members])
+        outcome = fast_games(codes, who, seeds=np.tile(seeds, len(members)),
+                             max_rounds=max_rounds)  # fmt: skip
+        points = np.asarray(points_of(outcome), dtype=float)[who < count]
+        total[members] = points.reshape(len(members), games).sum(axis=1)
+        squares += float(np.sum(points**2))
+        if on_games is not None:
+            on_games((members[-1] + 1) * games, count * games)
+    return _Scores(total, _luck_sd(total, squares, games))
+
+
+def _with_field(codes: StrategyCodes, field: Sequence[str]) -> tuple[StrategyCodes, list[int]]:
+    """The genomes' codes followed by the field's, and one table: -1 (a genome's seat), then
+    the field's members."""
+    from ..game.fast import StrategyCodes, strategy_codes
+
+    fixed = strategy_codes(list(field))
+    joined = StrategyCodes(np.concatenate([codes.kind, fixed.kind]),
+                           np.concatenate([codes.genes, fixed.genes]))  # fmt: skip
+    return joined, [-1, *range(len(codes), len(codes) + len(field))]
 
 
 def benchmark(player: RGA, games: int = 200, seed: int = 0, max_rounds: int = 100) -> dict:
@@ -207,15 +289,11 @@ def benchmark_each(
     with the fast engine: ``games`` games each against :data:`BENCHMARK_OPPONENTS`,
     seats rotated. One row per genome, numbered from 1:
     :data:`~monopoly_lesson.evolution.files.BENCHMARK_COLUMNS`."""
-    from ..game.fast import fast_games, genome_codes, strategy_codes
+    from ..game.fast import fast_games, genome_codes
 
     buy, jail = genome_genes(chromosome, genomes)
-    codes = genome_codes(chromosome, buy, jail)
-    fixed = strategy_codes(list(BENCHMARK_OPPONENTS))
-    codes.kind = np.concatenate([codes.kind, fixed.kind])
-    codes.genes = np.concatenate([codes.genes, fixed.genes])
+    codes, table = _with_field(genome_codes(chromosome, buy, jail), BENCHMARK_OPPONENTS)
     count = len(genomes)
-    table = [-1, *range(count, count + len(BENCHMARK_OPPONENTS))]  # -1: the genome's seat
     seating = np.array([np.roll(table, k) for k in range(len(table))])[
         np.arange(games) % len(table)
     ]
@@ -317,12 +395,22 @@ def evolve(
     benchmark_games: int = 200,
     max_rounds: int = 100,
     progress: bool = True,
+    *,
+    init: str = "uniform",
+    selection: str = "roulette",
+    crossover: str | None = None,
+    mutation_rate: float = MUTATION_RATE,
+    mutation_sd: float = MUTATION_SD,
 ) -> EvolutionResult:
     """Evolve ``population`` players of kind ``chromosome`` for ``generations`` generations.
 
     Each generation every player plays ``games_per_player`` four-player games of at most
-    ``max_rounds`` rounds and scores ``FITNESS[fitness]``; then the next population is bred
-    (:func:`~monopoly_lesson.evolution.operators.next_population`). Every
+    ``max_rounds`` rounds and scores ``FITNESS[fitness]`` (or, with ``fitness="vs:A,B,C"``,
+    its points against that fixed field: :func:`play_generation`); then the next
+    population is bred (:func:`~monopoly_lesson.evolution.operators.next_population`) with
+    the operators chosen: ``init`` the first population, ``selection``, ``crossover``,
+    ``mutation_rate`` and ``mutation_sd`` (the defaults are the paper's; see
+    :data:`~monopoly_lesson.evolution.operators.OPERATORS`). Every
     ``benchmark_every`` generations and at the last (never if 0) the best genome plays
     ``benchmark_games`` games against fixed opponents (:func:`benchmark`, seeded ``seed``).
     With ``out`` (a folder) every completed generation is saved there (see
@@ -335,9 +423,11 @@ def evolve(
     run needs (:func:`run_bytes`) free; a run that cannot fit is refused with a
     ``ValueError`` that says what population would.
     """
+    operators = {"init": init, "selection": selection, "crossover": crossover,
+                 "mutation_rate": mutation_rate, "mutation_sd": mutation_sd}  # fmt: skip
     parameters = _parameters(
         chromosome, fitness, population, games_per_player, generations, seed, out,
-        benchmark_every, benchmark_games, max_rounds,
+        benchmark_every, benchmark_games, max_rounds, operators,
     )  # fmt: skip
     for flag, name in ((resume, "resume"), (progress, "progress")):
         if not isinstance(flag, bool):
@@ -391,14 +481,19 @@ def _play_one_generation(run: _Run, show: Callable[[int, int], None]) -> None:
     p = run.parameters
     chromosome, generation = p["chromosome"], run.generation + 1
     if run.population is None:
-        genomes = random_population(chromosome, p["population"], _rng(p["seed"], 0, 0))
+        genomes = random_population(chromosome, p["population"], _rng(p["seed"], 0, 0),
+                                    p["init"])  # fmt: skip
     else:
         breeding = _rng(p["seed"], run.generation, 1)
-        genomes = next_population(run.population, run.fitness, breeding, bits=chromosome == "sga")
-    fitness = play_generation(chromosome, genomes, p["fitness"], p["games_per_player"],
-                              _rng(p["seed"], generation, 0), p["max_rounds"], show)  # fmt: skip
+        options = {key: p[key] for key in OPERATORS if key != "init"}
+        genomes = next_population(run.population, run.fitness, breeding,
+                                  bits=chromosome == "sga", **options)  # fmt: skip
+    scores = _score_generation(chromosome, genomes, p["fitness"], p["games_per_player"],
+                               _rng(p["seed"], generation, 0), p["max_rounds"], show)  # fmt: skip
+    fitness = scores.fitness
     run.generation, run.population, run.fitness = generation, genomes, fitness
-    run.history.append(_history_row(generation, fitness))
+    run.history.append(_history_row(generation, fitness, diversity(chromosome, genomes),
+                                    scores.luck_sd))  # fmt: skip
     best = int(select_elite(fitness, 1)[0])
     run.best.append(genomes[best].copy())
     every = p["benchmark_every"]
@@ -414,12 +509,19 @@ def _rng(seed: int, generation: int, purpose: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(generation, purpose)))
 
 
-def _history_row(generation: int, fitness: np.ndarray) -> dict[str, Any]:
+def _history_row(generation: int, fitness: np.ndarray, spread: float,
+                 luck_sd: float) -> dict[str, Any]:  # fmt: skip
+    """A generation's row of ``history.csv``: the fitness distribution, the genetic
+    diversity, and how much of the fitness variance luck alone explains (``luck_share``,
+    the variance of equal players' fitness over the variance seen; NaN if every player
+    scored the same)."""
     q1, median, q3 = np.percentile(fitness, [25, 50, 75])
+    sd = float(fitness.std())
     return {
         "generation": generation, "min": float(fitness.min()), "q1": float(q1),
         "median": float(median), "q3": float(q3), "max": float(fitness.max()),
-        "mean": float(fitness.mean()), "sd": float(fitness.std()),
+        "mean": float(fitness.mean()), "sd": sd, "diversity": spread, "luck_sd": luck_sd,
+        "luck_share": luck_sd**2 / sd**2 if sd > 0 else float("nan"),
     }  # fmt: skip
 
 
@@ -452,7 +554,7 @@ def load_evolution(out: str | os.PathLike[str]) -> EvolutionResult:
 def _parameters(
     chromosome: object, fitness: object, population: object, games_per_player: object,
     generations: object, seed: object, out: object, benchmark_every: object,
-    benchmark_games: object, max_rounds: object,
+    benchmark_games: object, max_rounds: object, operators: dict[str, Any],
 ) -> dict[str, Any]:  # fmt: skip
     """The checked parameters, as parameters.json keeps them."""
     from .. import __version__
@@ -462,9 +564,10 @@ def _parameters(
     if out is not None and not os.fspath(out):
         raise ValueError("out must be a folder's path, got an empty one ('' would be the "
                          "current folder); give a folder's name, e.g. 'runs/rga'.")  # fmt: skip
+    chromosome = _check_name(chromosome, "chromosome")
     parameters = {
-        "chromosome": _check_name(chromosome, "chromosome"),
-        "fitness": _check_name(fitness, "fitness"),
+        "chromosome": chromosome,
+        "fitness": check_fitness(fitness),
         "population": _check_population(population),
         "games_per_player": check_whole(games_per_player, "games_per_player", 1),
         "generations": check_whole(generations, "generations", 1),
@@ -473,11 +576,25 @@ def _parameters(
         "benchmark_every": check_whole(benchmark_every, "benchmark_every", 0),
         "benchmark_games": check_whole(benchmark_games, "benchmark_games", 1),
         "benchmark_opponents": list(BENCHMARK_OPPONENTS),
+        **check_operators(chromosome, **operators),
         "version": __version__,
     }
+    _, field = fitness_parts(parameters["fitness"])
+    if field is not None:
+        _check_field(field)
     parameters["command"] = _command(parameters, out)
     _check_run_fits(parameters)
     return parameters
+
+
+def _check_field(field: tuple[str, ...]) -> None:
+    """An absolute fitness's field: built-in strategies the fast engine plays."""
+    from ..game.fast import strategy_codes
+
+    try:
+        strategy_codes(list(field))
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"the fitness's field {','.join(field)}: {error}") from None
 
 
 def _command(parameters: dict[str, Any], out: object) -> str:
@@ -486,6 +603,11 @@ def _command(parameters: dict[str, Any], out: object) -> str:
     for key in ("chromosome", "fitness", "population", "games_per_player", "generations",
                 "seed", "benchmark_every", "benchmark_games", "max_rounds"):  # fmt: skip
         words += [f"--{key.replace('_', '-')}", str(parameters[key])]
+    paper = check_operators(parameters["chromosome"])
+    for key in OPERATORS:  # the operators that are not the paper's
+        if parameters[key] != paper[key]:
+            words += [f"--{key.replace('_', '-')}", f"{parameters[key]:g}"
+                      if isinstance(parameters[key], float) else str(parameters[key])]  # fmt: skip
     if out is not None:
         words += ["--out", os.fspath(out)]  # type: ignore[arg-type]
     return shlex.join(words)
