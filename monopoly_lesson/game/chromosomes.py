@@ -36,30 +36,44 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from ..starter import NUM_SPACES
-from .lots import lots
+from .lots import GROUPS, lots
 from .state import (
     GROUP,
     GROUP_SPACES,
     LOT_SPACES,
     PRICE,
+    STREET_GROUPS,
     GameView,
     OwnView,
     PlayerState,
     PlayerView,
     ReadableGame,
 )
-from .strategies import Strategy
+from .strategies import (
+    Strategy,
+    completion_swaps,
+    default_build,
+    groups_gained,
+    partners_to_ask,
+)
+from .trade import Trade
 
 __all__ = [
+    "BID_GROUPS",
+    "BID_SCALE",
     "BUY_SHAPE",
     "CHROMOSOME_PLAYERS",
+    "EGA",
     "GENE_BITS",
     "GENE_MAX",
     "NORTH_STREETS",
     "OWNERSHIP_STATES",
+    "RESERVE_SCALE",
     "RGA",
     "SGA",
     "TGA",
+    "TRADE_ROWS",
+    "TRADE_SCALE",
     "WEST_STREETS",
     "held_by_another",
     "jail_index",
@@ -79,6 +93,18 @@ GENE_BITS = 6
 """Bits in one SGA gene."""
 GENE_MAX = 2**GENE_BITS - 1
 """The largest SGA gene, 63: a gene ``n`` is the probability ``n / 63``."""
+BID_GROUPS = tuple(GROUPS)
+"""The columns of EGA's bid genes: the eight colour groups, then railroad and utility."""
+BID_SCALE = 2
+"""EGA's largest bid, as a multiple of the lot's price (a bid gene of 1)."""
+RESERVE_SCALE = 1000
+"""EGA's largest build reserve, in dollars (a reserve gene of 1)."""
+TRADE_SCALE = 500
+"""EGA's trade genes run from -$500 (a gene of 0) to +$500 (a gene of 1)."""
+TRADE_ROWS = ("pay", "keep")
+"""The rows of EGA's trade genes, one column per colour group (:data:`~monopoly_lesson.
+game.state.STREET_GROUPS`): the most cash it pays in a trade that completes that group, and
+the least net cash it takes to give up a lot of that group."""
 
 _P = TypeVar("_P", bound="RGA")
 
@@ -361,6 +387,110 @@ class SGA(TGA):
         buy_size = BUY_SHAPE[0] * BUY_SHAPE[1]
         buy = np.array(genes[:buy_size]).reshape(BUY_SHAPE)
         return cls(buy, np.array(genes[buy_size:]).reshape(cls.JAIL_SHAPE))
+
+
+class EGA(RGA):
+    """The richer chromosome: :class:`RGA`'s buy and jail genes, plus what the paper's
+    players cannot express: the most to bid in an auction (a multiple of the price, by
+    ownership state and group), the cash kept when building, and, with trading on, what
+    trades to offer and accept. Every gene is a number from 0 to 1.
+
+    - **bid** (4 x 10, :data:`BID_GROUPS`): bid ``int(gene * 2 * price)``, capped at the
+      cash (a gene of 0.5 bids the price);
+    - **reserve** (1 x 1): build while ``round(gene * 1000)`` dollars stay in hand (the
+      rules' default build order);
+    - **trade** (2 x 8, :data:`TRADE_ROWS` by colour group): propose the completion swaps
+      of the rules' default, but only those whose cash it pays is at most
+      ``round((2 * pay - 1) * 500)`` for the group it completes; accept a trade that
+      completes a group of its own when the net cash it receives is at least
+      ``round((2 * keep - 1) * 500)`` for the group of every lot it gives.
+    """
+
+    name = "ega"
+    BID_SHAPE = (len(OWNERSHIP_STATES), len(BID_GROUPS))
+    """The bid genes' shape: ownership state x group."""
+    RESERVE_SHAPE = (1, 1)
+    """The reserve gene's shape."""
+    TRADE_SHAPE = (len(TRADE_ROWS), len(STREET_GROUPS))
+    """The trade genes' shape: pay and keep x colour group."""
+
+    def __init__(self, buy: ArrayLike, jail: ArrayLike, bid: ArrayLike, reserve: ArrayLike,
+                 trade: ArrayLike) -> None:  # fmt: skip
+        super().__init__(buy, jail)
+        self.bid_genes = _read_only(self._checked(bid, "bid", self.BID_SHAPE))
+        """The bid genes (read-only): row ownership state, column :data:`BID_GROUPS`."""
+        self.reserve_gene = _read_only(self._checked(reserve, "reserve", self.RESERVE_SHAPE))
+        """The reserve gene, as a 1 x 1 table (read-only)."""
+        self.trade_genes = _read_only(self._checked(trade, "trade", self.TRADE_SHAPE))
+        """The trade genes (read-only): rows pay and keep, column colour group."""
+        self._bid = tuple(map(tuple, self.bid_genes.tolist()))
+        self.reserve = round(float(self.reserve_gene[0, 0]) * RESERVE_SCALE)
+        """The cash it keeps in hand when building, in dollars."""
+        pay, keep = ([round((2 * gene - 1) * TRADE_SCALE) for gene in row]
+                     for row in self.trade_genes.tolist())  # fmt: skip
+        self.most_to_pay = dict(zip(STREET_GROUPS, pay, strict=True))
+        """The most cash it pays in a trade that completes each colour group, in dollars."""
+        self.least_to_keep = dict(zip(STREET_GROUPS, keep, strict=True))
+        """The least net cash it takes to give up a lot of each colour group, in dollars."""
+
+    @classmethod
+    def from_genes(cls, buy: ArrayLike, jail: ArrayLike, bid: ArrayLike = None,  # type: ignore[override]
+                   reserve: ArrayLike = None, trade: ArrayLike = None) -> EGA:  # fmt: skip
+        """A player with these genes (checked: shapes and values; see the class docstring)."""
+        return cls(buy, jail, bid, reserve, trade)
+
+    @classmethod
+    def random(cls, seed: int | None = 0) -> EGA:  # type: ignore[override]
+        """A player with uniform random genes; the same ``seed`` gives the same genes."""
+        rng = np.random.default_rng(seed)
+        shapes = (BUY_SHAPE, cls.JAIL_SHAPE, cls.BID_SHAPE, cls.RESERVE_SHAPE, cls.TRADE_SHAPE)
+        return cls(*(rng.random(shape) for shape in shapes))
+
+    # -- the decisions it adds ---------------------------------------------------------
+
+    def bid(self, game: GameView, me: OwnView, space: int) -> int:
+        """Its bid gene for the group's ownership state and group, times twice the price,
+        in whole dollars, capped at its cash."""
+        gene = self._bid[ownership_state(game, me, space)][BID_GROUPS.index(GROUP[space])]
+        return min(me.cash, int(gene * (BID_SCALE * PRICE[space])))
+
+    def build(self, game: GameView, me: OwnView) -> int | None:
+        """The rules' default build order, keeping its own reserve in hand."""
+        return default_build(game, me, self.reserve)
+
+    def propose_trade(self, game: GameView, me: OwnView) -> Trade | None:
+        """To each partner in turn (as the default), the first completion swap whose cash it
+        pays is at most what it pays to complete that group."""
+        for partner in partners_to_ask(game, me):
+            for trade in completion_swaps(game, me.seat, partner):
+                if trade.cash <= self.most_to_pay[GROUP[trade.take[0]]]:
+                    return trade
+        return None
+
+    def accept_trade(self, game: GameView, me: OwnView, offer: Trade) -> bool:
+        """Yes when the trade completes a group of its own and the net cash it receives is
+        at least its least-to-keep of every group it gives a lot of."""
+        mine, _ = groups_gained(game, me, offer)
+        return mine > 0 and all(offer.cash >= self.least_to_keep[GROUP[s]] for s in offer.take)
+
+    def genes(self) -> dict[str, pd.DataFrame]:
+        """The genes as tables: RGA's ``"buy"`` and ``"jail"``, the ``"bid"`` multiples of
+        the price, and ``"money"``: the reserve and each colour group's trade limits, in
+        dollars."""
+        tables = super().genes()
+        tables["bid"] = pd.DataFrame(self.bid_genes * BID_SCALE,
+                                     index=pd.Index(OWNERSHIP_STATES, name="ownership"),
+                                     columns=pd.Index(BID_GROUPS, name="group"))  # fmt: skip
+        money = pd.DataFrame({"most_to_pay": self.most_to_pay,
+                              "least_to_keep": self.least_to_keep})  # fmt: skip
+        money.index.name = "group"
+        money.attrs["reserve"] = self.reserve
+        tables["money"] = money
+        return tables
+
+    def __repr__(self) -> str:
+        return (f"{super().__repr__()[:-1]}, bids {BID_SCALE * self.bid_genes.mean():.2f} x "
+                f"price on average, build reserve ${self.reserve}>")  # fmt: skip
 
 
 CHROMOSOME_PLAYERS: dict[str, type[RGA]] = {"rga": RGA, "tga": TGA, "sga": SGA}

@@ -22,6 +22,8 @@ plain class or a few functions work too (:mod:`monopoly_lesson.game.plugins`).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from .buildings import lift_cost, why_not_build, why_not_mortgage, why_not_sell
 from .state import (
     GROUP,
@@ -51,7 +53,11 @@ __all__ = [
     "StrategyError",
     "completion_accepts",
     "completion_swap",
+    "completion_swaps",
+    "default_build",
+    "groups_gained",
     "only_lot_missing",
+    "partners_to_ask",
     "swap_with",
     "swappable_lots",
 ]
@@ -117,15 +123,18 @@ class Strategy:
         return f"<{self.name} strategy>"
 
 
-def default_build(game: ReadableGame, me: PlayerState | OwnView) -> int | None:
-    """The next building in :data:`BUILD_ORDER` if it leaves :data:`RESERVE` in hand."""
+def default_build(
+    game: ReadableGame, me: PlayerState | OwnView, reserve: int = RESERVE
+) -> int | None:
+    """The next building in :data:`BUILD_ORDER` if it leaves ``reserve`` (by default
+    :data:`RESERVE`) in hand."""
     for group in BUILD_ORDER:
         spaces = GROUP_SPACES[group]
         if game.lots[spaces[0]].owner != me.seat or not game.holds_complete_group(me.seat, group):
             continue
         for space in sorted(spaces, key=lambda s: game.lots[s].buildings):
             if why_not_build(game, me.seat, space) is None:
-                return space if me.cash - HOUSE_COST[space] >= RESERVE else None
+                return space if me.cash - HOUSE_COST[space] >= reserve else None
     return None
 
 
@@ -181,6 +190,12 @@ def swappable_lots(game: ReadableGame, seat: int) -> list[int]:
 def swap_with(game: ReadableGame, me: int, partner: int) -> Trade | None:
     """The first completion swap with ``partner``, in board order of the lot received then
     of the lot given, whose payer has the price difference; None if there is none."""
+    return next(completion_swaps(game, me, partner), None)
+
+
+def completion_swaps(game: ReadableGame, me: int, partner: int) -> Iterator[Trade]:
+    """Every completion swap with ``partner`` whose payer has the price difference, in
+    board order of the lot received, then of the lot given: the default proposes the first."""
     cash = {me: game.player(me).cash, partner: game.player(partner).cash}
     for take in swappable_lots(game, partner):
         if not only_lot_missing(game, me, take):
@@ -190,20 +205,33 @@ def swap_with(game: ReadableGame, me: int, partner: int) -> Trade | None:
                 continue
             pay = PRICE[take] - PRICE[give]  # the side receiving the dearer lot pays
             if (pay >= 0 and cash[me] >= pay) or (pay < 0 and cash[partner] >= -pay):
-                return Trade(partner, give=(give,), take=(take,), cash=pay)
-    return None
+                yield Trade(partner, give=(give,), take=(take,), cash=pay)
+
+
+def partners_to_ask(game: ReadableGame, me: PlayerState | OwnView) -> list[int]:
+    """The other players still in the game, in seat order after ``me``, that ``me`` has not
+    yet proposed a trade to this turn."""
+    asked = {p.trade.partner for p in game.proposals
+             if p.round == game.round and p.proposer == me.seat}  # fmt: skip
+    seats = [p.seat for p in game.players]
+    after = seats[me.seat :] + seats[: me.seat - 1]
+    return [s for s in after if s not in asked and game.player(s).in_game]
+
+
+def groups_gained(game: ReadableGame, me: PlayerState | OwnView, offer: Trade) -> tuple[int, int]:
+    """How many more complete groups ``me`` and the proposer of ``offer`` would hold after
+    it (tried on a copy of the game)."""
+    before = len(game.monopolies(me.seat)), len(game.monopolies(offer.proposer))
+    after = game.copy()
+    make_trade(after, offer.proposer, offer)  # type: ignore[arg-type]
+    return (len(after.monopolies(me.seat)) - before[0],
+            len(after.monopolies(offer.proposer)) - before[1])  # fmt: skip
 
 
 def completion_swap(game: ReadableGame, me: PlayerState | OwnView) -> Trade | None:
     """The default proposal: to each other player in seat order after ``me`` not yet asked
     this turn, the first completion swap with it (see the rules page); None when none."""
-    asked = {p.trade.partner for p in game.proposals
-             if p.round == game.round and p.proposer == me.seat}  # fmt: skip
-    seats = [p.seat for p in game.players]
-    after = seats[me.seat :] + seats[: me.seat - 1]
-    for partner in after:
-        if partner in asked or not game.player(partner).in_game:
-            continue
+    for partner in partners_to_ask(game, me):
         if (trade := swap_with(game, me.seat, partner)) is not None:
             return trade
     return None
