@@ -24,7 +24,7 @@ PUBLIC = {
                   "uniform_crossover", "used_genes"],
     "files": ["BENCHMARK_COLUMNS", "HISTORY_COLUMNS"],
     "run": ["BENCHMARK_OPPONENTS", "EvolutionResult", "benchmark", "benchmark_each", "evolve",
-            "load_evolution", "play_generation", "run_bytes", "seat_tables"],
+            "load_evolution", "play_generation", "run_bytes", "seat_tables", "win_rates_against"],
 }  # fmt: skip
 
 

@@ -83,6 +83,7 @@ __all__ = [
     "play_generation",
     "run_bytes",
     "seat_tables",
+    "win_rates_against",
 ]
 
 BENCHMARK_OPPONENTS = ("heuristic", "always", "heuristic")
@@ -283,27 +284,73 @@ def benchmark(player: RGA, games: int = 200, seed: int = 0, max_rounds: int = 10
 
 
 def benchmark_each(
-    chromosome: str, genomes: np.ndarray, games: int = 1000, seed: int = 0, max_rounds: int = 100
+    chromosome: str,
+    genomes: np.ndarray,
+    games: int = 1000,
+    seed: int = 0,
+    max_rounds: int = 100,
+    opponents: Sequence[str] = BENCHMARK_OPPONENTS,
+    trading: bool = False,
 ) -> pd.DataFrame:
     """:func:`benchmark` for every genome (a row of ``genomes``, e.g. each generation's best),
-    with the fast engine: ``games`` games each against :data:`BENCHMARK_OPPONENTS`,
-    seats rotated. One row per genome, numbered from 1:
+    with the fast engine: ``games`` games each against ``opponents`` (3 built-in
+    strategies, by default :data:`BENCHMARK_OPPONENTS`), seats rotated, the same games for
+    every genome. One row per genome, numbered from 1:
     :data:`~monopoly_lesson.evolution.files.BENCHMARK_COLUMNS`."""
-    from ..game.fast import fast_games, genome_codes
+    from ..game.fast import genome_codes
 
     buy, jail = genome_genes(chromosome, genomes)
-    codes, table = _with_field(genome_codes(chromosome, buy, jail), BENCHMARK_OPPONENTS)
-    count = len(genomes)
+    wins = _field_wins(genome_codes(chromosome, buy, jail), opponents, games, seed, max_rounds,
+                       trading)  # fmt: skip
+    low, high = wilson_interval(wins, np.full(len(wins), games))
+    return pd.DataFrame({"generation": np.arange(1, len(wins) + 1), "games": games, "wins": wins,
+                         "win_rate": wins / games, "ci_low": low, "ci_high": high})  # fmt: skip
+
+
+def win_rates_against(
+    players: Sequence[object],
+    opponents: Sequence[str] = BENCHMARK_OPPONENTS,
+    games: int = 8000,
+    seed: int = 0,
+    max_rounds: int = 100,
+    trading: bool = False,
+) -> pd.DataFrame:
+    """Each of ``players`` (strategies the fast engine plays: names, evolved players) in
+    ``games`` games against ``opponents``, seats rotated, every player in the same games:
+    one row per player (its name), ``games``, ``wins``, ``win_rate`` and its Wilson 95%
+    interval ``ci_low``, ``ci_high``. How an evolved player compares with a built-in
+    strategy in the same field.
+
+    >>> win_rates_against(["always", "never"], games=8, max_rounds=20)["wins"].tolist()
+    [1, 0]
+    """
+    from ..game.fast import strategy_codes
+
+    games = check_whole(games, "games", 1)
+    wins = _field_wins(strategy_codes(list(players)), opponents, games, check_seed(seed),
+                       check_max_rounds(max_rounds), trading)  # fmt: skip
+    low, high = wilson_interval(wins, np.full(len(wins), games))
+    names = pd.Index([str(getattr(p, "name", p)) for p in players], name="player")
+    return pd.DataFrame({"games": games, "wins": wins, "win_rate": wins / games,
+                         "ci_low": low, "ci_high": high}, index=names)  # fmt: skip
+
+
+def _field_wins(codes: StrategyCodes, opponents: Sequence[str], games: int, seed: int,
+                max_rounds: int, trading: bool) -> np.ndarray:  # fmt: skip
+    """The wins of each member of ``codes`` in the same ``games`` games against
+    ``opponents``: game ``g`` seats the member in seat ``g % 4 + 1`` (the rest rotated with
+    it), seeded from ``SeedSequence(seed)``."""
+    from ..game.fast import fast_games
+
+    count = len(codes)
+    codes, table = _with_field(codes, opponents)
     seating = np.array([np.roll(table, k) for k in range(len(table))])[
         np.arange(games) % len(table)
     ]
     who = np.concatenate([np.where(seating < 0, i, seating) for i in range(count)])
     seeds = np.tile(np.random.SeedSequence(seed).generate_state(games), count)
-    finish = fast_games(codes, who, seeds=seeds, max_rounds=max_rounds)["finish"]
-    wins = ((who < count) & (finish == 1)).sum(axis=1).reshape(count, games).sum(axis=1)
-    low, high = wilson_interval(wins, np.full(count, games))
-    return pd.DataFrame({"generation": np.arange(1, count + 1), "games": games, "wins": wins,
-                         "win_rate": wins / games, "ci_low": low, "ci_high": high})  # fmt: skip
+    finish = fast_games(codes, who, seeds=seeds, max_rounds=max_rounds, trading=trading)["finish"]
+    return ((who < count) & (finish == 1)).sum(axis=1).reshape(count, games).sum(axis=1)
 
 
 # ---------------------------------------------------------------------------
