@@ -237,10 +237,12 @@ def diversity(chromosome: str, genomes: np.ndarray) -> float:
     >>> diversity("tga", np.full((4, 176), 0.5))
     0.0
     """
-    buy, jail = genome_genes(chromosome, genomes)
-    genes = np.concatenate([buy.reshape(len(buy), -1), jail.reshape(len(jail), -1)], axis=1)
-    scale = GENE_MAX if chromosome == "sga" else 1
-    return float(np.mean(np.std(genes[:, used_genes(chromosome)] / scale, axis=0)))
+    genes = np.asarray(genomes)  # a genome is its genes in used_genes' order
+    if chromosome == "sga":
+        buy, jail = genome_genes(chromosome, genes)
+        flat = np.concatenate([buy.reshape(len(buy), -1), jail.reshape(len(jail), -1)], axis=1)
+        genes = flat / GENE_MAX
+    return float(np.std(genes, axis=0)[used_genes(chromosome)].mean())
 
 
 def genome_genes(chromosome: str, genomes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
