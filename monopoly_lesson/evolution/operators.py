@@ -185,8 +185,8 @@ def check_fitness(spec: object) -> str:
 
 
 def _gene_count(chromosome: str) -> int:
-    rows, columns = CHROMOSOME_PLAYERS[_check_name(chromosome, "chromosome")].JAIL_SHAPE
-    return BUY_SHAPE[0] * BUY_SHAPE[1] + rows * columns
+    tables = CHROMOSOME_PLAYERS[_check_name(chromosome, "chromosome")].gene_tables()
+    return sum(rows * columns for rows, columns in tables.values())
 
 
 def genome_length(chromosome: str) -> int:
@@ -225,8 +225,8 @@ def used_genes(chromosome: str) -> np.ndarray:
     read)."""
     lots = np.zeros(BUY_SHAPE[1], dtype=bool)
     lots[[space - 1 for space in PRICE]] = True
-    rows, columns = CHROMOSOME_PLAYERS[chromosome].JAIL_SHAPE
-    return np.concatenate([np.tile(lots, BUY_SHAPE[0]), np.ones(rows * columns, dtype=bool)])
+    others = _gene_count(chromosome) - lots.size * BUY_SHAPE[0]  # jail (and EGA's) genes
+    return np.concatenate([np.tile(lots, BUY_SHAPE[0]), np.ones(others, dtype=bool)])
 
 
 def diversity(chromosome: str, genomes: np.ndarray) -> float:
@@ -245,29 +245,32 @@ def diversity(chromosome: str, genomes: np.ndarray) -> float:
     return float(np.std(genes, axis=0)[used_genes(chromosome)].mean())
 
 
-def genome_genes(chromosome: str, genomes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The genomes (P, n) as the arrays
-    :func:`~monopoly_lesson.evolution.population_games.play_population_games` takes: buy
-    genes (P, 4, 40) and jail genes (P, J, J); for SGA whole numbers 0..63 read from the bits.
+def genome_genes(chromosome: str, genomes: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The genomes (P, n) as the player's tables of genes, each (P, rows, columns), in the
+    order of its ``gene_tables()``: buy genes (P, 4, 40) and jail genes (P, J, J) (EGA's bid,
+    reserve and trade genes after them), the arrays
+    :func:`~monopoly_lesson.evolution.population_games.play_population_games` takes; for
+    SGA whole numbers 0..63 read from the bits.
     """
     genomes = np.asarray(genomes)
     if chromosome == "sga":
         weights = 1 << np.arange(GENE_BITS - 1, -1, -1)
         genomes = genomes.reshape(len(genomes), -1, GENE_BITS).astype(np.int64) @ weights
-    rows, columns = CHROMOSOME_PLAYERS[chromosome].JAIL_SHAPE
-    cut = BUY_SHAPE[0] * BUY_SHAPE[1]
-    buy = genomes[:, :cut].reshape(len(genomes), *BUY_SHAPE)
-    return buy, genomes[:, cut:].reshape(len(genomes), rows, columns)
+    tables, start = [], 0
+    for rows, columns in CHROMOSOME_PLAYERS[chromosome].gene_tables().values():
+        tables.append(genomes[:, start : start + rows * columns].reshape(-1, rows, columns))
+        start += rows * columns
+    return tuple(tables)
 
 
 def genome_player(chromosome: str, genome: np.ndarray) -> RGA:
-    """The RGA, TGA or SGA player whose genome is ``genome`` (one row).
+    """The RGA, TGA, SGA or EGA player whose genome is ``genome`` (one row).
 
     >>> genome_player("sga", np.ones(1056, dtype=np.uint8)).bits == "1" * 1056
     True
     """
-    buy, jail = genome_genes(chromosome, np.asarray(genome)[np.newaxis])
-    return CHROMOSOME_PLAYERS[chromosome].from_genes(buy[0], jail[0])
+    tables = genome_genes(chromosome, np.asarray(genome)[np.newaxis])
+    return CHROMOSOME_PLAYERS[chromosome].from_genes(*(table[0] for table in tables))
 
 
 # ---------------------------------------------------------------------------

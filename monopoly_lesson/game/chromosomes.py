@@ -203,6 +203,11 @@ class RGA(Strategy):
     )
     """The labels of the jail genes' rows (west) and columns (north) in :meth:`genes`."""
 
+    @classmethod
+    def gene_tables(cls) -> dict[str, tuple[int, int]]:
+        """The player's tables of genes, in genome order (:meth:`from_genes`'s), by shape."""
+        return {"buy": BUY_SHAPE, "jail": cls.JAIL_SHAPE}
+
     def __init__(self, buy: ArrayLike, jail: ArrayLike) -> None:
         self.buy_genes = _read_only(self._checked(buy, "buy", BUY_SHAPE))
         """The buy genes as stored (read-only): row ownership state, column space - 1."""
@@ -414,6 +419,12 @@ class EGA(RGA):
     TRADE_SHAPE = (len(TRADE_ROWS), len(STREET_GROUPS))
     """The trade genes' shape: pay and keep x colour group."""
 
+    @classmethod
+    def gene_tables(cls) -> dict[str, tuple[int, int]]:
+        """RGA's tables, then the bid, reserve and trade genes."""
+        return {**super().gene_tables(), "bid": cls.BID_SHAPE, "reserve": cls.RESERVE_SHAPE,
+                "trade": cls.TRADE_SHAPE}  # fmt: skip
+
     def __init__(self, buy: ArrayLike, jail: ArrayLike, bid: ArrayLike, reserve: ArrayLike,
                  trade: ArrayLike) -> None:  # fmt: skip
         super().__init__(buy, jail)
@@ -443,8 +454,7 @@ class EGA(RGA):
     def random(cls, seed: int | None = 0) -> EGA:  # type: ignore[override]
         """A player with uniform random genes; the same ``seed`` gives the same genes."""
         rng = np.random.default_rng(seed)
-        shapes = (BUY_SHAPE, cls.JAIL_SHAPE, cls.BID_SHAPE, cls.RESERVE_SHAPE, cls.TRADE_SHAPE)
-        return cls(*(rng.random(shape) for shape in shapes))
+        return cls(*(rng.random(shape) for shape in cls.gene_tables().values()))
 
     # -- the decisions it adds ---------------------------------------------------------
 
