@@ -314,3 +314,22 @@ def test_bad_options_on_the_command_line_are_one_line_and_status_2(tmp_path, wor
     done = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and done.stdout == ""
     assert len(done.stderr.strip().splitlines()) == 1 and said in done.stderr, done.stderr
+
+
+def test_win_rates_against_seats_every_player_in_the_same_games():
+    """Each game played again on its own: the player in seat g % 4 + 1, the field rotated."""
+    from monopoly_lesson.evolution.run import win_rates_against
+    from monopoly_lesson.game.fast import fast_games, strategy_codes
+
+    field = ["heuristic", "always", "heuristic"]
+    table = win_rates_against(["always", "random:0.5"], field, games=12, seed=3, max_rounds=40)
+    seeds = np.random.SeedSequence(3).generate_state(12)
+    for name in ("always", "random:0.5"):
+        wins = 0
+        for g, seed in enumerate(seeds):
+            seats = np.roll(np.array([name, *field], dtype=object), g % 4).tolist()
+            finish = fast_games(strategy_codes(seats), np.array([[0, 1, 2, 3]]),
+                                seeds=[int(seed)], max_rounds=40)["finish"][0]  # fmt: skip
+            wins += finish[g % 4] == 1
+        assert table.loc[name, "wins"] == wins
+    assert table["ci_low"].le(table["win_rate"]).all() and table.index.name == "player"
