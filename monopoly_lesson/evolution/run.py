@@ -27,6 +27,7 @@ import os
 import shlex
 import time
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -494,15 +495,17 @@ def evolve(
 
 
 def _run_generations(run: _Run, folder: Path | None, progress: bool) -> EvolutionResult:
-    """Play and breed generation after generation, saving each; Ctrl-C stops between saves."""
+    """Play and breed generation after generation, each saved while the next is played;
+    Ctrl-C stops after the save under way."""
     from tqdm.auto import tqdm
 
     target = run.parameters["generations"]
     first = run.generation
     started = time.perf_counter()
     summary = ""  # the last generation's best and mean fitness, and its time
-    with tqdm(total=target, initial=first, desc=f"evolving {run.parameters['chromosome']}",
-              unit="gen", disable=not progress) as bar:  # fmt: skip
+    with (tqdm(total=target, initial=first, desc=f"evolving {run.parameters['chromosome']}",
+               unit="gen", disable=not progress) as bar,
+          ThreadPoolExecutor(1, thread_name_prefix="saving") as saver):  # fmt: skip
 
         def show(played: int, total: int) -> None:
             bar.set_postfix_str(f"{summary}game {played}/{total}")
@@ -510,17 +513,29 @@ def _run_generations(run: _Run, folder: Path | None, progress: bool) -> Evolutio
         if run.generation < target and not engines_ready(movement=False):
             bar.set_postfix_str(COMPILING)  # the bar is on screen while the engine compiles
             compile_engines(movement=False)
+        saving: Future[None] | None = None
         while run.generation < target:
             began = time.perf_counter()
             _play_one_generation(run, show)
             if folder is not None:
-                _save(folder, run)
+                if saving is not None:
+                    saving.result()  # the files of the generation before (its errors too)
+                saving = saver.submit(_save, folder, _snapshot(run))
             row = run.history[-1]
             summary = (f"best {row['max']:g}, mean {row['mean']:.4g}, "
                        f"{time.perf_counter() - began:.3g} s/gen, ")  # fmt: skip
             bar.set_postfix_str(summary.rstrip(", "), refresh=False)
             bar.update(1)
+        if saving is not None:
+            saving.result()
     return _result(run, target - first, time.perf_counter() - started)
+
+
+def _snapshot(run: _Run) -> _Run:
+    """The run as it is now, for saving while the next generation changes ``run``: its lists
+    copied (the arrays in them are never changed, only replaced)."""
+    return _Run(run.parameters, run.generation, run.population, run.fitness,
+                list(run.history), list(run.best), list(run.benchmark))  # fmt: skip
 
 
 def _play_one_generation(run: _Run, show: Callable[[int, int], None]) -> None:
