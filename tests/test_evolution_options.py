@@ -238,6 +238,12 @@ def test_absolute_fitness_is_each_genomes_finish_points_in_the_same_games_agains
         assert fitness[i] == points
 
 
+def test_an_absolute_fitness_has_no_luck_column_its_players_share_their_games():
+    run = evolve("tga", fitness="vs:heuristic,always,heuristic", generations=2, **TINY)
+    assert run.history["luck_sd"].isna().all() and run.history["luck_share"].isna().all()
+    assert run.history["diversity"].notna().all()
+
+
 def test_a_field_the_fast_engine_cannot_seat_is_refused_before_any_game(tmp_path):
     with pytest.raises(ValueError, match=r"the fitness's field a,b,c: unknown strategy 'a'"):
         evolve("tga", fitness="vs:a,b,c", out=tmp_path / "run", **TINY)

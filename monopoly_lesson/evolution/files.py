@@ -8,7 +8,8 @@
   population's genetic ``diversity``
   (:func:`~monopoly_lesson.evolution.operators.diversity`), ``luck_sd`` (the fitness sd
   that players all alike would show, from the luck of their games alone) and
-  ``luck_share`` (its variance over the variance seen; near 1, the spread is luck). A run
+  ``luck_share`` (its variance over the variance seen; near 1, the spread is luck), both
+  missing (NaN) for an absolute fitness, whose players share the same games. A run
   written before these three columns existed reads them as missing (NaN);
 - ``best.npz``: ``generation`` (G,), ``fitness`` (G,) and ``genomes`` (G, n), the best
   genome of each generation (the first best if tied), and ``chromosome`` (a string);

@@ -192,7 +192,7 @@ def play_generation(
 class _Scores:
     """A generation's fitness, and the spread luck alone would give players who are all
     alike: the scored games' points' standard deviation times the square root of the
-    games per player."""
+    games per player (NaN for an absolute fitness, whose players share the same games)."""
 
     fitness: np.ndarray
     luck_sd: float
@@ -245,7 +245,7 @@ def _field_scores(chromosome: str, codes: StrategyCodes, field: tuple[str, ...],
     seeds = rng.integers(0, 2**32, size=games, dtype=np.int64)
     codes, table = _with_field(codes, field)
     seating = np.array([np.roll(table, k) for k in range(SEATS)])[np.arange(games) % SEATS]
-    points_of, total, squares = FITNESS[scoring], np.zeros(count), 0.0
+    points_of, total = FITNESS[scoring], np.zeros(count)
     step = max(1, _CHUNK_GAMES // games)  # genomes per call
     for start in range(0, count, step):
         members = np.arange(start, min(count, start + step))
@@ -254,10 +254,9 @@ def _field_scores(chromosome: str, codes: StrategyCodes, field: tuple[str, ...],
                              max_rounds=max_rounds)  # fmt: skip
         points = np.asarray(points_of(outcome), dtype=float)[who < count]
         total[members] = points.reshape(len(members), games).sum(axis=1)
-        squares += float(np.sum(points**2))
         if on_games is not None:
             on_games((members[-1] + 1) * games, count * games)
-    return _Scores(total, _luck_sd(total, squares, games))
+    return _Scores(total, float("nan"))  # the same games for all: their luck is shared
 
 
 def _with_field(codes: StrategyCodes, field: Sequence[str]) -> tuple[StrategyCodes, list[int]]:
@@ -583,7 +582,7 @@ def _history_row(generation: int, fitness: np.ndarray, spread: float,
         "generation": generation, "min": float(fitness.min()), "q1": float(q1),
         "median": float(median), "q3": float(q3), "max": float(fitness.max()),
         "mean": float(fitness.mean()), "sd": sd, "diversity": spread, "luck_sd": luck_sd,
-        "luck_share": luck_sd**2 / sd**2 if sd > 0 else float("nan"),
+        "luck_share": luck_sd**2 / sd**2 if sd > 0 else float("nan"),  # NaN if luck_sd is
     }  # fmt: skip
 
 
