@@ -37,18 +37,16 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     for name in ("history.csv", "benchmark.csv"):
         shutil.copyfile(args.run / name, out / name)
-    parameters = {k: v for k, v in run.parameters.items() if k != "command"}
-    options = " ".join(f"--{k.replace('_', '-')} {parameters[k]}" for k in (
-        "chromosome", "fitness", "population", "games_per_player", "generations", "seed",
-        "benchmark_every", "benchmark_games", "max_rounds"))  # fmt: skip
-    parameters["command"] = f"python -m monopoly_lesson evolve {options} --out runs/{args.name}"
+    parameters = dict(run.parameters)
+    command = parameters["command"].split(" --out ")[0]  # the run's own options, any folder
+    parameters["command"] = f"{command} --out runs/{args.name}"
     (out / "run.json").write_text(json.dumps(parameters, indent=2) + "\n")
     each = benchmark_each(
         chromosome, run.best_genomes, games=EACH_GAMES, seed=run.parameters["seed"]
     )
     each.to_csv(out / "benchmark_each.csv", index=False)
-    best_buy, _ = genome_genes(chromosome, run.best_genomes)
-    buy, jail = genome_genes(chromosome, run.population)
+    best_buy, *_ = genome_genes(chromosome, run.best_genomes)
+    buy, jail, *_ = genome_genes(chromosome, run.population)
     np.savez_compressed(
         out / "genes.npz",
         best_buy=best_buy.astype(np.float32),
