@@ -70,16 +70,22 @@ assert [loop.JAIL_SIDE[loop.RGA], loop.JAIL_SIDE[loop.TGA]] == [
 
 
 def pack_movement() -> np.ndarray:
-    """The game roll table in one array, as the compiled loop reads it (``M_*`` header)."""
+    """The game roll table in one int32 array, as the compiled loop reads it (``M_*``
+    header): each leaf's first event, by cards drawn then roll (the rolls that draw no
+    card together), and each event in one word."""
     table = game_roll_table(GAME_MOVEMENT)
-    parts = [table.dice_class, table.leaf, table.start, table.events, table.asks]
-    header = loop.M_HEADER
-    offsets = np.cumsum([header] + [part.size for part in parts])[:-1]
-    m = np.concatenate([np.zeros(header, np.int64)] + [p.ravel().astype(np.int64) for p in parts])
-    m[loop.M_CLASSES] = table.leaf.shape[1]
-    m[[loop.M_DICE, loop.M_LEAF, loop.M_START, loop.M_EVENTS, loop.M_ASKS]] = offsets
     cards = (loop.DECK_CARDS, loop.DECK_CARDS)
     assert table.leaf.shape[2:] == (JAIL_CHOICES, *cards) and table.events.shape[1] == EVENT_WIDTH
+    assert table.events.min() >= 0 and table.events.max() <= loop.EVENT_MASK
+    rolls = table.leaf[..., 0, 0].size
+    leaf = table.start[table.leaf.reshape(rolls, -1).T]  # (chance card x chest card, roll)
+    events = table.events.astype(np.int32) << (loop.EVENT_BITS * np.arange(EVENT_WIDTH))
+    parts = [table.dice_class, leaf, events.sum(axis=1), table.asks]
+    header = loop.M_HEADER
+    offsets = np.cumsum([header] + [part.size for part in parts])[:-1]
+    m = np.concatenate([np.zeros(header, np.int32)] + [p.ravel().astype(np.int32) for p in parts])
+    m[loop.M_CLASSES], m[loop.M_ROLLS] = table.leaf.shape[1], rolls
+    m[[loop.M_DICE, loop.M_LEAF, loop.M_EVENTS, loop.M_ASKS]] = offsets
     return m
 
 

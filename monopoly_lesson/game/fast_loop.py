@@ -11,7 +11,9 @@ Strategies are codes (always, never, random:P, heuristic, and the chromosome pla
 with their genes); they decide as :mod:`monopoly_lesson.game.strategies` and
 :mod:`monopoly_lesson.game.chromosomes` do, drawing uniform numbers in the same order. Random
 draws come from pre-drawn streams (to be compared with the reference engine), or from
-numba's generator seeded per game (for speed).
+numba's generator seeded per game (for speed). The rules played every turn are inlined
+by numba (``inline="always"``): a call between compiled functions costs more than most of
+them do.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from .money_tables import (
     RENT,
     SALE_PRICE,
 )
-from .roll_table import EVENT_WIDTH, JAIL_CHOICES
+from .roll_table import JAIL_CHOICES
 from .state import (
     GROUP_SPACES,
     HOTEL,
@@ -56,8 +58,6 @@ DECKS, DECK_CARDS = 2, len(chance_effects)  # Chance and Community Chest, 16 car
 assert len(community_effects) == DECK_CARDS
 HELD_CODE = 2 * DECK_CARDS
 """A held Get Out of Jail Free card is written as deck x HELD_CODE + card."""
-LEAVES = DECK_CARDS * DECK_CARDS
-"""A roll's leaves in the game roll table: one per first Chance and Community Chest card."""
 SIDES = GAME_MOVEMENT.dice_sides
 GROUP_NAMES = list(GROUPS)
 GROUP_ID = np.full(SPACES, -1, np.int64)
@@ -68,6 +68,8 @@ for _g, _name in enumerate(GROUP_NAMES):
     for _k, _space in enumerate(GROUP_SPACES[_name]):
         GSPACES[_g, _k] = _space
         GROUP_ID[_space] = _g
+GROUP_BITS = np.array([sum(1 << space for space in GROUP_SPACES[n]) for n in GROUP_NAMES])
+"""Each group's spaces as the bits of a number (bit ``space``), as owned_spaces gives them."""
 STREET_GROUPS = np.array([g for g, n in enumerate(GROUP_NAMES) if GROUPS[n][1] > 0], np.int64)
 IS_STREET_GROUP = np.array([GROUPS[n][1] > 0 for n in GROUP_NAMES])
 RAILROAD, UTILITY = GROUP_NAMES.index("railroad"), GROUP_NAMES.index("utility")
@@ -144,10 +146,15 @@ SEAT_RESULTS = R_CASH + 1
 R_ROUNDS, R_EARLY, R_EXHAUSTED, R_TURNS, R_TRADES = range(5)
 GAME_RESULTS = R_TRADES + 1
 
-# The movement tables, packed into one array ``m`` (fast.pack_movement): a header of
-# offsets, then the dice classes, leaves, leaf starts, events and jail-choice flags.
-M_CLASSES, M_DICE, M_LEAF, M_START, M_EVENTS, M_ASKS = range(6)
+# The movement tables, packed into one small int32 array ``m`` (fast.pack_movement), so
+# that a roll reads them from the cache: a header of sizes and offsets, then the dice
+# classes, each leaf's first event (by cards drawn, then roll), the events and the
+# jail-choice flags.
+M_CLASSES, M_ROLLS, M_DICE, M_LEAF, M_EVENTS, M_ASKS = range(6)
 M_HEADER = M_ASKS + 1
+EVENT_BITS = 8
+"""An event is one word of ``m``: its code, then its three arguments, 8 bits each."""
+EVENT_MASK = (1 << EVENT_BITS) - 1
 BANK = -1
 
 
@@ -156,7 +163,7 @@ BANK = -1
 # ---------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def roll_die(s):
     """One die face: the stream's next, or numba's generator's."""
     if s[MODE] == 0:
@@ -169,7 +176,7 @@ def roll_die(s):
     return s[s[FACES_AT] + i]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def uniform(s, f, p):
     """Player ``p``'s next decision draw."""
     if s[MODE] == 0:
@@ -231,7 +238,7 @@ def put_back(s, d, card):
 # ---------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def holds_complete_group(s, p, g):
     """Whether group ``g`` is a complete group of player ``p``'s: a colour group of streets
     every lot of which it owns (GameState.holds_complete_group). Never railroads, utilities."""
@@ -243,7 +250,17 @@ def holds_complete_group(s, p, g):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def owned_spaces(s, p):
+    """The spaces ``p`` owns, as the bits of a number (bit ``space``): one pass over the
+    board without a branch per lot, whose owner cannot be predicted."""
+    bits = 0
+    for space in range(SPACES):
+        bits |= np.int64(s[OWNER + space] == p) << space
+    return bits
+
+
+@njit(cache=True, inline="always")
 def levels(s, g):
     """The fewest and the most buildings on the lots of group ``g``."""
     low, high = HOTEL, 0
@@ -253,7 +270,7 @@ def levels(s, g):
     return low, high
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def any_mortgaged(s, g):
     """Whether a lot of group ``g`` is mortgaged."""
     for k in range(GSIZE[g]):
@@ -291,7 +308,7 @@ def count_monopolies(s, p):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def transfer(s, payer, payee, amount):
     """Move ``amount`` from ``payer`` to ``payee`` (-1 is the bank)."""
     if amount <= 0:
@@ -307,7 +324,7 @@ def transfer(s, payer, payee, amount):
 # ---------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def can_build(s, p, space):
     """Whether ``p`` may put its next building on ``space`` now (why_not_build is None), a lot
     of a complete group of ``p``'s (default_build, the only caller, checks that first)."""
@@ -320,7 +337,7 @@ def can_build(s, p, space):
     return s[CASH + p] >= COST_A[space]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def build(s, p, space):
     """Buy the next building on ``space``; a hotel gives back 4 houses."""
     transfer(s, p, BANK, COST_A[space])
@@ -332,29 +349,35 @@ def build(s, p, space):
         s[HOUSES_LEFT] -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def default_build(s, p):
     """The next building in the build order if it keeps the reserve, else 0."""
+    owned = owned_spaces(s, p)
     for g in BUILD_GROUPS:
-        if s[OWNER + GSPACES[g, 0]] != p or not holds_complete_group(s, p, g):
+        if owned & GROUP_BITS[g] != GROUP_BITS[g]:  # not a complete group of p's
             continue
-        for b in range(6):  # the lots by their buildings, fewest first, then board order
-            for k in range(GSIZE[g]):
-                space = GSPACES[g, k]
-                if s[BLD + space] == b and can_build(s, p, space):
-                    return space if s[CASH + p] - COST_A[space] >= RESERVE else 0
+        fewest = levels(s, g)[0]  # only a lot with the fewest buildings may have the next
+        for k in range(GSIZE[g]):  # in board order
+            space = GSPACES[g, k]
+            if s[BLD + space] == fewest and can_build(s, p, space):
+                return space if s[CASH + p] - COST_A[space] >= RESERVE else 0
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def lift_cost(space):
     """The mortgage value plus the interest (buildings.lift_cost, as a table)."""
     return LIFT_COST[space]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def default_lift(s, p):
     """The next mortgage to lift (complete groups, railroads, utilities, others) or 0."""
+    held = 0  # p's mortgaged lots, counted without a branch per lot (most turns have none)
+    for space in LOTS:
+        held += (s[OWNER + space] == p) & (s[MORT + space] != 0)
+    if held == 0:
+        return 0
     best, best_rank = 0, 9
     for space in LOTS:
         if s[OWNER + space] != p or not s[MORT + space]:
@@ -371,7 +394,7 @@ def default_lift(s, p):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def end_of_turn(s, p):
     """Build, then lift mortgages, as the defaults say (a passive player does neither)."""
     if s[KIND + p] == PASSIVE:
@@ -387,7 +410,7 @@ def end_of_turn(s, p):
         space = default_lift(s, p)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def can_sell(s, p, space):
     """Whether ``p`` may sell a building from ``space`` (evenly: from the most built)."""
     b = s[BLD + space]
@@ -410,7 +433,7 @@ def sell_building(s, p, space):
     transfer(s, BANK, p, sold * SALE_PRICE[space])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def can_mortgage(s, p, space):
     """Whether ``p`` may mortgage ``space`` (no buildings in its group)."""
     ok = s[OWNER + space] == p and not s[MORT + space]
@@ -452,7 +475,7 @@ def raise_cash(s, p, owed):
 # ---------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ownership_pattern(s, p, space):
     """The number of the ownership pattern of ``space``'s group from ``p``'s side
     (:mod:`~monopoly_lesson.game.money_tables`: the bank 0, ``p`` 1, others 2.. as met)."""
@@ -473,19 +496,19 @@ def ownership_pattern(s, p, space):
     return number
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ownership_state(s, p, space):
     """The row of a chromosome player's buy genes (chromosomes.ownership_state, a table)."""
     return OWNERSHIP_STATE[space, ownership_pattern(s, p, space)]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def heuristic_buy(s, p, space):
     """Whether the heuristic buys (strategies.Heuristic.buy, a table)."""
     return HEURISTIC_BUY[space, ownership_pattern(s, p, space)]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide_buy(s, f, p, space):
     """Strategy.buy: always, never, random:P, heuristic, or a chromosome's buy gene."""
     kind, at = s[KIND + p], s[GENE_AT + p]
@@ -500,7 +523,7 @@ def decide_buy(s, f, p, space):
     return uniform(s, f, p) < f[at + ownership_state(s, p, space) * NUM_SPACES + space - 1]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide_bid(s, f, p, space):
     """Strategy.bid: the price (capped at the cash) if it would buy, else 0."""
     if decide_buy(s, f, p, space):
@@ -508,7 +531,7 @@ def decide_bid(s, f, p, space):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def street_bits(s, p, streets):
     """Bit k set when a player other than ``p`` owns ``streets[k]``."""
     bits = 0
@@ -519,7 +542,7 @@ def street_bits(s, p, streets):
     return bits
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def monopoly_bits(s, p, groups):
     """Bit k set when one player other than ``p`` holds ``groups[k]`` as a complete group."""
     bits = 0
@@ -581,7 +604,7 @@ def pay_bank(s, f, payer, amount):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def leave_game(s, debtor):
     """A bankrupt leaves the game (raise_cash has sold all its buildings before it gave up)."""
     s[GONE + s[NGONE]] = debtor
@@ -651,7 +674,7 @@ def auction(s, f, space, first):
 # ---------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rent_due(s, space, dice, times, dice_times):
     """The rent of ``space`` to its owner (rent.rent_due, its amounts a table)."""
     owner, g = s[OWNER + space], GROUP_ID[space]
@@ -666,7 +689,7 @@ def rent_due(s, space, dice, times, dice_times):
     return RENT[space, b + 1 if b else int(held == GSIZE[g])]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def land(s, f, p, space, times, dice_times):
     """A tax, rent, or a lot to buy or auction; False if ``p`` went bankrupt."""
     if TAX_A[space]:
@@ -750,7 +773,7 @@ def use_card_or_pay(s, f, p):
 END, GO, LAND, DRAW, LEAVE, FEE = range(6)  # roll_table.OPS, checked by fast.py
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_roll(s, f, m, p, doubles):
     """One roll of ``p``: the recorded events with the money added. Returns the doubles so
     far if it rolls again, 0 if its turn is over, -1 if it went bankrupt."""
@@ -763,12 +786,13 @@ def play_roll(s, f, m, p, doubles):
     s[LAST_ROLL] = d1 + d2
     cls = m[m[M_DICE] + (d1 - 1) * SIDES + d2 - 1]
     chance = chest = 0  # the cards drawn so far (0-based), to find the roll's leaf
-    first = ((row * m[M_CLASSES] + cls) * JAIL_CHOICES + leave) * LEAVES  # the roll's leaves
-    leaf = m[m[M_LEAF] + first]
-    i = m[m[M_START] + leaf]
+    roll = (row * m[M_CLASSES] + cls) * JAIL_CHOICES + leave
+    first = m[m[M_LEAF] + roll]  # the first event of its leaf before any card is drawn
+    i = first
     while True:
-        at = m[M_EVENTS] + EVENT_WIDTH * i
-        op, a, b, c = m[at], m[at + 1], m[at + 2], m[at + 3]
+        word = m[m[M_EVENTS] + i]
+        op, a = word & EVENT_MASK, (word >> EVENT_BITS) & EVENT_MASK
+        b, c = (word >> 2 * EVENT_BITS) & EVENT_MASK, word >> 3 * EVENT_BITS
         if op == END:
             s[ST + p] = a
             return b
@@ -784,9 +808,9 @@ def play_roll(s, f, m, p, doubles):
                 chance = card - 1
             else:
                 chest = card - 1
-            offset = i - m[m[M_START] + leaf]
-            leaf = m[m[M_LEAF] + first + chance * DECK_CARDS + chest]
-            i = m[m[M_START] + leaf] + offset
+            offset = i - first
+            first = m[m[M_LEAF] + (chance * DECK_CARDS + chest) * m[M_ROLLS] + roll]
+            i = first + offset
         else:  # LEAVE or FEE: a held card, or $50
             alive = use_card_or_pay(s, f, p)
         if not alive:
@@ -794,12 +818,14 @@ def play_roll(s, f, m, p, doubles):
         i += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_turn(s, f, m, p):
     """A whole turn of ``p``, then its building and lifting."""
-    doubles = play_roll(s, f, m, p, 0)
-    while doubles > 0:
+    doubles = 0
+    while True:
         doubles = play_roll(s, f, m, p, doubles)
+        if doubles <= 0:
+            break
     if s[ALIVE + p]:
         if s[TRADING]:
             trading_step(s, p)
@@ -898,7 +924,7 @@ def new_game(players, mode, streams, lengths):
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def alive_count(s):
     """How many players are still in the game."""
     n = 0
@@ -925,7 +951,7 @@ def play_game(s, f, m, max_rounds, trace):
     return max_rounds, 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def snapshot(s, trace, rnd):
     """Keep the state after round ``rnd`` (when tracing)."""
     if trace.shape[0] >= rnd:
