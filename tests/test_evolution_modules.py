@@ -14,8 +14,9 @@ from monopoly_lesson.evolution import files, operators
 
 EVOLUTION = Path(__file__).resolve().parent.parent / "monopoly_lesson" / "evolution"
 PUBLIC = {
-    "operators": ["CROSSOVERS", "FIELD", "FITNESS", "INITS", "LEVEL_SD", "MUTATION_RATE",
-                  "MUTATION_SD", "OPERATORS", "SEATS", "SELECTIONS", "TOURNAMENT_SIZE",
+    "operators": ["CROSSOVERS", "FIELD", "FITNESS", "INITS", "LEVEL_RANGE", "LEVEL_SD",
+                  "MUTATION_RATE", "MUTATION_SD", "OPERATORS", "SEATS", "SELECTIONS",
+                  "TOURNAMENT_SIZE",
                   "check_fitness", "check_operators", "crossover", "diversity", "finish_order",
                   "fitness_parts", "flip_bits", "genome_genes", "genome_length",
                   "genome_player", "mutate", "net_worth", "next_population", "num_monopolies",

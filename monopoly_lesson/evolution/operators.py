@@ -39,6 +39,7 @@ __all__ = [
     "FIELD",
     "FITNESS",
     "INITS",
+    "LEVEL_RANGE",
     "LEVEL_SD",
     "MUTATION_RATE",
     "MUTATION_SD",
@@ -81,10 +82,13 @@ SEATS = 4
 """Players per game in the genetic algorithm."""
 INITS = ("uniform", "level")
 """The first population: every gene uniform from 0 to 1 (the paper), or each genome's genes
-around a level of its own, itself uniform from 0 to 1 (so genomes differ in how much they
-buy)."""
+around a level of its own (so genomes differ in how much they buy; see
+:func:`random_population`)."""
 LEVEL_SD = 0.1
 """The spread (standard deviation) of a genome's genes around its level (``init="level"``)."""
+LEVEL_RANGE = (-2 * LEVEL_SD, 1 + 2 * LEVEL_SD)
+"""The levels of ``init="level"``: uniform over this range, a little wider than 0 to 1, so
+that the first population holds genomes whose genes are nearly all 0 or all 1."""
 SELECTIONS = ("roulette", "tournament", "rank")
 """How parents and copies are chosen: by fitness (the paper), the fitter of
 :data:`TOURNAMENT_SIZE` drawn at random, or by rank."""
@@ -203,14 +207,15 @@ def random_population(
 ) -> np.ndarray:
     """``population`` random genomes: uniform floats from 0 to 1, or random bits for SGA
     (``init="uniform"``, the paper); or (``init="level"``) each genome's genes drawn around a
-    level of its own (uniform from 0 to 1) with standard deviation :data:`LEVEL_SD`, kept
-    within 0 to 1 (for SGA, each gene then rounded to n/63 and written as its bits)."""
+    level of its own (uniform over :data:`LEVEL_RANGE`) with standard deviation
+    :data:`LEVEL_SD`, kept within 0 to 1 (for SGA, each gene then rounded to n/63 and
+    written as its bits)."""
     shape = (population, genome_length(chromosome))
     if init == "uniform":
         if chromosome == "sga":
             return rng.integers(0, 2, size=shape, dtype=np.uint8)
         return rng.random(shape)
-    levels = rng.random((population, 1))
+    levels = rng.uniform(*LEVEL_RANGE, size=(population, 1))
     genes = np.clip(levels + rng.normal(0.0, LEVEL_SD, (population, _gene_count(chromosome))),
                     0.0, 1.0)  # fmt: skip
     if chromosome != "sga":
