@@ -210,7 +210,7 @@ def shuffle(s, d):
     s[PLEN + d] = n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def deal(s, d):
     """The next card of deck ``d`` (reshuffled when used up)."""
     if s[PLEN + d] == 0:
@@ -553,7 +553,7 @@ def monopoly_bits(s, p, groups):
     return bits
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide_leave(s, f, p):
     """Strategy.leave_jail: no (defaults), the heuristic's rule, or a chromosome's jail gene."""
     kind = s[KIND + p]
@@ -576,7 +576,7 @@ def decide_leave(s, f, p):
 # ---------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pay(s, f, payer, payee, amount):
     """``payer`` pays, raising the cash first; False if it went bankrupt instead."""
     if payee == BANK:
@@ -591,7 +591,7 @@ def pay(s, f, payer, payee, amount):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pay_bank(s, f, payer, amount):
     """``payer`` pays the bank, raising the cash first; False if it went bankrupt."""
     if s[CASH + payer] < amount:
@@ -650,7 +650,7 @@ def bankrupt_to_bank(s, f, debtor):
             auction(s, f, space, (debtor + 1) % s[NPLAYERS])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def auction(s, f, space, first):
     """Every player in the game bids from seat ``first`` on; the highest pays the second + 1."""
     n = s[NPLAYERS]
@@ -713,7 +713,7 @@ def land(s, f, p, space, times, dice_times):
     return pay(s, f, p, owner, rent_due(s, space, dice, times, dice_times))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_card(s, f, p, d, card):
     """A card's money, or keeping it; False if ``p`` went bankrupt."""
     effect, amount = CARD[d, card, EFFECT], CARD[d, card, AMOUNT]
@@ -754,7 +754,7 @@ def each_other(s, f, p, amount, collect):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def use_card_or_pay(s, f, p):
     """Leave jail with a held card (back to its deck), else $50; False if bankrupt."""
     if s[NCARDS + p] == 0:
