@@ -7,6 +7,10 @@ each: 25,000 games) and of the genetic algorithm's whole generation of RGA and T
 players, the ratios to the reference engine and to the paper's Java engine (about 790
 games per second on this kind of machine), and the peak memory, each in a fresh process,
 of a 100,000-game run and of a population of 10,000 RGA players playing one round of games.
+Then a whole ``evolve`` generation at the paper's scale: where its time goes (breeding, the
+genes packed for the engine, the games, the diversity, saving the files), and its time in
+whole processes (three generations minus one, ``python -m monopoly_lesson evolve``) on every
+core and on one (``NUMBA_NUM_THREADS=1``).
 """
 
 from __future__ import annotations
@@ -16,7 +20,9 @@ import os
 import platform
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -72,6 +78,52 @@ def generation_seconds(chromosome: str, repeat: int) -> float:
                                                    np.random.default_rng(1)))  # fmt: skip
 
 
+def generation_parts(repeat: int) -> dict[str, float]:
+    """The best time of each part of one paper-scale RGA generation as ``evolve`` runs it."""
+    from monopoly_lesson.evolution import files
+    from monopoly_lesson.evolution.operators import (
+        diversity,
+        genome_genes,
+        next_population,
+        random_population,
+    )
+    from monopoly_lesson.evolution.run import play_generation
+
+    rng = np.random.default_rng(0)
+    genomes = random_population("rga", 1000, rng)
+    fitness = rng.random(1000) * 300
+    run = files._Run({"chromosome": "rga"}, 1, genomes, fitness, [], [genomes[0]] * 300, [])
+    folder = Path(tempfile.mkdtemp())
+    return {
+        "breeding": best_of(repeat, lambda: next_population(genomes, fitness, rng)),
+        "genes for the engine": best_of(
+            repeat, lambda: genome_codes("rga", *genome_genes("rga", genomes))
+        ),
+        "games (and fitness)": best_of(
+            repeat,
+            lambda: play_generation("rga", genomes, "finish_order", 100, np.random.default_rng(1)),
+        ),
+        "diversity": best_of(repeat, lambda: diversity("rga", genomes)),
+        "saving (overlaps the next games)": best_of(repeat, lambda: files._save(folder, run)),
+    }
+
+
+def whole_generation_seconds(threads: int | None) -> float:
+    """One paper-scale RGA generation of ``evolve``, in whole processes: the time of three
+    generations minus the time of one (start-up, first population and compiling cancel)."""
+    env = {**os.environ, **({"NUMBA_NUM_THREADS": str(threads)} if threads else {})}
+    times = []
+    for generations in (1, 3):
+        with tempfile.TemporaryDirectory() as folder:
+            command = [sys.executable, "-m", "monopoly_lesson", "evolve", "--generations",
+                       str(generations), "--benchmark-every", "0", "--no-progress",
+                       "--out", str(Path(folder) / "run")]  # fmt: skip
+            start = time.perf_counter()
+            subprocess.run(command, check=True, env=env, capture_output=True)
+            times.append(time.perf_counter() - start)
+    return (times[1] - times[0]) / 2
+
+
 def main() -> None:
     """Time the engines and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -107,6 +159,14 @@ def main() -> None:
         f"{name} {seconds:.2f} s" for name, seconds in evolve_seconds.items()))  # fmt: skip
     print(f"peak memory of 100,000 games in a fresh process: {peak:.0f} MB")
     print(f"peak memory of 10,000 RGA players playing 2,500 games: {peak_population:.0f} MB")
+    print("one evolve generation (1,000 RGA players x 100 games), where the time goes:")
+    for part, seconds in generation_parts(args.repeat).items():
+        print(f"  {part:<34}{seconds:6.3f} s")
+    every, one = whole_generation_seconds(None), whole_generation_seconds(1)
+    games_rate = 25_000 / every
+    print(f"  a whole generation in whole processes: {every:.2f} s on {os.cpu_count()} cores "
+          f"({games_rate:,.0f} games/s), {one:.2f} s on one core; the paper's Java engine "
+          f"needs 35-41 s on one core")  # fmt: skip
 
 
 if __name__ == "__main__":
