@@ -719,6 +719,11 @@ examples:
                      help="games per benchmark (default 200)")  # fmt: skip
     evo.add_argument("--max-rounds", type=_max_rounds, default=100, help=MAX_ROUNDS_HELP)
     evo.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    evo.add_argument(
+        "--trading",
+        action="store_true",
+        help="play every game with the rules' trading step (the paper's have none)",
+    )
     _add_operators(evo)
 
 
@@ -781,6 +786,7 @@ def run_evolve(args: argparse.Namespace) -> None:
             max_rounds=args.max_rounds, progress=not args.no_progress, init=args.init,
             selection=args.selection, crossover=args.crossover,
             mutation_rate=args.mutation_rate, mutation_sd=args.mutation_sd,
+            trading=args.trading,
         )  # fmt: skip
     except (ValueError, TypeError) as error:
         raise UsageError(f"{PROG} evolve: {error}") from None

@@ -61,7 +61,8 @@ def test_each_public_name_lives_in_one_module_with_a_docstring(module):
 def small_run(rng: np.random.Generator) -> files._Run:
     """A run of 2 generations of 8 TGA players, made by hand: no game is played."""
     parameters = {"chromosome": "tga", "fitness": "finish_order", "population": 8,
-                  "generations": 2, **operators.check_operators("tga")}  # fmt: skip
+                  "generations": 2, **operators.check_operators("tga"),
+                  "trading": False}  # fmt: skip
     run = files._Run(parameters, generation=2)
     run.population = operators.random_population("tga", 8, rng)
     run.fitness = rng.integers(0, 10, size=8).astype(float)

@@ -296,12 +296,12 @@ def test_the_command_line_takes_the_options(tmp_path):
                "--max-rounds", "20", "--benchmark-every", "0", "--no-progress",
                "--out", str(tmp_path / "cli"), "--init", "level", "--selection", "rank",
                "--crossover", "uniform", "--mutation-rate", "0.05",
-               "--fitness", "vs:heuristic,always,heuristic"]  # fmt: skip
+               "--fitness", "vs:heuristic,always,heuristic", "--trading"]  # fmt: skip
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     again = evolve("tga", fitness="vs:heuristic,always,heuristic", generations=2,
                    init="level", selection="rank", crossover="uniform", mutation_rate=0.05,
-                   **TINY)  # fmt: skip
+                   trading=True, **TINY)  # fmt: skip
     pd.testing.assert_frame_equal(load_evolution(tmp_path / "cli").history, again.history)
 
 
@@ -339,3 +339,42 @@ def test_win_rates_against_seats_every_player_in_the_same_games():
             wins += finish[g % 4] == 1
         assert table.loc[name, "wins"] == wins
     assert table["ci_low"].le(table["win_rate"]).all() and table.index.name == "player"
+
+
+# -- trading ------------------------------------------------------------------------------------
+
+
+def test_a_run_with_trading_plays_its_games_with_trades_and_records_it(tmp_path):
+    """The same seeds with and without trading: other games, so another history; the option
+    is in parameters.json and the command, and a resumed run keeps it."""
+    traded = evolve("tga", generations=3, trading=True, out=tmp_path / "t", **TINY)
+    plain = evolve("tga", generations=3, **TINY)
+    assert not traded.history[["sd", "max", "min"]].equals(plain.history[["sd", "max", "min"]])
+    stored = json.loads((tmp_path / "t" / "parameters.json").read_text())
+    assert stored["trading"] is True and stored["command"].endswith(
+        f"--trading --out {tmp_path / 't'}"
+    )
+    evolve("tga", generations=2, trading=True, out=tmp_path / "r", **TINY)
+    resumed = evolve("tga", generations=3, trading=True, out=tmp_path / "r", resume=True, **TINY)
+    pd.testing.assert_frame_equal(resumed.history, traded.history)
+    with pytest.raises(ValueError, match="trading True there, False here"):
+        evolve("tga", generations=4, out=tmp_path / "t", resume=True, **TINY)
+    with pytest.raises(TypeError, match="trading must be True or False"):
+        evolve("tga", trading="yes", **TINY)
+
+
+def test_a_trading_generation_is_its_games_with_trades():
+    """play_generation with trading: the fitness of the games fast_games plays with trades."""
+    from monopoly_lesson.evolution.population_games import play_population_games
+    from monopoly_lesson.evolution.run import seat_tables
+
+    genomes = random_population("tga", 16, rng(30))
+    fitness = play_generation("tga", genomes, "num_monopolies", 8, rng(31), 60, trading=True)
+    again = rng(31)
+    tables = seat_tables(16, 8, again)
+    seeds = again.integers(0, 2**32, size=len(tables), dtype=np.int64)
+    buy, jail = genome_genes("tga", genomes)
+    out = play_population_games("tga", buy, jail, tables, seeds, 60, trading=True)
+    assert np.array_equal(fitness, np.bincount(tables.ravel(), out["monopolies"].ravel(), 16))
+    plain = play_population_games("tga", buy, jail, tables, seeds, 60)
+    assert out["monopolies"].sum() > plain["monopolies"].sum()  # trades complete groups

@@ -72,7 +72,8 @@ _FILES = ("parameters.json", "history.csv", "best.npz", "population.npz", "bench
 _LEFTOVER = re.compile(r"\.(" + "|".join(map(re.escape, _FILES)) + r")\.(\d+)\.tmp")
 # Parameters that must agree for a folder's run to be resumed (not generations).
 _SAME_RUN = ("chromosome", "fitness", "population", "games_per_player", "seed", "max_rounds",
-             "benchmark_every", "benchmark_games", "benchmark_opponents", *OPERATORS)  # fmt: skip
+             "benchmark_every", "benchmark_games", "benchmark_opponents", *OPERATORS,
+             "trading")  # fmt: skip
 _LATER_COLUMNS = ("diversity", "luck_sd", "luck_share")  # missing from older runs' history
 
 
@@ -202,13 +203,13 @@ def _read_run(out: str | os.PathLike[str]) -> _Run:
 
 
 def _with_operators(parameters: dict[str, Any]) -> dict[str, Any]:
-    """A stored run's parameters, with the paper's operators where a run written before
-    the operators were options names none."""
+    """A stored run's parameters, with the paper's operators and no trading where a run
+    written before those were options names none."""
     try:
         paper = check_operators(parameters.get("chromosome"))  # type: ignore[arg-type]
     except (TypeError, ValueError):  # not a chromosome: _check_stored or the caller says so
         return parameters
-    return {**paper, **parameters}
+    return {**paper, "trading": False, **parameters}
 
 
 def _load_run(folder: Path, parameters: dict[str, Any]) -> _Run:

@@ -38,8 +38,10 @@ def play_population_games(
     max_rounds: int = 100,
     engine: str = "compiled",
     codes: StrategyCodes | None = None,
+    trading: bool = False,
 ) -> dict[str, np.ndarray]:
-    """Play game ``g`` among genomes ``tables[g]`` (seat order) with seed ``seeds[g]``.
+    """Play game ``g`` among genomes ``tables[g]`` (seat order) with seed ``seeds[g]``
+    (with the rules' trading step if ``trading``).
 
     ``buy`` has shape (population, 4, 40) and ``jail`` (population, J, J), the genes of
     ``chromosome`` ("rga", "tga" or "sga"; SGA's as whole numbers 0..63). Returns
@@ -86,12 +88,13 @@ def play_population_games(
         seeds = list(seeds)  # an iterable, as the generations draw them
     seeds = check_game_seeds(seeds, len(tables))
     if engine == "compiled":
-        out = fast_games(codes, tables, seeds=seeds, max_rounds=max_rounds)
+        out = fast_games(codes, tables, seeds=seeds, max_rounds=max_rounds, trading=trading)
         return {name: out[name] for name in OUTCOMES}
-    return _reference_games(CHROMOSOME_PLAYERS[chromosome], buy, jail, tables, seeds, max_rounds)
+    return _reference_games(CHROMOSOME_PLAYERS[chromosome], buy, jail, tables, seeds, max_rounds,
+                            trading)  # fmt: skip
 
 
-def _reference_games(kind, buy, jail, tables, seeds, max_rounds):  # type: ignore[no-untyped-def]
+def _reference_games(kind, buy, jail, tables, seeds, max_rounds, trading):  # type: ignore[no-untyped-def]
     players = {}
     out = {name: np.zeros(tables.shape, dtype=np.int64) for name in OUTCOMES}
     for g, seed in enumerate(seeds):
@@ -99,7 +102,8 @@ def _reference_games(kind, buy, jail, tables, seeds, max_rounds):  # type: ignor
         for i in seats:
             if i not in players:
                 players[i] = kind.from_genes(buy[i], jail[i])
-        result = play_monopoly([players[i] for i in seats], seed=int(seed), max_rounds=max_rounds)
+        result = play_monopoly([players[i] for i in seats], seed=int(seed), max_rounds=max_rounds,
+                               trading=trading)  # fmt: skip
         for k, seat in enumerate(result.finish_order):
             out["finish"][g, seat - 1] = k + 1
         out["lots"][g] = result.lots

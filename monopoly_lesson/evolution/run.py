@@ -172,8 +172,10 @@ def play_generation(
     rng: np.random.Generator,
     max_rounds: int = 100,
     on_games: Callable[[int, int], None] | None = None,
+    trading: bool = False,
 ) -> np.ndarray:
-    """Each player's fitness (summed over its games) after one generation's games.
+    """Each player's fitness (summed over its games) after one generation's games (played
+    with the rules' trading step if ``trading``).
 
     The paper's fitness (a name of :data:`~monopoly_lesson.evolution.operators.FITNESS`):
     the players meet each other, the seating (:func:`seat_tables`) and then one seed per
@@ -185,7 +187,7 @@ def play_generation(
     are played (for a progress bar).
     """
     return _score_generation(chromosome, genomes, fitness, games_per_player, rng, max_rounds,
-                             on_games).fitness  # fmt: skip
+                             on_games, trading).fitness  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -200,7 +202,8 @@ class _Scores:
 
 def _score_generation(chromosome: str, genomes: np.ndarray, fitness: str,
                       games_per_player: int, rng: np.random.Generator, max_rounds: int,
-                      on_games: Callable[[int, int], None] | None) -> _Scores:  # fmt: skip
+                      on_games: Callable[[int, int], None] | None,
+                      trading: bool = False) -> _Scores:  # fmt: skip
     """:func:`play_generation`, with the luck of its games."""
     scoring, field = fitness_parts(fitness)
     buy, jail = genome_genes(chromosome, genomes)
@@ -209,7 +212,7 @@ def _score_generation(chromosome: str, genomes: np.ndarray, fitness: str,
     codes = genome_codes(chromosome, buy, jail)  # once a generation, not once a chunk
     if field is not None:
         return _field_scores(chromosome, codes, field, scoring, games_per_player, rng,
-                             max_rounds, on_games)  # fmt: skip
+                             max_rounds, on_games, trading)  # fmt: skip
     population = len(genomes)
     tables = seat_tables(population, games_per_player, rng)
     seeds = rng.integers(0, 2**32, size=len(tables), dtype=np.int64)
@@ -219,7 +222,8 @@ def _score_generation(chromosome: str, genomes: np.ndarray, fitness: str,
     for start in range(0, len(tables), step):
         part = tables[start : start + step]
         outcome = play_population_games(chromosome, buy, jail, part, seeds[start : start + step],
-                                        max_rounds=max_rounds, codes=codes)  # fmt: skip
+                                        max_rounds=max_rounds, codes=codes,
+                                        trading=trading)  # fmt: skip
         points = np.asarray(points_of(outcome), dtype=float)
         total += np.bincount(part.ravel(), weights=points.ravel(), minlength=population)
         squares += float(np.sum(points**2))
@@ -237,7 +241,8 @@ def _luck_sd(total: np.ndarray, squares: float, games: int) -> float:
 
 def _field_scores(chromosome: str, codes: StrategyCodes, field: tuple[str, ...], scoring: str,
                   games: int, rng: np.random.Generator, max_rounds: int,
-                  on_games: Callable[[int, int], None] | None) -> _Scores:  # fmt: skip
+                  on_games: Callable[[int, int], None] | None,
+                  trading: bool) -> _Scores:  # fmt: skip
     """Absolute fitness: every genome's points in the same ``games`` games against ``field``."""
     from ..game.fast import fast_games
 
@@ -251,7 +256,7 @@ def _field_scores(chromosome: str, codes: StrategyCodes, field: tuple[str, ...],
         members = np.arange(start, min(count, start + step))
         who = np.concatenate([np.where(seating < 0, i, seating) for i in members])
         outcome = fast_games(codes, who, seeds=np.tile(seeds, len(members)),
-                             max_rounds=max_rounds)  # fmt: skip
+                             max_rounds=max_rounds, trading=trading)  # fmt: skip
         points = np.asarray(points_of(outcome), dtype=float)[who < count]
         total[members] = points.reshape(len(members), games).sum(axis=1)
         if on_games is not None:
@@ -270,10 +275,13 @@ def _with_field(codes: StrategyCodes, field: Sequence[str]) -> tuple[StrategyCod
     return joined, [-1, *range(len(codes), len(codes) + len(field))]
 
 
-def benchmark(player: RGA, games: int = 200, seed: int = 0, max_rounds: int = 100) -> dict:
-    """How often ``player`` beats :data:`BENCHMARK_OPPONENTS` (seats rotated, seed fixed):
-    ``games``, ``wins``, ``win_rate`` and its 95% Wilson interval ``ci_low``, ``ci_high``."""
-    table = play_games([player, *BENCHMARK_OPPONENTS], games, seed=seed, max_rounds=max_rounds)
+def benchmark(player: RGA, games: int = 200, seed: int = 0, max_rounds: int = 100,
+              trading: bool = False) -> dict:  # fmt: skip
+    """How often ``player`` beats :data:`BENCHMARK_OPPONENTS` (seats rotated, seed fixed,
+    trading on if ``trading``): ``games``, ``wins``, ``win_rate`` and its 95% Wilson
+    interval ``ci_low``, ``ci_high``."""
+    table = play_games([player, *BENCHMARK_OPPONENTS], games, seed=seed, max_rounds=max_rounds,
+                       trading=trading)  # fmt: skip
     rates = win_rates(table)
     row = rates.loc[str(player.name)]
     return {
@@ -448,6 +456,7 @@ def evolve(
     crossover: str | None = None,
     mutation_rate: float = MUTATION_RATE,
     mutation_sd: float = MUTATION_SD,
+    trading: bool = False,
 ) -> EvolutionResult:
     """Evolve ``population`` players of kind ``chromosome`` for ``generations`` generations.
 
@@ -457,7 +466,8 @@ def evolve(
     population is bred (:func:`~monopoly_lesson.evolution.operators.next_population`) with
     the operators chosen: ``init`` the first population, ``selection``, ``crossover``,
     ``mutation_rate`` and ``mutation_sd`` (the defaults are the paper's; see
-    :data:`~monopoly_lesson.evolution.operators.OPERATORS`). Every
+    :data:`~monopoly_lesson.evolution.operators.OPERATORS`). With ``trading=True`` every
+    game (the benchmark's too) is played with the rules' trading step. Every
     ``benchmark_every`` generations and at the last (never if 0) the best genome plays
     ``benchmark_games`` games against fixed opponents (:func:`benchmark`, seeded ``seed``).
     With ``out`` (a folder) every completed generation is saved there (see
@@ -470,15 +480,15 @@ def evolve(
     run needs (:func:`run_bytes`) free; a run that cannot fit is refused with a
     ``ValueError`` that says what population would.
     """
+    for flag, name in ((resume, "resume"), (progress, "progress"), (trading, "trading")):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{name} must be True or False, got {flag!r}.")
     operators = {"init": init, "selection": selection, "crossover": crossover,
                  "mutation_rate": mutation_rate, "mutation_sd": mutation_sd}  # fmt: skip
     parameters = _parameters(
         chromosome, fitness, population, games_per_player, generations, seed, out,
-        benchmark_every, benchmark_games, max_rounds, operators,
+        benchmark_every, benchmark_games, max_rounds, operators, trading,
     )  # fmt: skip
-    for flag, name in ((resume, "resume"), (progress, "progress")):
-        if not isinstance(flag, bool):
-            raise TypeError(f"{name} must be True or False, got {flag!r}.")
     folder, run = _open_folder(out, parameters, resume)
     if run.generation > generations:
         raise ValueError(
@@ -550,7 +560,8 @@ def _play_one_generation(run: _Run, show: Callable[[int, int], None]) -> None:
         genomes = next_population(run.population, run.fitness, breeding,
                                   bits=chromosome == "sga", **options)  # fmt: skip
     scores = _score_generation(chromosome, genomes, p["fitness"], p["games_per_player"],
-                               _rng(p["seed"], generation, 0), p["max_rounds"], show)  # fmt: skip
+                               _rng(p["seed"], generation, 0), p["max_rounds"], show,
+                               p["trading"])  # fmt: skip
     fitness = scores.fitness
     run.generation, run.population, run.fitness = generation, genomes, fitness
     run.history.append(_history_row(generation, fitness, diversity(chromosome, genomes),
@@ -560,7 +571,7 @@ def _play_one_generation(run: _Run, show: Callable[[int, int], None]) -> None:
     every = p["benchmark_every"]
     if every and (generation % every == 0 or generation == p["generations"]):
         player = genome_player(chromosome, genomes[best])
-        row = benchmark(player, p["benchmark_games"], p["seed"], p["max_rounds"])
+        row = benchmark(player, p["benchmark_games"], p["seed"], p["max_rounds"], p["trading"])
         run.benchmark.append({"generation": generation, **row})
 
 
@@ -615,7 +626,7 @@ def load_evolution(out: str | os.PathLike[str]) -> EvolutionResult:
 def _parameters(
     chromosome: object, fitness: object, population: object, games_per_player: object,
     generations: object, seed: object, out: object, benchmark_every: object,
-    benchmark_games: object, max_rounds: object, operators: dict[str, Any],
+    benchmark_games: object, max_rounds: object, operators: dict[str, Any], trading: bool,
 ) -> dict[str, Any]:  # fmt: skip
     """The checked parameters, as parameters.json keeps them."""
     from .. import __version__
@@ -638,6 +649,7 @@ def _parameters(
         "benchmark_games": check_whole(benchmark_games, "benchmark_games", 1),
         "benchmark_opponents": list(BENCHMARK_OPPONENTS),
         **check_operators(chromosome, **operators),
+        "trading": trading,
         "version": __version__,
     }
     _, field = fitness_parts(parameters["fitness"])
@@ -669,6 +681,8 @@ def _command(parameters: dict[str, Any], out: object) -> str:
         if parameters[key] != paper[key]:
             words += [f"--{key.replace('_', '-')}", f"{parameters[key]:g}"
                       if isinstance(parameters[key], float) else str(parameters[key])]  # fmt: skip
+    if parameters.get("trading"):
+        words.append("--trading")
     if out is not None:
         words += ["--out", os.fspath(out)]  # type: ignore[arg-type]
     return shlex.join(words)
