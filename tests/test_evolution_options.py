@@ -136,7 +136,7 @@ def test_the_mutation_rate_and_size_are_the_options_given():
     genomes, fitness = np.full((100, 400), 0.5), np.ones(100)
     same = next_population(genomes, fitness, rng(18), mutation_rate=0.0)
     assert np.array_equal(same, genomes)  # nothing to mix, nothing mutated: all copies
-    mutants = slice(10, 40) and slice(40, 70)  # the mutated third (split_counts(100))
+    mutants = slice(40, 70)  # split_counts(100): 10 elite, 30 copies, then 30 mutated
     moved = next_population(genomes, fitness, rng(18), mutation_rate=0.5, mutation_sd=0.05)
     changes = moved[mutants] - 0.5
     assert 0.4 < (changes != 0).mean() < 0.6
