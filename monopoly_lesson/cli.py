@@ -461,10 +461,10 @@ def run_check(args: argparse.Namespace) -> None:
 # ---------------------------------------------------------------------------
 
 GENES_HELP = """\
-A chromosome player (rga, tga, sga) gets random genes, the same for the same seed: the
+A chromosome player (rga, tga, sga, ega) gets random genes, the same for the same seed: the
 k-th player (from 1) is CHROMOSOME_PLAYERS[name].random(seed=1000 * SEED + k), so
 different seats and seeds get different genes."""
-STRATEGY_NAMES = "always, never, heuristic, random:P (P from 0 to 1), rga, tga, sga"
+STRATEGY_NAMES = "always, never, heuristic, random:P (P from 0 to 1), rga, tga, sga, ega"
 
 
 def _players(text: str) -> int:
@@ -732,7 +732,7 @@ def _add_operators(evo: argparse.ArgumentParser) -> None:
     paper = evo.add_argument_group("operators (the defaults are the paper's)")
     paper.add_argument("--init", choices=INITS, default="uniform",
                        help="the first population: every gene uniform (uniform), or each "
-                       "genome's genes around a level of its own (level)")  # fmt: skip
+                       "table of a genome's genes around a level of its own (level)")  # fmt: skip
     paper.add_argument("--selection", choices=SELECTIONS, default="roulette",
                        help="how copies and parents are chosen (default roulette)")  # fmt: skip
     paper.add_argument("--crossover", choices=CROSSOVERS, default=None,

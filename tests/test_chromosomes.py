@@ -10,6 +10,7 @@ import pytest
 from monopoly_lesson.game.chromosomes import (
     BUY_SHAPE,
     CHROMOSOME_PLAYERS,
+    EGA,
     GENE_MAX,
     RGA,
     SGA,
@@ -53,7 +54,7 @@ def constant(cls: type[RGA], buy: float, jail: float) -> RGA:
 
 
 def test_the_players_by_name():
-    assert CHROMOSOME_PLAYERS == {"rga": RGA, "tga": TGA, "sga": SGA}
+    assert CHROMOSOME_PLAYERS == {"rga": RGA, "tga": TGA, "sga": SGA, "ega": EGA}
     assert [cls.random(seed=0).name for cls in (RGA, TGA, SGA)] == ["rga", "tga", "sga"]
 
 

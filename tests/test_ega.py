@@ -1,16 +1,26 @@
 """EGA, the richer chromosome: RGA's genes plus bids, a build reserve and trade limits.
 
 Each decision it adds is checked on a game set up by hand (tests/game_scenarios.py), with
-genes chosen to sit just on either side of the decision's threshold.
+genes chosen to sit just on either side of the decision's threshold. Every turn is played by
+the fast whole game too, from the same state, and must end the same.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from game_scenarios import give, new_game, passive, play, player, set_cash
+from game_scenarios import (
+    BOTH_ENGINES,
+    give,
+    new_game,
+    on_both_engines,
+    passive,
+    play,
+    player,
+    set_cash,
+)
 
-from monopoly_lesson import Trade
+from monopoly_lesson import MonopolyGame, Trade
 from monopoly_lesson.game.chromosomes import (
     BID_GROUPS,
     BUY_SHAPE,
@@ -22,6 +32,12 @@ from monopoly_lesson.game.chromosomes import (
 from monopoly_lesson.game.state import STREET_GROUPS
 
 QUIET = [1, 3]  # from 17: Free Parking, where nothing happens
+
+
+@pytest.fixture(autouse=True)
+def both_engines(monkeypatch):
+    """Every turn the fast whole game can play is played by it too (see the docstring)."""
+    monkeypatch.setattr(MonopolyGame, "play_turn", on_both_engines(MonopolyGame.play_turn))
 
 
 def ega(buy=1.0, jail=0.0, bid=0.5, reserve=0.2, pay=0.5, keep=0.5) -> EGA:
@@ -118,6 +134,36 @@ def test_it_accepts_a_completing_trade_only_for_its_least_to_keep(gene, accepted
     play(g, 1, start=17)
     assert g.state.proposals[0].accepted is accepted
     assert player(g, 2).cash == (1500 - 60 if accepted else 1500)
+
+
+@pytest.mark.parametrize(("gene", "accepted"), [(0.56, True), (0.561, False)])
+def test_it_answers_the_default_completion_swap_by_its_least_to_keep(gene, accepted):
+    """Seat 1 (always-buy, the default policy) proposes Mediterranean and $60 for
+    Connecticut: EGA takes it while its least to keep for light blue is at most $60."""
+    g = swap_game("always", ega(keep={"light blue": gene}))
+    play(g, 1, start=17)
+    assert [p.trade for p in g.state.proposals] == [Trade(partner=2, give=(2,), take=(10,),
+                                                          cash=60)]  # fmt: skip
+    assert g.state.proposals[0].accepted is accepted
+    assert g.state.lots[10].owner == (1 if accepted else 2)
+
+
+@pytest.mark.parametrize(
+    "scenario",
+    [
+        test_an_auction_is_won_with_its_bid,
+        lambda: test_it_builds_while_its_own_reserve_stays_in_hand(0.3, 2),
+        lambda: test_it_proposes_a_completion_swap_only_within_what_it_pays_for_the_group(
+            0.56, True
+        ),
+        lambda: test_it_answers_the_default_completion_swap_by_its_least_to_keep(0.561, False),
+    ],
+)
+def test_the_scenarios_play_on_both_engines(scenario):
+    """Its bid, reserve, proposal and answer are played by the fast whole game too."""
+    before = len(BOTH_ENGINES)
+    scenario()
+    assert len(BOTH_ENGINES) > before
 
 
 def test_it_refuses_a_trade_that_completes_no_group_of_its_own_whatever_the_cash():

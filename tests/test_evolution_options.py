@@ -43,21 +43,22 @@ def rng(seed=0):
 # -- the first population --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("chromosome", ["rga", "tga", "sga"])
-def test_a_level_start_gives_each_genome_its_own_level(chromosome):
+@pytest.mark.parametrize("chromosome", ["rga", "tga", "sga", "ega"])
+def test_a_level_start_gives_each_table_of_a_genome_its_own_level(chromosome):
     genomes = random_population(chromosome, 400, rng(1), "level")
-    buy, jail = genome_genes(chromosome, genomes)
-    genes = np.concatenate([buy.reshape(400, -1), jail.reshape(400, -1)], axis=1)
     scale = 63 if chromosome == "sga" else 1
-    genes = genes[:, used_genes(chromosome)] / scale
-    assert genes.min() >= 0 and genes.max() <= 1
-    means = genes.mean(axis=1)
-    assert means.std() > 0.25  # levels uniform from 0 to 1: sd 0.29 (clipping narrows it a little)
-    within = np.median(genes.std(axis=1))  # around its own level, each genome's spread is small
-    assert 0.5 * LEVEL_SD < within < 1.2 * LEVEL_SD
+    buy, *others = (table.reshape(400, -1) / scale for table in genome_genes(chromosome, genomes))
+    buy = buy[:, used_genes(chromosome)[: buy.shape[1]]]
+    levels = [table.mean(axis=1) for table in (buy, *others)]
+    for table, level in zip((buy, *others), levels, strict=True):
+        assert table.min() >= 0 and table.max() <= 1
+        assert level.std() > 0.25  # levels uniform from 0 to 1: sd 0.29 (clipping narrows it)
+        if table.shape[1] > 1:  # around its own level, each table's spread is small
+            assert 0.5 * LEVEL_SD < np.median(table.std(axis=1)) < 1.2 * LEVEL_SD
+    assert abs(np.corrcoef(levels[0], levels[1])[0, 1]) < 0.2  # the tables' levels independent
     uniform = random_population(chromosome, 400, rng(1), "uniform")
-    buy, jail = genome_genes(chromosome, uniform)
-    flat = np.concatenate([buy.reshape(400, -1), jail.reshape(400, -1)], axis=1) / scale
+    tables = genome_genes(chromosome, uniform)
+    flat = np.concatenate([table.reshape(400, -1) for table in tables], axis=1) / scale
     assert flat[:, used_genes(chromosome)].mean(axis=1).std() < 0.05  # the paper's: all alike
 
 

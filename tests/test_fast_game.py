@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from monopoly_lesson.game import fast_loop as loop
-from monopoly_lesson.game.chromosomes import RGA, SGA, TGA
+from monopoly_lesson.game.chromosomes import EGA, RGA, SGA, TGA
 from monopoly_lesson.game.engine import MonopolyGame
 from monopoly_lesson.game.fast import fast_games, strategy_codes
 from monopoly_lesson.game.state import LOT_SPACES
@@ -24,11 +24,15 @@ GAMES = 1000
 CHUNK = 100
 
 
+POOL = 12
+
+
 def pool(seed):
     """Every kind of built-in strategy, chromosome players with genes from ``seed``."""
     return [
         "always", "never", "random:0.3", "random:0.8", "heuristic", "heuristic",
         RGA.random(seed), TGA.random(seed + 1), SGA.random(seed + 2), RGA.random(seed + 3),
+        EGA.random(seed + 4), EGA.random(seed + 5),
     ]  # fmt: skip
 
 
@@ -36,7 +40,7 @@ def seating(game):
     """Game ``game``'s players: 2 to 8 members of the pool, chosen from its number."""
     rng = np.random.default_rng(game)
     players = int(rng.integers(2, 9))
-    return rng.integers(0, 10, size=players)
+    return rng.integers(0, POOL, size=players)
 
 
 def reference_rounds(strategies, streams, max_rounds, trading=False):

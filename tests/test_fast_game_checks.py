@@ -202,7 +202,7 @@ def test_replaced_codes_are_checked_again(codes):
         fast_games(joined, [[0, 1]], seeds=[0])
     with pytest.raises(ValueError, match="from 0 to 1"):
         joined.genes = np.array([np.nan])
-    with pytest.raises(ValueError, match=f"strategy codes from 0 to {loop.PASSIVE}"):
+    with pytest.raises(ValueError, match=f"strategy codes from 0 to {loop.EGA}"):
         joined.kind = np.array([0, 9])
 
 

@@ -39,17 +39,20 @@ def play_population_games(
     engine: str = "compiled",
     codes: StrategyCodes | None = None,
     trading: bool = False,
+    more: tuple[np.ndarray, ...] = (),
 ) -> dict[str, np.ndarray]:
     """Play game ``g`` among genomes ``tables[g]`` (seat order) with seed ``seeds[g]``
     (with the rules' trading step if ``trading``).
 
     ``buy`` has shape (population, 4, 40) and ``jail`` (population, J, J), the genes of
-    ``chromosome`` ("rga", "tga" or "sga"; SGA's as whole numbers 0..63). Returns
+    ``chromosome`` ("rga", "tga", "sga" or "ega"; SGA's as whole numbers 0..63; EGA's bid,
+    reserve and trade genes in ``more``, as :func:`~monopoly_lesson.evolution.operators.
+    genome_genes` gives them after buy and jail). Returns
     ``finish`` (1 = winner), ``lots``, ``monopolies`` and ``net_worth``, each an int
     array of shape ``tables.shape``. The two engines play the same rules; a seed gives a
     different (but reproducible) game in each, as they draw their numbers differently.
     Playing a generation in parts, give the fast engine ``codes`` made once by
-    :func:`~monopoly_lesson.game.fast.genome_codes` ``(chromosome, buy, jail)``: the genes
+    :func:`~monopoly_lesson.game.fast.genome_codes` ``(chromosome, buy, jail, *more)``: the genes
     are then checked and packed once, not for every part.
     """
     from ..game.fast import (
@@ -68,9 +71,9 @@ def play_population_games(
     if engine == "reference" and codes is not None:
         raise ValueError("codes are for the fast engine; the reference engine reads the genes.")
     if engine == "reference":
-        buy, jail = check_population(chromosome, buy, jail)
+        buy, jail, *more = check_population(chromosome, buy, jail, *more)
     elif codes is None:
-        codes = genome_codes(chromosome, buy, jail)
+        codes = genome_codes(chromosome, buy, jail, *more)
     elif not isinstance(codes, StrategyCodes):
         raise TypeError(f"codes must be genome_codes(...)'s result, got {type(codes).__name__}.")
     elif (
@@ -90,18 +93,18 @@ def play_population_games(
     if engine == "compiled":
         out = fast_games(codes, tables, seeds=seeds, max_rounds=max_rounds, trading=trading)
         return {name: out[name] for name in OUTCOMES}
-    return _reference_games(CHROMOSOME_PLAYERS[chromosome], buy, jail, tables, seeds, max_rounds,
-                            trading)  # fmt: skip
+    return _reference_games(CHROMOSOME_PLAYERS[chromosome], (buy, jail, *more), tables, seeds,
+                            max_rounds, trading)  # fmt: skip
 
 
-def _reference_games(kind, buy, jail, tables, seeds, max_rounds, trading):  # type: ignore[no-untyped-def]
+def _reference_games(kind, genes, tables, seeds, max_rounds, trading):  # type: ignore[no-untyped-def]
     players = {}
     out = {name: np.zeros(tables.shape, dtype=np.int64) for name in OUTCOMES}
     for g, seed in enumerate(seeds):
         seats = [int(i) for i in tables[g]]
         for i in seats:
             if i not in players:
-                players[i] = kind.from_genes(buy[i], jail[i])
+                players[i] = kind.from_genes(*(table[i] for table in genes))
         result = play_monopoly([players[i] for i in seats], seed=int(seed), max_rounds=max_rounds,
                                trading=trading)  # fmt: skip
         for k, seat in enumerate(result.finish_order):

@@ -206,10 +206,10 @@ def _score_generation(chromosome: str, genomes: np.ndarray, fitness: str,
                       trading: bool = False) -> _Scores:  # fmt: skip
     """:func:`play_generation`, with the luck of its games."""
     scoring, field = fitness_parts(fitness)
-    buy, jail = genome_genes(chromosome, genomes)
+    buy, jail, *more = genome_genes(chromosome, genomes)
     from ..game.fast import genome_codes  # numba loads when games are played, not at import
 
-    codes = genome_codes(chromosome, buy, jail)  # once a generation, not once a chunk
+    codes = genome_codes(chromosome, buy, jail, *more)  # once a generation, not once a chunk
     if field is not None:
         return _field_scores(chromosome, codes, field, scoring, games_per_player, rng,
                              max_rounds, on_games, trading)  # fmt: skip
@@ -223,7 +223,7 @@ def _score_generation(chromosome: str, genomes: np.ndarray, fitness: str,
         part = tables[start : start + step]
         outcome = play_population_games(chromosome, buy, jail, part, seeds[start : start + step],
                                         max_rounds=max_rounds, codes=codes,
-                                        trading=trading)  # fmt: skip
+                                        trading=trading, more=tuple(more))  # fmt: skip
         points = np.asarray(points_of(outcome), dtype=float)
         total += np.bincount(part.ravel(), weights=points.ravel(), minlength=population)
         squares += float(np.sum(points**2))
@@ -307,9 +307,8 @@ def benchmark_each(
     :data:`~monopoly_lesson.evolution.files.BENCHMARK_COLUMNS`."""
     from ..game.fast import genome_codes
 
-    buy, jail = genome_genes(chromosome, genomes)
-    wins = _field_wins(genome_codes(chromosome, buy, jail), opponents, games, seed, max_rounds,
-                       trading)  # fmt: skip
+    codes = genome_codes(chromosome, *genome_genes(chromosome, genomes))
+    wins = _field_wins(codes, opponents, games, seed, max_rounds, trading)
     low, high = wilson_interval(wins, np.full(len(wins), games))
     return pd.DataFrame({"generation": np.arange(1, len(wins) + 1), "games": games, "wins": wins,
                          "win_rate": wins / games, "ci_low": low, "ci_high": high})  # fmt: skip
@@ -392,7 +391,7 @@ class EvolutionResult:
 
     @property
     def chromosome(self) -> str:
-        """The kind of player evolved: "rga", "tga" or "sga"."""
+        """The kind of player evolved: "rga", "tga", "sga" or "ega"."""
         return str(self.parameters["chromosome"])
 
     def best_player(self, generation: int | None = None) -> RGA:

@@ -217,6 +217,10 @@ class RGA(Strategy):
         self._buy = tuple(map(tuple, self._probabilities(self.buy_genes).tolist()))
         self._jail = tuple(map(tuple, self._probabilities(self.jail_genes).tolist()))
 
+    def gene_arrays(self) -> tuple[np.ndarray, ...]:
+        """Its genes as stored, one array per table of :meth:`gene_tables`, in that order."""
+        return self.buy_genes, self.jail_genes
+
     # -- making one ------------------------------------------------------------------
 
     @classmethod
@@ -444,6 +448,10 @@ class EGA(RGA):
         self.least_to_keep = dict(zip(STREET_GROUPS, keep, strict=True))
         """The least net cash it takes to give up a lot of each colour group, in dollars."""
 
+    def gene_arrays(self) -> tuple[np.ndarray, ...]:
+        """Its genes as stored: RGA's, then the bid, reserve and trade genes."""
+        return (*super().gene_arrays(), self.bid_genes, self.reserve_gene, self.trade_genes)
+
     @classmethod
     def from_genes(cls, buy: ArrayLike, jail: ArrayLike, bid: ArrayLike = None,  # type: ignore[override]
                    reserve: ArrayLike = None, trade: ArrayLike = None) -> EGA:  # fmt: skip
@@ -503,5 +511,5 @@ class EGA(RGA):
                 f"price on average, build reserve ${self.reserve}>")  # fmt: skip
 
 
-CHROMOSOME_PLAYERS: dict[str, type[RGA]] = {"rga": RGA, "tga": TGA, "sga": SGA}
+CHROMOSOME_PLAYERS: dict[str, type[RGA]] = {"rga": RGA, "tga": TGA, "sga": SGA, "ega": EGA}
 """The chromosome players by name, as the command line and :mod:`plugins` know them."""

@@ -25,7 +25,7 @@ from ..checks import (
     check_seed,
 )
 from . import fast_loop as loop
-from .chromosomes import BUY_SHAPE, CHROMOSOME_PLAYERS, GENE_MAX, RGA, SGA, TGA
+from .chromosomes import BUY_SHAPE, CHROMOSOME_PLAYERS, EGA, GENE_MAX, RGA, SGA, TGA
 from .engine import GAME_MOVEMENT
 from .plugins import as_strategy
 from .roll_table import EVENT_WIDTH, JAIL_CHOICES, OPS, game_roll_table
@@ -57,16 +57,22 @@ FIELDS = ("finish", "lots", "monopolies", "net_worth", "cash")
 assert len(FIELDS) == loop.SEAT_RESULTS
 CARD_NUMBERS = np.arange(1, loop.DECK_CARDS + 1)
 """A deck's cards, numbered from 1: a shuffle is a permutation of them."""
-CHROMOSOME_KINDS = {"rga": loop.RGA, "tga": loop.TGA, "sga": loop.TGA}
+CHROMOSOME_KINDS = {"rga": loop.RGA, "tga": loop.TGA, "sga": loop.TGA, "ega": loop.EGA}
 """The code each chromosome plays as."""
 assert [OPS[k] for k in ("end", "go", "land", "draw", "leave", "fee")] == [
     loop.END, loop.GO, loop.LAND, loop.DRAW, loop.LEAVE, loop.FEE,
 ]  # fmt: skip
 assert BUY_SHAPE[0] * BUY_SHAPE[1] == loop.BUY_GENES
-assert [loop.JAIL_SIDE[loop.RGA], loop.JAIL_SIDE[loop.TGA]] == [
+assert [loop.JAIL_SIDE[loop.RGA], loop.JAIL_SIDE[loop.TGA], loop.JAIL_SIDE[loop.EGA]] == [
     RGA.JAIL_SHAPE[0],
     TGA.JAIL_SHAPE[0],
+    EGA.JAIL_SHAPE[0],
 ]
+assert set(CHROMOSOME_KINDS) == set(CHROMOSOME_PLAYERS)
+assert all(
+    loop.GENE_WIDTHS[CHROMOSOME_KINDS[name]] == sum(r * c for r, c in kind.gene_tables().values())
+    for name, kind in CHROMOSOME_PLAYERS.items()
+)
 
 
 def pack_movement() -> np.ndarray:
@@ -196,11 +202,12 @@ def _kind_of(member: Strategy) -> int:
     """The code a built-in strategy plays as, or a plain error for any other."""
     simple = {AlwaysBuy: loop.ALWAYS, NeverBuy: loop.NEVER, Heuristic: loop.HEURISTIC,
               RandomBuy: loop.RANDOM, RGA: loop.RGA, TGA: loop.TGA, SGA: loop.TGA,
-              Passive: loop.PASSIVE}  # fmt: skip
+              Passive: loop.PASSIVE, EGA: loop.EGA}  # fmt: skip
     if type(member) not in simple:
         raise ValueError(
             f"the fast engine plays the built-in strategies (always, never, random:P, "
-            f"heuristic, rga, tga, sga, Passive), not {member.name!r}: use play_monopoly for it."
+            f"heuristic, rga, tga, sga, ega, Passive), not {member.name!r}: use play_monopoly "
+            "for it."
         )
     return simple[type(member)]
 
@@ -213,56 +220,64 @@ def _genes_of(member: Strategy) -> np.ndarray:
         return np.array([float(member.buys)])
     if isinstance(member, RGA):
         scale = float(GENE_MAX) if type(member) is SGA else 1.0
-        return np.concatenate([member.buy_genes.ravel(), member.jail_genes.ravel()]) / scale
+        return np.concatenate([table.ravel() for table in member.gene_arrays()]) / scale
     return np.zeros(0)
 
 
-def genome_codes(chromosome: str, buy: np.ndarray, jail: np.ndarray) -> StrategyCodes:
+def genome_codes(chromosome: str, buy: np.ndarray, jail: np.ndarray,
+                 *more: np.ndarray) -> StrategyCodes:  # fmt: skip
     """The compiled loop's codes for a population of one chromosome (genes as arrays).
 
     ``buy`` is (population, 4, 40) and ``jail`` (population, J, J), J = 64 for "rga" and
-    4 for "tga" and "sga": probabilities from 0 to 1, SGA's whole numbers 0..63 (read as
-    n/63, as :class:`~monopoly_lesson.game.chromosomes.SGA` reads them). When ``buy`` and
-    ``jail`` are the two halves of one float array of genomes side by side (as the genetic
-    algorithm cuts them), the codes use its memory and copy nothing: built once per
-    generation, they serve every call of :func:`fast_games` for it.
+    "ega", 4 for "tga" and "sga": probabilities from 0 to 1, SGA's whole numbers 0..63
+    (read as n/63, as :class:`~monopoly_lesson.game.chromosomes.SGA` reads them); EGA's
+    bid, reserve and trade genes follow as ``more`` (its ``gene_tables()``). When the
+    tables are parts of one float array of genomes side by side (as the genetic algorithm
+    cuts them), the codes use its memory and copy nothing: built once per generation, they
+    serve every call of :func:`fast_games` for it.
     """
-    buy, jail = check_population(chromosome, buy, jail)
-    rows = _genome_rows(buy, jail)
+    tables = check_population(chromosome, buy, jail, *more)
+    rows = _genome_rows(tables)
     if rows is None:
-        n, width = len(buy), buy[0].size + jail[0].size
+        n, width = len(buy), sum(table[0].size for table in tables)
         check_fits(n * width * 8, f"the compiled codes of {n:,} {chromosome} players",
                    f"at most {available_memory() // (width * 8):,} players fit")  # fmt: skip
-        rows = np.concatenate([buy.reshape(n, -1), jail.reshape(n, -1)], axis=1, dtype=float)
+        rows = np.concatenate([table.reshape(n, -1) for table in tables], axis=1, dtype=float)
         if chromosome == "sga":
             rows /= GENE_MAX
     return StrategyCodes(np.full(len(buy), CHROMOSOME_KINDS[chromosome], np.int64), rows.ravel())
 
 
-def check_population(
-    chromosome: str, buy: np.ndarray, jail: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """``buy`` and ``jail`` as arrays, or a plain error: the chromosome's shapes, one row
-    per player, probabilities 0..1 (SGA: whole numbers 0..63)."""
+def check_population(chromosome: str, buy: np.ndarray, jail: np.ndarray,
+                     *more: np.ndarray) -> tuple[np.ndarray, ...]:  # fmt: skip
+    """The chromosome's tables of genes (``buy``, ``jail``, then EGA's bid, reserve and
+    trade) as arrays, or a plain error: each table's shape, one row per player,
+    probabilities 0..1 (SGA: whole numbers 0..63)."""
     if not isinstance(chromosome, str) or chromosome not in CHROMOSOME_PLAYERS:
         known = ", ".join(repr(name) for name in CHROMOSOME_PLAYERS)
         raise ValueError(f"chromosome must be one of {known}, got {chromosome!r}.")
-    side = CHROMOSOME_PLAYERS[chromosome].JAIL_SHAPE[0]
-    buy, jail = np.asarray(buy), np.asarray(jail)
-    for what, genes, shape in (("buy", buy, BUY_SHAPE), ("jail", jail, (side, side))):
+    shapes = CHROMOSOME_PLAYERS[chromosome].gene_tables()
+    given = (buy, jail, *more)
+    if len(given) != len(shapes):
+        raise ValueError(
+            f"{chromosome} genes come in {len(shapes)} tables ({', '.join(shapes)}), got "
+            f"{len(given)}."
+        )
+    tables = tuple(np.asarray(genes) for genes in given)
+    for (what, shape), genes in zip(shapes.items(), tables, strict=True):
         if genes.ndim != 3 or genes.shape[1:] != shape or not len(genes):
             raise ValueError(
                 f"{chromosome} {what} genes must have shape (population, {shape[0]}, "
                 f"{shape[1]}) with at least one player, got shape {genes.shape}."
             )
-    if len(buy) != len(jail):
+    if any(len(genes) != len(tables[0]) for genes in tables):
+        sizes = " and ".join(f"{len(genes):,}" for genes in tables)
         raise ValueError(
-            f"buy and jail genes must be of the same population, got {len(buy):,} and "
-            f"{len(jail):,} players."
+            f"{' and '.join(shapes)} genes must be of the same population, got {sizes} players."
         )
-    for what, genes in (("buy", buy), ("jail", jail)):
+    for what, genes in zip(shapes, tables, strict=True):
         _check_gene_values(chromosome, what, genes)
-    return buy, jail
+    return tables
 
 
 def _check_gene_values(chromosome: str, what: str, genes: np.ndarray) -> None:
@@ -279,25 +294,24 @@ def _check_gene_values(chromosome: str, what: str, genes: np.ndarray) -> None:
         )
 
 
-def _genome_rows(buy: np.ndarray, jail: np.ndarray) -> np.ndarray | None:
-    """The (population, buy + jail genes) float array ``buy`` and ``jail`` were cut from
-    side by side, if they were (as the genetic algorithm cuts its genomes), else None."""
-    rows = buy.base
-    n, cut = len(buy), buy[0].size
-    width = cut + jail[0].size
-    if not isinstance(rows, np.ndarray) or rows is not jail.base or rows.shape != (n, width):
+def _genome_rows(tables: tuple[np.ndarray, ...]) -> np.ndarray | None:
+    """The (population, genes) float array the ``tables`` were cut from side by side, if
+    they were (as the genetic algorithm cuts its genomes), else None."""
+    rows = tables[0].base
+    n, width = len(tables[0]), sum(table[0].size for table in tables)
+    if not isinstance(rows, np.ndarray) or rows.shape != (n, width):
         return None
     if rows.dtype != np.float64 or not rows.flags.c_contiguous or not rows.flags.writeable:
         return None
-    start = rows.__array_interface__["data"][0]
-    side = jail.shape[1]
-    same = (
-        buy.__array_interface__["data"][0] == start
-        and jail.__array_interface__["data"][0] == start + 8 * cut
-        and buy.strides == (8 * width, 8 * buy.shape[2], 8)
-        and jail.strides == (8 * width, 8 * side, 8)
-    )
-    return rows if same else None
+    start, cut = rows.__array_interface__["data"][0], 0
+    for table in tables:
+        if table.base is not rows or table.__array_interface__["data"][0] != start + 8 * cut:
+            return None
+        steps = (8 * width, 8 * table.shape[2], 8)  # a single row or column may step anyhow
+        if any(n > 1 and a != b for n, a, b in zip(table.shape, table.strides, steps, strict=True)):
+            return None
+        cut += table[0].size
+    return rows
 
 
 def check_seating(who: object, members: int) -> np.ndarray:

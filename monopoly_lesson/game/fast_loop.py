@@ -24,7 +24,17 @@ from numba import njit, prange
 from ..roll_table import STATES
 from ..starter import NUM_SPACES
 from .card_effects import chance_effects, community_effects
-from .chromosomes import BUY_SHAPE, NORTH_STREETS, WEST_STREETS
+from .chromosomes import (
+    BID_GROUPS,
+    BID_SCALE,
+    BUY_SHAPE,
+    NORTH_STREETS,
+    RESERVE_SCALE,
+    TRADE_ROWS,
+    TRADE_SCALE,
+    WEST_STREETS,
+)
+from .chromosomes import EGA as EGA_PLAYER
 from .chromosomes import RGA as RGA_PLAYER
 from .chromosomes import TGA as TGA_PLAYER
 from .engine import GAME_MOVEMENT, JAIL_FEE, SALARY
@@ -48,6 +58,9 @@ from .state import (
     MORTGAGE,
     PRICE,
     STARTING_CASH,
+)
+from .state import (
+    STREET_GROUPS as STREET_GROUP_NAMES,
 )
 from .strategies import BUILD_ORDER, RESERVE, UNOWNED_TO_LEAVE_JAIL
 from .trading import MAX_PROPOSALS
@@ -102,15 +115,29 @@ for _d, _table in enumerate((chance_effects, community_effects)):
         CARD[_d, _row.index] = (EFFECT_CODES.get(_row.effect, 0), _row.amount,
                                 _row.per_house, _row.per_hotel)  # fmt: skip
 del _g, _name, _k, _space, _amount, _d, _table, _row
-ALWAYS, NEVER, RANDOM, HEURISTIC, RGA, TGA, PASSIVE = range(7)
+ALWAYS, NEVER, RANDOM, HEURISTIC, RGA, TGA, PASSIVE, EGA = range(8)
 """Strategy codes (SGA plays as TGA, its genes read as n/63)."""
 BUY_GENES = BUY_SHAPE[0] * BUY_SHAPE[1]
 """A chromosome player's buy genes come first in its genes: ownership state x space."""
-JAIL_SIDE = np.zeros(PASSIVE + 1, np.int64)
-"""The side of each code's square of jail genes (after its buy genes): RGA 64, TGA 4."""
+JAIL_SIDE = np.zeros(EGA + 1, np.int64)
+"""The side of each code's square of jail genes (after its buy genes): RGA, EGA 64, TGA 4."""
 JAIL_SIDE[RGA], JAIL_SIDE[TGA] = RGA_PLAYER.JAIL_SHAPE[0], TGA_PLAYER.JAIL_SHAPE[0]
-GENE_WIDTHS = np.array([0, 0, 1, 0, *(BUY_GENES + JAIL_SIDE[[RGA, TGA]] ** 2), 1], np.int64)
-"""The genes each code reads: random:P its P, RGA and TGA their buy then jail genes."""
+JAIL_SIDE[EGA] = EGA_PLAYER.JAIL_SHAPE[0]
+_EGA_AT = np.cumsum([0] + [rows * columns for rows, columns in EGA_PLAYER.gene_tables().values()])
+EGA_BID_AT, EGA_RESERVE_AT, EGA_TRADE_AT = (int(_EGA_AT[k]) for k in range(2, 5))
+"""Where EGA's bid, reserve and trade genes start in its genes (after buy and jail)."""
+assert list(EGA_PLAYER.gene_tables()) == ["buy", "jail", "bid", "reserve", "trade"]
+assert BUY_GENES + JAIL_SIDE[EGA] ** 2 == EGA_BID_AT and list(BID_GROUPS) == GROUP_NAMES
+BID_COLUMNS, TRADE_COLUMNS = len(BID_GROUPS), len(STREET_GROUP_NAMES)
+TRADE_PAY, TRADE_KEEP = TRADE_ROWS.index("pay"), TRADE_ROWS.index("keep")
+TRADE_COLUMN = np.array([STREET_GROUP_NAMES.index(n) if n in STREET_GROUP_NAMES else -1
+                         for n in GROUP_NAMES], np.int64)  # fmt: skip
+"""The column of EGA's trade genes for each group (-1: railroads and utilities)."""
+GENE_WIDTHS = np.array([0, 0, 1, 0, *(BUY_GENES + JAIL_SIDE[[RGA, TGA]] ** 2), 1, _EGA_AT[-1]],
+                       np.int64)  # fmt: skip
+"""The genes each code reads: random:P its P, RGA and TGA their buy then jail genes, EGA
+its buy, jail, bid, reserve and trade genes (as probabilities: the loop reads the dollars
+from them as :class:`~monopoly_lesson.game.chromosomes.EGA` does)."""
 
 # -- the slots of a game's state vector ------------------------------------------------
 MAXP = MAX_PLAYERS
@@ -350,8 +377,8 @@ def build(s, p, space):
 
 
 @njit(cache=True, inline="always")
-def default_build(s, p):
-    """The next building in the build order if it keeps the reserve, else 0."""
+def default_build(s, p, reserve):
+    """The next building in the build order if it keeps ``reserve`` in hand, else 0."""
     owned = owned_spaces(s, p)
     for g in BUILD_GROUPS:
         if owned & GROUP_BITS[g] != GROUP_BITS[g]:  # not a complete group of p's
@@ -360,7 +387,7 @@ def default_build(s, p):
         for k in range(GSIZE[g]):  # in board order
             space = GSPACES[g, k]
             if s[BLD + space] == fewest and can_build(s, p, space):
-                return space if s[CASH + p] - COST_A[space] >= RESERVE else 0
+                return space if s[CASH + p] - COST_A[space] >= reserve else 0
     return 0
 
 
@@ -395,14 +422,18 @@ def default_lift(s, p):
 
 
 @njit(cache=True, inline="always")
-def end_of_turn(s, p):
-    """Build, then lift mortgages, as the defaults say (a passive player does neither)."""
+def end_of_turn(s, f, p):
+    """Build, then lift mortgages, as the defaults say (a passive player does neither; EGA
+    builds keeping its own reserve)."""
     if s[KIND + p] == PASSIVE:
         return
-    space = default_build(s, p)
+    reserve = RESERVE
+    if s[KIND + p] == EGA:  # round(gene * RESERVE_SCALE), as EGA.reserve
+        reserve = np.int64(np.rint(f[s[GENE_AT + p] + EGA_RESERVE_AT] * RESERVE_SCALE))
+    space = default_build(s, p, reserve)
     while space:
         build(s, p, space)
-        space = default_build(s, p)
+        space = default_build(s, p, reserve)
     space = default_lift(s, p)
     while space:
         transfer(s, p, BANK, lift_cost(space))
@@ -525,7 +556,12 @@ def decide_buy(s, f, p, space):
 
 @njit(cache=True, inline="always")
 def decide_bid(s, f, p, space):
-    """Strategy.bid: the price (capped at the cash) if it would buy, else 0."""
+    """Strategy.bid: the price (capped at the cash) if it would buy, else 0; EGA's bid gene
+    for the ownership state and group times twice the price (capped at the cash)."""
+    if s[KIND + p] == EGA:
+        row = ownership_state(s, p, space)
+        gene = f[s[GENE_AT + p] + EGA_BID_AT + row * BID_COLUMNS + GROUP_ID[space]]
+        return min(s[CASH + p], np.int64(gene * (BID_SCALE * PRICE_A[space])))
     if decide_buy(s, f, p, space):
         return min(PRICE_A[space], s[CASH + p])
     return 0
@@ -562,7 +598,7 @@ def decide_leave(s, f, p):
         for space in LOTS:
             unowned += s[OWNER + space] == BANK
         return unowned >= UNOWNED_TO_LEAVE_JAIL
-    if kind == RGA:
+    if kind == RGA or kind == EGA:
         west, north = street_bits(s, p, WEST), street_bits(s, p, NORTH)
     elif kind == TGA:
         west, north = monopoly_bits(s, p, TGA_WEST), monopoly_bits(s, p, TGA_NORTH)
@@ -828,8 +864,8 @@ def play_turn(s, f, m, p):
             break
     if s[ALIVE + p]:
         if s[TRADING]:
-            trading_step(s, p)
-        end_of_turn(s, p)
+            trading_step(s, f, p)
+        end_of_turn(s, f, p)
 
 
 # ---------------------------------------------------------------------------
@@ -838,23 +874,23 @@ def play_turn(s, f, m, p):
 
 
 @njit(cache=True)
-def trading_step(s, p):
+def trading_step(s, f, p):
     """At most MAX_PROPOSALS completion swaps, one to each partner in seat order after
-    ``p``; each partner answers as the default does (every strategy here trades so)."""
+    ``p``; each partner answers as the default does (EGA within its trade limits)."""
     n, asked = s[NPLAYERS], 0
     for _ in range(MAX_PROPOSALS):
         partner, give, take, pay = -1, 0, 0, 0
         for k in range(1, n):
             q = (p + k) % n
             if s[ALIVE + q] and not asked & (1 << q):
-                give, take, pay = swap_with(s, p, q)
+                give, take, pay = swap_with(s, f, p, q)
                 if take:
                     partner = q
                     break
         if partner < 0:
             return
         asked |= 1 << partner
-        if completion_accepts(s, partner, p, give, take, pay):
+        if completion_accepts(s, f, partner, p, give, take, pay):
             transfer(s, p, partner, pay)
             transfer(s, partner, p, -pay)
             s[OWNER + give], s[OWNER + take] = partner, p
@@ -880,10 +916,18 @@ def only_lot_missing(s, p, space):
     return True
 
 
+@njit(cache=True, inline="always")
+def trade_limit(s, f, p, row, space):
+    """EGA ``p``'s trade limit (row TRADE_PAY or TRADE_KEEP) for the group of ``space``, in
+    dollars: round((2 * gene - 1) * TRADE_SCALE), as EGA.most_to_pay and least_to_keep."""
+    gene = f[s[GENE_AT + p] + EGA_TRADE_AT + row * TRADE_COLUMNS + TRADE_COLUMN[GROUP_ID[space]]]
+    return np.int64(np.rint((2 * gene - 1) * TRADE_SCALE))
+
+
 @njit(cache=True)
-def swap_with(s, p, q):
-    """The first completion swap of ``p`` with ``q``: (lot given, lot taken, what ``p``
-    pays), or a taken lot of 0 when there is none."""
+def swap_with(s, f, p, q):
+    """The first completion swap of ``p`` with ``q`` (for EGA, the first whose cash it pays is
+    within its limit): (lot given, lot taken, what ``p`` pays), or a taken lot of 0."""
     for take in LOTS:
         if not (swappable(s, q, take) and only_lot_missing(s, p, take)):
             continue
@@ -893,18 +937,22 @@ def swap_with(s, p, q):
             if only_lot_missing(s, q, give):
                 pay = PRICE_A[take] - PRICE_A[give]  # the side taking the dearer lot pays
                 if (pay >= 0 and s[CASH + p] >= pay) or (pay < 0 and s[CASH + q] >= -pay):
-                    return give, take, pay
+                    if s[KIND + p] != EGA or pay <= trade_limit(s, f, p, TRADE_PAY, take):
+                        return give, take, pay
     return 0, 0, 0
 
 
 @njit(cache=True)
-def completion_accepts(s, q, p, give, take, pay):
+def completion_accepts(s, f, q, p, give, take, pay):
     """The default answer of ``q`` to ``p``'s swap: it completes a group of ``q``'s, ``p``
-    then holds no more complete groups than ``q`` gains, and ``q`` keeps $200 (or is paid)."""
+    then holds no more complete groups than ``q`` gains, and ``q`` keeps $200 (or is paid);
+    EGA's: it completes a group of its own, for at least its least-to-keep of ``take``'s."""
     before = count_monopolies(s, q)
     s[OWNER + give], s[OWNER + take] = q, p
     gain, held = count_monopolies(s, q) - before, count_monopolies(s, p)
     s[OWNER + give], s[OWNER + take] = p, q
+    if s[KIND + q] == EGA:
+        return gain > 0 and pay >= trade_limit(s, f, q, TRADE_KEEP, take)
     return gain > 0 and held <= gain and (pay > 0 or s[CASH + q] + pay >= RESERVE)
 
 

@@ -1,7 +1,7 @@
 """Turning what a student writes into a strategy, checked before the game starts.
 
 A strategy may be a built-in's name (``always``, ``never``, ``heuristic``, ``random:P``,
-``rga``, ``tga``, ``sga``), a :class:`~monopoly_lesson.game.strategies.Strategy`, a plain
+``rga``, ``tga``, ``sga``, ``ega``), a :class:`~monopoly_lesson.game.strategies.Strategy`, a plain
 object with a ``buy`` method, or a buy function. :func:`watched_decisions` says which of
 its decisions run the student's code, which :func:`~monopoly_lesson.game.asking.ask` then gives
 a read-only view of the game and checks.
