@@ -187,3 +187,14 @@ def test_help_lists_and_explains_the_game_commands(capsys):
             main([command, "--help"])
         out = capsys.readouterr().out
         assert "examples:" in out and "random(seed=1000 * SEED + k)" in out
+
+
+@pytest.mark.parametrize("trading", [[], ["--trading"]])
+def test_ega_plays_a_game_and_a_tournament(capsys, trading):
+    """The richer chromosome is a strategy name like the others, with and without trading."""
+    status, out, _ = run(capsys, "play", "--strategy", "ega,always,heuristic", "--seed", "3",
+                         *trading)  # fmt: skip
+    assert status == 0 and "P1 ega" in out
+    status, out, _ = run(capsys, "tournament", "--strategy", "ega,always", "--games", "20",
+                         "--seed", "3", "--no-progress", *trading)  # fmt: skip
+    assert status == 0 and "ega" in out and "always" in out

@@ -20,10 +20,11 @@ import numpy as np
 import pytest
 
 from monopoly_lesson import checks as limits
+from monopoly_lesson.evolution.operators import genome_genes, genome_length
 from monopoly_lesson.evolution.population_games import play_population_games
 from monopoly_lesson.game import fast as fg
 from monopoly_lesson.game import fast_loop as loop
-from monopoly_lesson.game.chromosomes import RGA, SGA, TGA
+from monopoly_lesson.game.chromosomes import EGA, RGA, SGA, TGA
 from monopoly_lesson.game.fast import fast_games, genome_codes, strategy_codes
 from monopoly_lesson.game.streams import GameStreams
 
@@ -241,6 +242,37 @@ def test_genomes_cut_side_by_side_are_played_without_a_copy():
     who = np.concatenate([rng.permutation(40).reshape(-1, 4) for _ in range(30)])
     runs = [fast_games(c, who, seeds=np.arange(300)) for c in (shared, copied, players)]
     assert all((runs[0][k] == run[k]).all() for run in runs[1:] for k in runs[0])
+
+
+def test_ega_genomes_cut_side_by_side_are_played_without_a_copy_as_its_players():
+    """All five of EGA's tables cut from one array of genomes, as evolve cuts them."""
+    rng = np.random.default_rng(5)
+    genomes = rng.random((20, genome_length("ega")))
+    tables = genome_genes("ega", genomes)
+    shared = genome_codes("ega", *tables)
+    assert np.shares_memory(shared.genes, genomes)
+    players = strategy_codes([EGA.from_genes(*(t[i] for t in tables)) for i in range(20)])
+    assert np.array_equal(players.genes, shared.genes) and (players.kind == loop.EGA).all()
+    who = np.concatenate([rng.permutation(20).reshape(-1, 4) for _ in range(30)])
+    for trading in (False, True):
+        seeds = np.arange(150)
+        runs = [fast_games(c, who, seeds=seeds, trading=trading) for c in (shared, players)]
+        assert all((runs[0][k] == runs[1][k]).all() for k in runs[0])
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda tables: tables[:2], r"ega genes come in 5 tables \(buy, jail, bid,"),
+        (lambda tables: (*tables[:4], tables[4] + 1), "trade genes must be from 0 to 1"),
+        (lambda tables: (*tables[:2], tables[2][:, :, :5], *tables[3:]), r"\(population, 4, 10\)"),
+        (lambda tables: (*tables[:3], tables[3][:2], tables[4]), "same population"),
+    ],
+)
+def test_ega_tables_of_the_wrong_number_shape_or_values_are_refused(change, words):
+    tables = genome_genes("ega", np.random.default_rng(6).random((4, genome_length("ega"))))
+    with pytest.raises(ValueError, match=words):
+        genome_codes("ega", *change(tables))
 
 
 def test_sga_genes_are_read_as_n_over_63():

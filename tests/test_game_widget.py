@@ -75,3 +75,10 @@ def test_a_game_with_trading_shows_its_trades_and_redraws_the_owners():
     owners = state.extras()
     assert owners[trade.give[0]].owner == state.game.state.name(trade.partner)
     assert state.game.state.name(trade.partner) in stepper.board_view.value
+
+
+def test_the_richer_chromosome_steps_in_the_widget():
+    """EGA bids, builds and trades by its own genes; the widget steps its game to the end."""
+    stepper = GameStepper(["ega", "always", "heuristic"], seed=1, trading=True)
+    stepper.state.play_to_end()
+    assert stepper.state.game.over and "P1 ega" in stepper.state.game.state.name(1)
