@@ -731,8 +731,9 @@ def _add_operators(evo: argparse.ArgumentParser) -> None:
     """``evolve``'s operator options: the first population, selection, crossover, mutation."""
     paper = evo.add_argument_group("operators (the defaults are the paper's)")
     paper.add_argument("--init", choices=INITS, default="uniform",
-                       help="the first population: every gene uniform (uniform), or each "
-                       "table of a genome's genes around a level of its own (level)")  # fmt: skip
+                       help="the first population: every gene uniform (uniform), a genome's "
+                       "genes around a level of its own (level), or each of its tables of genes "
+                       "around one (levels)")  # fmt: skip
     paper.add_argument("--selection", choices=SELECTIONS, default="roulette",
                        help="how copies and parents are chosen (default roulette)")  # fmt: skip
     paper.add_argument("--crossover", choices=CROSSOVERS, default=None,

@@ -44,8 +44,8 @@ def rng(seed=0):
 
 
 @pytest.mark.parametrize("chromosome", ["rga", "tga", "sga", "ega"])
-def test_a_level_start_gives_each_table_of_a_genome_its_own_level(chromosome):
-    genomes = random_population(chromosome, 400, rng(1), "level")
+def test_a_levels_start_gives_each_table_of_a_genome_its_own_level(chromosome):
+    genomes = random_population(chromosome, 400, rng(1), "levels")
     scale = 63 if chromosome == "sga" else 1
     buy, *others = (table.reshape(400, -1) / scale for table in genome_genes(chromosome, genomes))
     buy = buy[:, used_genes(chromosome)[: buy.shape[1]]]
@@ -60,6 +60,16 @@ def test_a_level_start_gives_each_table_of_a_genome_its_own_level(chromosome):
     tables = genome_genes(chromosome, uniform)
     flat = np.concatenate([table.reshape(400, -1) for table in tables], axis=1) / scale
     assert flat[:, used_genes(chromosome)].mean(axis=1).std() < 0.05  # the paper's: all alike
+
+
+@pytest.mark.parametrize("chromosome", ["rga", "ega"])
+def test_a_level_start_gives_the_whole_genome_one_level(chromosome):
+    """Every table of a genome sits around the same level: its buy and jail genes alike."""
+    genomes = random_population(chromosome, 400, rng(1), "level")
+    buy, jail, *_ = (table.reshape(400, -1) for table in genome_genes(chromosome, genomes))
+    levels = buy[:, used_genes(chromosome)[: buy.shape[1]]].mean(axis=1), jail.mean(axis=1)
+    assert levels[0].std() > 0.25 and np.corrcoef(*levels)[0, 1] > 0.95
+    assert 0.5 * LEVEL_SD < np.median(genomes.std(axis=1)) < 1.2 * LEVEL_SD
 
 
 def test_a_level_start_for_sga_writes_each_gene_as_its_6_bits():

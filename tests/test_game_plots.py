@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
-from monopoly_lesson.game.plots import log_ticks, payback_chart
+from monopoly_lesson.game.plots import diversity_history, log_ticks, payback_chart
 from monopoly_lesson.rent_value import payback_turns
 
 
@@ -22,3 +23,12 @@ def test_the_payback_chart_reads_in_plain_numbers():
     assert min(axis.tickvals) <= payback.min().min() and max(axis.tickvals) >= payback.max().max()
     assert payback_chart(payback).data[0].x == ("1 house", "2 houses", "3 houses", "4 houses",
                                                 "hotel")  # fmt: skip
+
+
+def test_the_diversity_history_draws_both_measures_rounded_as_a_reader_sees_them():
+    history = pd.DataFrame({"generation": [1, 2, 3], "diversity": [0.2887, 0.10049, 0.0251],
+                            "luck_share": [0.59512, 0.946, 1.0104]})  # fmt: skip
+    fig = diversity_history(history)
+    diversity, luck = fig.data
+    assert list(diversity.y) == [0.289, 0.1, 0.025] and list(luck.y) == [0.595, 0.946, 1.01]
+    assert luck.yaxis == "y2" and fig.layout.yaxis2.overlaying == "y"

@@ -80,15 +80,17 @@ MUTATION_SD = 0.1
 """The standard deviation of the Gaussian noise a mutated real gene gets."""
 SEATS = 4
 """Players per game in the genetic algorithm."""
-INITS = ("uniform", "level")
-"""The first population: every gene uniform from 0 to 1 (the paper), or each table of a
-genome's genes around a level of its own (so genomes differ in how much they buy, how soon
-they leave jail, ...; see :func:`random_population`)."""
+INITS = ("uniform", "level", "levels")
+"""The first population: every gene uniform from 0 to 1 (the paper); all of a genome's genes
+around one level of its own (``level``: genomes differ in how much they buy, and leave jail
+as readily as they buy); or each table of a genome's genes around a level of its own
+(``levels``: for EGA, whose bids, reserve and trade limits mean other things than its buy
+genes). See :func:`random_population`."""
 LEVEL_SD = 0.1
-"""The spread (standard deviation) of a table's genes around its level (``init="level"``)."""
+"""The spread (standard deviation) of genes around their level (``init="level"``, ``"levels"``)."""
 LEVEL_RANGE = (-2 * LEVEL_SD, 1 + 2 * LEVEL_SD)
-"""The levels of ``init="level"``: uniform over this range, a little wider than 0 to 1, so
-that the first population holds tables of genes nearly all 0 or all 1."""
+"""The levels of ``init="level"`` and ``"levels"``: uniform over this range, a little wider
+than 0 to 1, so that the first population holds genes nearly all 0 or all 1."""
 SELECTIONS = ("roulette", "tournament", "rank")
 """How parents and copies are chosen: by fitness (the paper), the fitter of
 :data:`TOURNAMENT_SIZE` drawn at random, or by rank."""
@@ -206,10 +208,11 @@ def random_population(
     chromosome: str, population: int, rng: np.random.Generator, init: str = "uniform"
 ) -> np.ndarray:
     """``population`` random genomes: uniform floats from 0 to 1, or random bits for SGA
-    (``init="uniform"``, the paper); or (``init="level"``) each of a genome's tables of genes
-    (buy, jail, and EGA's bid, reserve and trade: ``gene_tables()``) drawn around a level of
-    its own (uniform over :data:`LEVEL_RANGE`) with standard deviation :data:`LEVEL_SD`, kept
-    within 0 to 1 (for SGA, each gene then rounded to n/63 and written as its bits)."""
+    (``init="uniform"``, the paper); or all of a genome's genes (``init="level"``), or each of
+    its tables of genes (``init="levels"``: buy, jail, and EGA's bid, reserve and trade, as
+    ``gene_tables()`` lists them), drawn around a level of its own (uniform over
+    :data:`LEVEL_RANGE`) with standard deviation :data:`LEVEL_SD`, kept within 0 to 1 (for
+    SGA, each gene then rounded to n/63 and written as its bits)."""
     shape = (population, genome_length(chromosome))
     if init == "uniform":
         if chromosome == "sga":
@@ -217,6 +220,8 @@ def random_population(
         return rng.random(shape)
     tables = CHROMOSOME_PLAYERS[chromosome].gene_tables().values()
     sizes = [rows * columns for rows, columns in tables]
+    if init == "level":  # one level for the whole genome
+        sizes = [sum(sizes)]
     levels = np.repeat(rng.uniform(*LEVEL_RANGE, size=(population, len(sizes))), sizes, axis=1)
     genes = np.clip(levels + rng.normal(0.0, LEVEL_SD, levels.shape), 0.0, 1.0)
     if chromosome != "sga":

@@ -16,6 +16,7 @@ from .chromosomes import OWNERSHIP_STATES
 from .lots import GROUPS, lots
 
 __all__ = [
+    "diversity_history",
     "fitness_fan",
     "genes_by_group",
     "heat_map",
@@ -105,6 +106,27 @@ def fitness_fan(history: pd.DataFrame, title: str = "Fitness by generation") -> 
                                  fillcolor=f"rgba(31,78,121,{shade})", name=name))  # fmt: skip
     fig.add_trace(go.Scatter(x=x, y=history["median"], line=dict(color="#1f4e79"), name="median"))
     fig.update_layout(title=title, xaxis_title="generation", yaxis_title="fitness", **_STYLE)
+    return fig
+
+
+def diversity_history(
+    history: pd.DataFrame, title: str = "Genetic diversity and the share of luck"
+) -> go.Figure:
+    """A run's genetic diversity by generation (the genes' spread across the population) and,
+    on the right axis, the share of the fitness variance that luck alone explains; each
+    rounded to the 3 decimals a reader can see."""
+    x = history["generation"]
+    fig = go.Figure([
+        go.Scatter(x=x, y=history["diversity"].round(3), line=dict(color="#1f4e79"),
+                   name="diversity (left)"),
+        go.Scatter(x=x, y=history["luck_share"].round(3), line=dict(color="#c0504d", dash="dot"),
+                   name="luck's share of the spread (right)", yaxis="y2"),
+    ])  # fmt: skip
+    fig.update_layout(title=title, xaxis_title="generation", yaxis_title="diversity (gene sd)",
+                      yaxis=dict(rangemode="tozero"),
+                      yaxis2=dict(title="luck's share", overlaying="y", side="right",
+                                  rangemode="tozero", showgrid=False),
+                      legend=dict(x=0.45, y=0.95), **_STYLE)  # fmt: skip
     return fig
 
 
