@@ -1,5 +1,5 @@
-"""The shipped paper-scale run is what its recorded command makes: its first generations
-are re-run here and must give the same numbers."""
+"""The shipped paper-scale runs are what their recorded commands make: the first
+generations of each are re-run here and must give the same numbers."""
 
 from __future__ import annotations
 
@@ -9,13 +9,28 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from monopoly_lesson.evolution.operators import OPERATORS, genome_length
 from monopoly_lesson.evolution.run import evolve
-from monopoly_lesson.evolution.shipped import load_shipped_run
+from monopoly_lesson.evolution.shipped import SHIPPED_RUNS, load_shipped_run
 
 
 @pytest.fixture(scope="module")
 def run():
     return load_shipped_run()
+
+
+@pytest.fixture(scope="module", params=SHIPPED_RUNS)
+def each_run(request):
+    return load_shipped_run(request.param)
+
+
+def again(p: dict, generations: int):
+    """The run of parameters ``p`` (as run.json records them) for its first generations."""
+    options = {name: p[name] for name in OPERATORS if name in p}
+    return evolve(p["chromosome"], p["fitness"], population=p["population"],
+                  games_per_player=p["games_per_player"], generations=generations,
+                  seed=p["seed"], benchmark_every=0, max_rounds=p["max_rounds"],
+                  progress=False, trading=p.get("trading", False), **options)  # fmt: skip
 
 
 def test_the_run_is_the_paper_scale_and_records_its_command(run):
@@ -29,14 +44,29 @@ def test_the_run_is_the_paper_scale_and_records_its_command(run):
     assert (run.history["mean"] == 150).all()  # FINISH_ORDER: 6 points a game, 4 players
 
 
-def test_its_first_generations_are_reproduced(run):
-    p = run.parameters
-    again = evolve(p["chromosome"], p["fitness"], population=p["population"],
-                   games_per_player=p["games_per_player"], generations=2, seed=p["seed"],
-                   benchmark_every=0, max_rounds=p["max_rounds"], progress=False)  # fmt: skip
-    pd.testing.assert_frame_equal(again.history, run.history.head(2), check_dtype=False)
-    best, _ = np.split(again.best_genomes[1], [160])
-    np.testing.assert_allclose(best.reshape(4, 40), run.best_buy[1], rtol=1e-6)
+def test_its_first_generations_are_reproduced(each_run):
+    """Every shipped run: its recorded options give its first two generations again."""
+    p = each_run.parameters
+    made = again(p, 2)
+    pd.testing.assert_frame_equal(made.history, each_run.history.head(2), check_dtype=False)
+    best = made.best_genomes[1][:160]
+    np.testing.assert_allclose(best.reshape(4, 40), each_run.best_buy[1], rtol=1e-6)
+    assert each_run.final_best.shape == (genome_length(p["chromosome"]),)
+    words = shlex.split(p["command"])
+    assert words[words.index("--chromosome") + 1] == p["chromosome"]
+    assert ("--trading" in words) == p.get("trading", False)
+
+
+def test_each_run_s_last_benchmark_is_reproduced(each_run):
+    from monopoly_lesson.evolution.run import benchmark_each
+
+    p, each = each_run.parameters, each_run.benchmark_each
+    assert list(each["generation"]) == list(range(1, p["generations"] + 1))
+    last = benchmark_each(p["chromosome"], each_run.final_best[None],
+                          games=int(each["games"].iloc[-1]), seed=p["seed"],
+                          max_rounds=p["max_rounds"], opponents=p["benchmark_opponents"],
+                          trading=p.get("trading", False))  # fmt: skip
+    assert last["wins"].iloc[0] == each["wins"].iloc[-1]
 
 
 def test_the_best_player_plays(run):

@@ -21,8 +21,9 @@ from .operators import genome_genes
 __all__ = ["SHIPPED_RUNS", "ShippedRun", "load_shipped_run"]
 
 DATA = Path(__file__).resolve().parent.parent / "data"  # monopoly_lesson/data
-SHIPPED_RUNS = ("rga_finish_order",)
-"""The runs in the package's data folder."""
+SHIPPED_RUNS = ("rga_finish_order", "rga_level", "ega_level", "ega_trading")
+"""The runs in the package's data folder: the paper's RGA run, and three with a
+diversity-keeping start and absolute fitness (RGA; EGA without and with trading)."""
 
 
 @dataclass(frozen=True)
@@ -43,8 +44,8 @@ class ShippedRun:
     def best_player(self) -> RGA:
         """The final generation's best genome, as a player for any game."""
         chromosome = self.parameters["chromosome"]
-        buy, jail = genome_genes(chromosome, self.final_best[None])
-        return CHROMOSOME_PLAYERS[chromosome].from_genes(buy[0], jail[0])
+        tables = genome_genes(chromosome, self.final_best[None])
+        return CHROMOSOME_PLAYERS[chromosome].from_genes(*(table[0] for table in tables))
 
 
 def load_shipped_run(name: str = "rga_finish_order") -> ShippedRun:
