@@ -21,9 +21,10 @@ from .operators import genome_genes
 __all__ = ["SHIPPED_RUNS", "ShippedRun", "load_shipped_run"]
 
 DATA = Path(__file__).resolve().parent.parent / "data"  # monopoly_lesson/data
-SHIPPED_RUNS = ("rga_finish_order", "rga_level", "ega_level", "ega_trading")
+SHIPPED_RUNS = ("rga_finish_order", "rga_level", "ega_always", "ega_trading")
 """The runs in the package's data folder: the paper's RGA run, and three with a
-diversity-keeping start and absolute fitness (RGA; EGA without and with trading)."""
+diversity-keeping start and absolute fitness (RGA; EGA against three always-buy players;
+EGA with trading on)."""
 
 
 @dataclass(frozen=True)
