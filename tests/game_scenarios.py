@@ -162,6 +162,7 @@ def _set_lots(s: np.ndarray, g: MonopolyGame) -> None:
         s[loop.OWNER + space] = loop.BANK if lot.owner is None else lot.owner - 1
         s[loop.MORT + space], s[loop.BLD + space] = int(lot.mortgaged), lot.buildings
     s[loop.HOUSES_LEFT], s[loop.HOTELS_LEFT] = g.state.bank_houses, g.state.bank_hotels
+    loop.recount_bits(s)  # the lots were written directly
 
 
 def _set_decks(s: np.ndarray, g: MonopolyGame, decks: list[CardDeck]) -> None:

@@ -195,6 +195,7 @@ def test_the_compiled_raise_cash_counts_railroads_and_utilities_as_outside_compl
     s = loop.new_game(2, 0, np.zeros(0, np.int64), np.zeros(3, np.int64))
     s[loop.CASH] = 0
     s[loop.OWNER + np.array(held)] = 0
+    loop.recount_bits(s)
     loop.raise_cash(s, 0, 200)
     assert [space for space in held if s[loop.MORT + space]] == mortgaged
     assert s[loop.CASH] - 200 == left  # raised, then paid
@@ -219,6 +220,30 @@ def test_the_trace_numbers_seats_as_the_reference_engine_does():
         assert sorted(gone) == [p + 1 for p in range(3) if out["finish"][k, p] > 3 - len(gone)]
     assert (out["trace"][:, 0][:, loop.OWNER + spaces] == 2).any()  # seat 2 owns a lot
     assert (out["rounds"] < 300).any(), "some game ends by bankruptcy"
+
+
+def test_the_bits_of_owners_and_mortgages_follow_the_lots_in_every_round():
+    """OWNED, MORTGAGED and COMPLETE, kept in step by the loop as lots change hands
+    (bought, auctioned, traded, lost in bankruptcy) or are mortgaged and lifted, agree in
+    every round with the owners and mortgages of the lots."""
+    codes = strategy_codes(pool(7))
+    who = np.random.default_rng(7).integers(0, POOL, size=(100, 6))
+    out = fast_games(codes, who, seeds=np.arange(100), trading=True, trace=True)
+    spaces = np.array(LOT_SPACES)
+    bits = np.int64(1) << spaces
+    for k in range(100):
+        for row in out["trace"][k, : out["rounds"][k]]:
+            owners = row[loop.OWNER + spaces] - 1  # the trace counts seats from 1
+            owned = [bits[owners == p].sum() for p in range(loop.MAXP)]
+            assert row[loop.OWNED : loop.OWNED + loop.MAXP].tolist() == owned
+            assert row[loop.MORTGAGED] == bits[row[loop.MORT + spaces] != 0].sum()
+            complete = [
+                sum(1 << g for g in range(len(loop.GROUP_NAMES)) if loop.IS_STREET_GROUP[g]
+                    and owned[p] & loop.GROUP_BITS[g] == loop.GROUP_BITS[g])
+                for p in range(loop.MAXP)
+            ]  # fmt: skip
+            assert row[loop.COMPLETE : loop.COMPLETE + loop.MAXP].tolist() == complete
+    assert out["trades"].sum() > 0 and (out["rounds"] < 100).any()
 
 
 def test_passive_players_play_the_reference_games_round_by_round():

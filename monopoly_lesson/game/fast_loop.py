@@ -1,4 +1,4 @@
-# ruff: noqa: SIM102, SIM109, SIM110  (numba compiles plain loops and comparisons, not generators)
+# ruff: noqa: SIM102, SIM109  (numba compiles plain loops and comparisons, not generators)
 """The fast whole game: the reference engine's money rules, played by numba.
 
 Movement is not written here: every roll plays the events that the game roll table
@@ -13,13 +13,17 @@ with their genes); they decide as :mod:`monopoly_lesson.game.strategies` and
 draws come from pre-drawn streams (to be compared with the reference engine), or from
 numba's generator seeded per game (for speed). The rules played every turn are inlined
 by numba (``inline="always"``): a call between compiled functions costs more than most of
-them do.
+them do. For the same reason each player's lots and the mortgaged lots are kept as bits
+too (OWNED, MORTGAGED: :func:`set_owner`, :func:`set_mortgaged`), and a game's arrays
+are passed on uncounted (:func:`uncounted`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange
+from numba.core import cgutils
+from numba.extending import intrinsic, overload
 
 from ..roll_table import STATES
 from ..starter import NUM_SPACES
@@ -82,7 +86,7 @@ for _g, _name in enumerate(GROUP_NAMES):
         GSPACES[_g, _k] = _space
         GROUP_ID[_space] = _g
 GROUP_BITS = np.array([sum(1 << space for space in GROUP_SPACES[n]) for n in GROUP_NAMES])
-"""Each group's spaces as the bits of a number (bit ``space``), as owned_spaces gives them."""
+"""Each group's spaces as the bits of a number (bit ``space``), as OWNED holds them."""
 STREET_GROUPS = np.array([g for g, n in enumerate(GROUP_NAMES) if GROUPS[n][1] > 0], np.int64)
 IS_STREET_GROUP = np.array([GROUPS[n][1] > 0 for n in GROUP_NAMES])
 RAILROAD, UTILITY = GROUP_NAMES.index("railroad"), GROUP_NAMES.index("utility")
@@ -164,6 +168,8 @@ KIND, GENE_AT = _slots(MAXP), _slots(MAXP)  # per player: strategy code, where i
 FACES_AT, NFACES, SHUF_AT, NSHUF, UNI_AT, NUNI = (_slots(1) for _ in range(6))  # streams
 TURNS = _slots(1)  # turns played in the game, all players together
 TRADING, TRADES = _slots(1), _slots(1)  # 1 if the game trades; the trades made
+OWNED, MORTGAGED = _slots(MAXP), _slots(1)  # OWNER and MORT again, as bits (see set_owner)
+COMPLETE = _slots(MAXP)  # per player: the complete groups it holds, as bits (bit g)
 SIZE = _slots(0)
 HOUSES_PER_HOTEL = HOTEL - 1
 """A hotel stands for 4 houses: building one gives them back, selling one takes them."""
@@ -183,6 +189,38 @@ EVENT_BITS = 8
 """An event is one word of ``m``: its code, then its three arguments, 8 bits each."""
 EVENT_MASK = (1 << EVENT_BITS) - 1
 BANK = -1
+
+
+# ---------------------------------------------------------------------------
+# Arrays passed uncounted
+# ---------------------------------------------------------------------------
+
+
+def uncounted(array):
+    """``array`` itself; compiled, the same array without a reference count, which numba
+    then never counts: a game passes its state, genes and movement to each rule it plays,
+    and each count is an atomic add (a fifth of a game's time). Only for an array that
+    its caller keeps meanwhile (play_game's are play_many's)."""
+    return array
+
+
+@overload(uncounted)
+def _uncounted_compiled(array):  # pragma: no cover  (numba runs it while compiling)
+    """Compiled, :func:`uncounted` is :func:`_without_count`."""
+    return lambda array: _without_count(array)
+
+
+@intrinsic
+def _without_count(typingctx, array):  # pragma: no cover  (numba runs it while compiling)
+    """The array's fields with no meminfo, the block numba counts references in."""
+
+    def codegen(context, builder, signature, args):
+        """The machine code: a copy of the array's fields, its meminfo null."""
+        value = context.make_array(array)(context, builder, value=args[0])
+        value.meminfo = cgutils.get_null_value(value.meminfo.type)
+        return value._getvalue()
+
+    return array(array), codegen
 
 
 # ---------------------------------------------------------------------------
@@ -266,25 +304,63 @@ def put_back(s, d, card):
 
 
 @njit(cache=True, inline="always")
-def holds_complete_group(s, p, g):
-    """Whether group ``g`` is a complete group of player ``p``'s: a colour group of streets
-    every lot of which it owns (GameState.holds_complete_group). Never railroads, utilities."""
-    if not IS_STREET_GROUP[g]:
-        return False
-    for k in range(GSIZE[g]):
-        if s[OWNER + GSPACES[g, k]] != p:
-            return False
-    return True
+def set_owner(s, space, owner):
+    """Give ``space`` to ``owner`` (-1 the bank), keeping the owners' bits (OWNED) in step:
+    bit ``space`` of ``s[OWNED + p]`` is set when ``p`` owns it, so that the questions asked
+    every turn (what ``p`` owns, its complete groups, its mortgages) take no pass over the
+    board."""
+    before, g = s[OWNER + space], GROUP_ID[space]
+    if before != BANK:
+        s[OWNED + before] &= ~(np.int64(1) << space)
+        s[COMPLETE + before] &= ~(np.int64(1) << g)
+    if owner != BANK:
+        s[OWNED + owner] |= np.int64(1) << space
+        if IS_STREET_GROUP[g] and s[OWNED + owner] & GROUP_BITS[g] == GROUP_BITS[g]:
+            s[COMPLETE + owner] |= np.int64(1) << g
+    s[OWNER + space] = owner
 
 
 @njit(cache=True, inline="always")
-def owned_spaces(s, p):
-    """The spaces ``p`` owns, as the bits of a number (bit ``space``): one pass over the
-    board without a branch per lot, whose owner cannot be predicted."""
-    bits = 0
-    for space in range(SPACES):
-        bits |= np.int64(s[OWNER + space] == p) << space
-    return bits
+def set_mortgaged(s, space, mortgaged):
+    """Mortgage ``space`` (1) or lift its mortgage (0), keeping the bits of the mortgaged
+    spaces (MORTGAGED) in step."""
+    bit = np.int64(1) << space
+    s[MORTGAGED] = s[MORTGAGED] | bit if mortgaged else s[MORTGAGED] & ~bit
+    s[MORT + space] = mortgaged
+
+
+@njit(cache=True)
+def recount_bits(s):
+    """Set OWNED, MORTGAGED and COMPLETE from OWNER and MORT: for a state whose lots were
+    written directly (a scenario's, a test's), before the loop plays it."""
+    s[MORTGAGED] = 0
+    for p in range(MAXP):
+        s[OWNED + p], s[COMPLETE + p] = 0, 0
+    for space in LOTS:
+        if s[OWNER + space] != BANK:
+            s[OWNED + s[OWNER + space]] |= np.int64(1) << space
+        if s[MORT + space]:
+            s[MORTGAGED] |= np.int64(1) << space
+    for p in range(MAXP):
+        for g in STREET_GROUPS:
+            if s[OWNED + p] & GROUP_BITS[g] == GROUP_BITS[g]:
+                s[COMPLETE + p] |= np.int64(1) << g
+
+
+@njit(cache=True, inline="always")
+def bit_count(bits):
+    """How many bits of ``bits`` (a set of spaces, under 2**63) are set."""
+    bits = bits - ((bits >> 1) & 0x5555555555555555)
+    bits = (bits & 0x3333333333333333) + ((bits >> 2) & 0x3333333333333333)
+    bits = (bits + (bits >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (bits * 0x0101010101010101) >> 56
+
+
+@njit(cache=True, inline="always")
+def holds_complete_group(s, p, g):
+    """Whether group ``g`` is a complete group of player ``p``'s: a colour group of streets
+    every lot of which it owns (GameState.holds_complete_group). Never railroads, utilities."""
+    return s[COMPLETE + p] >> g & 1 == 1
 
 
 @njit(cache=True, inline="always")
@@ -300,18 +376,15 @@ def levels(s, g):
 @njit(cache=True, inline="always")
 def any_mortgaged(s, g):
     """Whether a lot of group ``g`` is mortgaged."""
-    for k in range(GSIZE[g]):
-        if s[MORT + GSPACES[g, k]]:
-            return True
-    return False
+    return s[MORTGAGED] & GROUP_BITS[g] != 0
 
 
 @njit(cache=True)
 def net_worth(s, p):
     """Cash, plus each lot's price (mortgage value if mortgaged), plus buildings at cost."""
-    worth = s[CASH + p]
+    worth, owned = s[CASH + p], s[OWNED + p]
     for space in LOTS:
-        if s[OWNER + space] == p:
+        if owned >> space & 1:
             worth += MORT_A[space] if s[MORT + space] else PRICE_A[space]
             worth += s[BLD + space] * COST_A[space]
     return worth
@@ -320,19 +393,13 @@ def net_worth(s, p):
 @njit(cache=True)
 def count_lots(s, p):
     """How many lots ``p`` owns."""
-    n = 0
-    for space in LOTS:
-        n += s[OWNER + space] == p
-    return n
+    return bit_count(s[OWNED + p])
 
 
 @njit(cache=True)
 def count_monopolies(s, p):
     """How many complete groups ``p`` holds."""
-    n = 0
-    for g in STREET_GROUPS:
-        n += holds_complete_group(s, p, g)
-    return n
+    return bit_count(s[COMPLETE + p])
 
 
 @njit(cache=True, inline="always")
@@ -379,9 +446,11 @@ def build(s, p, space):
 @njit(cache=True, inline="always")
 def default_build(s, p, reserve):
     """The next building in the build order if it keeps ``reserve`` in hand, else 0."""
-    owned = owned_spaces(s, p)
+    complete = s[COMPLETE + p]
+    if complete == 0:  # most turns
+        return 0
     for g in BUILD_GROUPS:
-        if owned & GROUP_BITS[g] != GROUP_BITS[g]:  # not a complete group of p's
+        if not complete >> g & 1:
             continue
         fewest = levels(s, g)[0]  # only a lot with the fewest buildings may have the next
         for k in range(GSIZE[g]):  # in board order
@@ -400,14 +469,12 @@ def lift_cost(space):
 @njit(cache=True, inline="always")
 def default_lift(s, p):
     """The next mortgage to lift (complete groups, railroads, utilities, others) or 0."""
-    held = 0  # p's mortgaged lots, counted without a branch per lot (most turns have none)
-    for space in LOTS:
-        held += (s[OWNER + space] == p) & (s[MORT + space] != 0)
+    held = s[OWNED + p] & s[MORTGAGED]  # p's mortgaged lots (most turns have none)
     if held == 0:
         return 0
     best, best_rank = 0, 9
     for space in LOTS:
-        if s[OWNER + space] != p or not s[MORT + space]:
+        if not held >> space & 1:
             continue
         g = GROUP_ID[space]
         if holds_complete_group(s, p, g):
@@ -437,7 +504,7 @@ def end_of_turn(s, f, p):
     space = default_lift(s, p)
     while space:
         transfer(s, p, BANK, lift_cost(space))
-        s[MORT + space] = 0
+        set_mortgaged(s, space, 0)
         space = default_lift(s, p)
 
 
@@ -497,7 +564,7 @@ def raise_cash(s, p, owed):
         if action == 1:
             sell_building(s, p, space)
         else:
-            s[MORT + space] = 1
+            set_mortgaged(s, space, 1)
             transfer(s, BANK, p, MORT_A[space])
 
 
@@ -660,7 +727,7 @@ def bankrupt_to_player(s, f, debtor, creditor):
     taken = np.zeros(SPACES, np.bool_)
     for space in LOTS:
         if s[OWNER + space] == debtor:
-            s[OWNER + space] = creditor
+            set_owner(s, space, creditor)
             taken[space] = True
     for space in LOTS:
         if taken[space] and s[MORT + space]:
@@ -679,7 +746,8 @@ def bankrupt_to_bank(s, f, debtor):
     freed = np.zeros(SPACES, np.bool_)
     for space in LOTS:
         if s[OWNER + space] == debtor:
-            s[OWNER + space], s[MORT + space] = BANK, 0
+            set_owner(s, space, BANK)
+            set_mortgaged(s, space, 0)
             freed[space] = True
     for space in LOTS:
         if freed[space]:
@@ -702,7 +770,7 @@ def auction(s, f, space, first):
             second = bid
     if top > 0:
         transfer(s, winner, BANK, min(top, second + 1))
-        s[OWNER + space] = winner
+        set_owner(s, space, winner)
 
 
 # ---------------------------------------------------------------------------
@@ -714,9 +782,7 @@ def auction(s, f, space, first):
 def rent_due(s, space, dice, times, dice_times):
     """The rent of ``space`` to its owner (rent.rent_due, its amounts a table)."""
     owner, g = s[OWNER + space], GROUP_ID[space]
-    held = 0
-    for k in range(GSIZE[g]):
-        held += s[OWNER + GSPACES[g, k]] == owner
+    held = bit_count(s[OWNED + owner] & GROUP_BITS[g])
     if g == RAILROAD:
         return RENT[space, held - 1] * times
     if g == UTILITY:
@@ -736,7 +802,7 @@ def land(s, f, p, space, times, dice_times):
     if owner == BANK:
         if s[CASH + p] >= PRICE_A[space] and decide_buy(s, f, p, space):
             transfer(s, p, BANK, PRICE_A[space])
-            s[OWNER + space] = p
+            set_owner(s, space, p)
         else:
             auction(s, f, space, p)
         return True
@@ -764,9 +830,9 @@ def apply_card(s, f, p, d, card):
     elif effect == COLLECT_FROM_EACH or effect == PAY_EACH:
         return each_other(s, f, p, amount, effect == COLLECT_FROM_EACH)
     elif effect == REPAIRS:
-        cost = 0
+        cost, owned = 0, s[OWNED + p]
         for space in LOTS:
-            if s[OWNER + space] == p:
+            if owned >> space & 1:
                 b = s[BLD + space]
                 cost += CARD[d, card, PER_HOTEL] if b == HOTEL else b * CARD[d, card, PER_HOUSE]
         if cost:
@@ -893,7 +959,8 @@ def trading_step(s, f, p):
         if completion_accepts(s, f, partner, p, give, take, pay):
             transfer(s, p, partner, pay)
             transfer(s, partner, p, -pay)
-            s[OWNER + give], s[OWNER + take] = partner, p
+            set_owner(s, give, partner)
+            set_owner(s, take, p)
             s[TRADES] += 1
 
 
@@ -908,12 +975,8 @@ def swappable(s, p, space):
 @njit(cache=True)
 def only_lot_missing(s, p, space):
     """Whether ``space`` is the only lot of its group that ``p`` does not hold."""
-    g = GROUP_ID[space]
-    for k in range(GSIZE[g]):
-        other = GSPACES[g, k]
-        if other != space and s[OWNER + other] != p:
-            return False
-    return True
+    others = GROUP_BITS[GROUP_ID[space]] & ~(np.int64(1) << space)
+    return s[OWNED + p] & others == others
 
 
 @njit(cache=True, inline="always")
@@ -948,9 +1011,11 @@ def completion_accepts(s, f, q, p, give, take, pay):
     then holds no more complete groups than ``q`` gains, and ``q`` keeps $200 (or is paid);
     EGA's: it completes a group of its own, for at least its least-to-keep of ``take``'s."""
     before = count_monopolies(s, q)
-    s[OWNER + give], s[OWNER + take] = q, p
+    set_owner(s, give, q)
+    set_owner(s, take, p)
     gain, held = count_monopolies(s, q) - before, count_monopolies(s, p)
-    s[OWNER + give], s[OWNER + take] = p, q
+    set_owner(s, give, p)
+    set_owner(s, take, q)
     if s[KIND + q] == EGA:
         return gain > 0 and pay >= trade_limit(s, f, q, TRADE_KEEP, take)
     return gain > 0 and held <= gain and (pay > 0 or s[CASH + q] + pay >= RESERVE)
@@ -974,17 +1039,15 @@ def new_game(players, mode, streams, lengths):
 
 @njit(cache=True, inline="always")
 def alive_count(s):
-    """How many players are still in the game."""
-    n = 0
-    for p in range(s[NPLAYERS]):
-        n += s[ALIVE + p]
-    return n
+    """How many players are still in the game (leave_game counts those who left)."""
+    return s[NPLAYERS] - s[NGONE]
 
 
 @njit(cache=True)
 def play_game(s, f, m, max_rounds, trace):
     """Play rounds until one player is left or ``max_rounds``; a snapshot per round into
     ``trace`` (if it has rows). Returns the rounds played and 1 if it ended early."""
+    s, f, m = uncounted(s), uncounted(f), uncounted(m)
     n = s[NPLAYERS]
     for rnd in range(1, max_rounds + 1):
         s[ROUND] = rnd
