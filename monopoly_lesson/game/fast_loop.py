@@ -104,6 +104,10 @@ for _space in PRICE:
 for _space, (_, _amount) in TAXES.items():
     TAX_A[_space] = _amount
 LOTS = np.array(sorted(PRICE), np.int64)
+CHEAPEST_BUILDING = np.array(
+    [min([int(COST_A[GSPACES[g, 0]]) for g in STREET_GROUPS if groups >> g & 1] or [0])
+     for groups in range(1 << len(GROUPS))], np.int64)  # fmt: skip
+"""For each set of complete groups (bit g), the cheapest building on any of them."""
 LOTS_BY_PRICE = np.array(sorted(PRICE, key=lambda s: (PRICE[s], s)), np.int64)
 WEST = np.array(WEST_STREETS, np.int64)
 NORTH = np.array(NORTH_STREETS, np.int64)
@@ -447,8 +451,8 @@ def build(s, p, space):
 def default_build(s, p, reserve):
     """The next building in the build order if it keeps ``reserve`` in hand, else 0."""
     complete = s[COMPLETE + p]
-    if complete == 0:  # most turns
-        return 0
+    if complete == 0 or s[CASH + p] - CHEAPEST_BUILDING[complete] < reserve:
+        return 0  # most turns: no complete group, or no building it could afford
     for g in BUILD_GROUPS:
         if not complete >> g & 1:
             continue
@@ -972,11 +976,16 @@ def swappable(s, p, space):
             and levels(s, g)[1] == 0)  # fmt: skip
 
 
-@njit(cache=True)
-def only_lot_missing(s, p, space):
-    """Whether ``space`` is the only lot of its group that ``p`` does not hold."""
-    others = GROUP_BITS[GROUP_ID[space]] & ~(np.int64(1) << space)
-    return s[OWNED + p] & others == others
+@njit(cache=True, inline="always")
+def last_missing(s, p, q):
+    """The lots of ``q``'s that are each the only lot of a colour group ``p`` lacks, as
+    bits: the lots ``p`` could take from ``q`` in a completion swap."""
+    bits = 0
+    for g in STREET_GROUPS:
+        missing = GROUP_BITS[g] & ~s[OWNED + p]
+        if missing & (missing - 1) == 0:  # one lot, or none (then missing is 0)
+            bits |= missing
+    return bits & s[OWNED + q]
 
 
 @njit(cache=True, inline="always")
@@ -991,13 +1000,16 @@ def trade_limit(s, f, p, row, space):
 def swap_with(s, f, p, q):
     """The first completion swap of ``p`` with ``q`` (for EGA, the first whose cash it pays is
     within its limit): (lot given, lot taken, what ``p`` pays), or a taken lot of 0."""
+    takes, gives = last_missing(s, p, q), last_missing(s, q, p)
+    if takes == 0 or gives == 0:  # most turns: no swap could complete a group of both
+        return 0, 0, 0
     for take in LOTS:
-        if not (swappable(s, q, take) and only_lot_missing(s, p, take)):
+        if not (takes >> take & 1 and swappable(s, q, take)):
             continue
         for give in LOTS:
-            if not swappable(s, p, give) or GROUP_ID[give] == GROUP_ID[take]:
+            if not (gives >> give & 1 and swappable(s, p, give)):
                 continue
-            if only_lot_missing(s, q, give):
+            if GROUP_ID[give] != GROUP_ID[take]:
                 pay = PRICE_A[take] - PRICE_A[give]  # the side taking the dearer lot pays
                 if (pay >= 0 and s[CASH + p] >= pay) or (pay < 0 and s[CASH + q] >= -pay):
                     if s[KIND + p] != EGA or pay <= trade_limit(s, f, p, TRADE_PAY, take):
