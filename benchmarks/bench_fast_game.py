@@ -3,14 +3,14 @@
 Run ``python benchmarks/bench_fast_game.py`` (part of ``make bench``). Prints the games
 and player-turns per second of 4 always-buy players with a 100-round limit, the time of
 one generation of the paper's genetic algorithm (1,000 random RGA players, 100 games
-each: 25,000 games) and of the genetic algorithm's whole generation of RGA and TGA
-players, the ratios to the reference engine and to the paper's Java engine (about 790
-games per second on this kind of machine), and the peak memory, each in a fresh process,
-of a 100,000-game run and of a population of 10,000 RGA players playing one round of games.
-Then a whole ``evolve`` generation at the paper's scale: where its time goes (breeding, the
-genes packed for the engine, the games, the diversity, saving the files), and its time in
-whole processes (three generations minus one, ``python -m monopoly_lesson evolve``) on every
-core and on one (``NUMBA_NUM_THREADS=1``).
+each: 25,000 games; with and without trading) and of the genetic algorithm's whole
+generation of RGA and TGA players, the ratios to the reference engine and to the paper's
+Java engine (about 790 games per second on this kind of machine), and the peak memory,
+each in a fresh process, of a 100,000-game run and of a population of 10,000 RGA players
+playing one round of games. Then a whole ``evolve`` generation at the paper's scale: where
+its time goes (breeding, the genes packed for the engine, the games, the diversity, saving
+the files), and its time in whole processes (three generations minus one, ``python -m
+monopoly_lesson evolve``) on every core and on one (``NUMBA_NUM_THREADS=1``).
 """
 
 from __future__ import annotations
@@ -143,6 +143,10 @@ def main() -> None:
     generation = best_of(
         args.repeat, lambda: fast_games(population, tables, seeds=np.arange(25_000))
     )
+    trading = best_of(
+        args.repeat,
+        lambda: fast_games(population, tables, seeds=np.arange(25_000), trading=True),
+    )
     evolve_seconds = {name: generation_seconds(name, args.repeat) for name in ("rga", "tga")}
     peak, peak_population = peak_megabytes(PEAK_RUN), peak_megabytes(PEAK_POPULATION)
     rate = args.games / seconds
@@ -155,6 +159,7 @@ def main() -> None:
     print(f"  {rate / JAVA_GAMES_PER_SECOND:.1f}x the paper's Java engine (~790 games/s)")
     print(f"one GA generation (1,000 RGA players x 100 games = 25,000 games): {generation:.2f} s")
     print(f"  {generation * 1000 / 3600:.2f} hours for 1,000 generations of games")
+    print(f"  {trading:.2f} s with trading (evolve --trading)")
     print("evolution.run.play_generation (1,000 players x 100 games): " + ", ".join(
         f"{name} {seconds:.2f} s" for name, seconds in evolve_seconds.items()))  # fmt: skip
     print(f"peak memory of 100,000 games in a fresh process: {peak:.0f} MB")

@@ -11,7 +11,8 @@ scenario's turns played by both engines from the same mid-game state), under cov
 prints coverage's report of ``game/fast.py`` (for information), then of
 ``game/fast_loop.py``, whose ``TOTAL`` line ends the output; and fails, naming the game,
 the round and what differed, if the engines disagree, or if a line of the loop never
-ran.
+ran. (The two functions numba runs only while it compiles, never as the game is played,
+the compiled form of ``fast_loop.uncounted``, are marked ``pragma: no cover``.)
 
     python tools/compiled_coverage.py                   # 4,000 games: about 8 minutes
     python tools/compiled_coverage.py --games 500       # a quicker look

@@ -13,9 +13,9 @@ with their genes); they decide as :mod:`monopoly_lesson.game.strategies` and
 draws come from pre-drawn streams (to be compared with the reference engine), or from
 numba's generator seeded per game (for speed). The rules played every turn are inlined
 by numba (``inline="always"``): a call between compiled functions costs more than most of
-them do. For the same reason each player's lots and the mortgaged lots are kept as bits
-too (OWNED, MORTGAGED: :func:`set_owner`, :func:`set_mortgaged`), and a game's arrays
-are passed on uncounted (:func:`uncounted`).
+them do. For the same reason each player's lots and complete groups and the mortgaged
+lots are kept as bits too (OWNED, COMPLETE, MORTGAGED: :func:`set_owner`,
+:func:`set_mortgaged`), and a game's arrays are passed on uncounted (:func:`uncounted`).
 """
 
 from __future__ import annotations
@@ -356,8 +356,11 @@ def bit_count(bits):
     """How many bits of ``bits`` (a set of spaces, under 2**63) are set."""
     bits = bits - ((bits >> 1) & 0x5555555555555555)
     bits = (bits & 0x3333333333333333) + ((bits >> 2) & 0x3333333333333333)
-    bits = (bits + (bits >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (bits * 0x0101010101010101) >> 56
+    bits = (bits + (bits >> 4)) & 0x0F0F0F0F0F0F0F0F  # each byte's count, added up:
+    bits += bits >> 8
+    bits += bits >> 16
+    bits += bits >> 32
+    return bits & 0x7F
 
 
 @njit(cache=True, inline="always")
