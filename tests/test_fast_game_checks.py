@@ -338,7 +338,7 @@ def test_every_call_of_the_compiled_loop_is_bounded_in_turns(monkeypatch):
 
     monkeypatch.setattr(fg.loop, "play_many", play_many)
     codes = strategy_codes(["never"] * 4)
-    fast_games(codes, np.zeros((40, 4), np.int64), seeds=np.arange(40), max_rounds=10_000)
+    fast_games(codes, np.zeros((120, 4), np.int64), seeds=np.arange(120), max_rounds=10_000)
     assert len(calls) > 1 and max(calls) <= fg.TURNS_PER_CHUNK
 
 

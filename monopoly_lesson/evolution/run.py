@@ -89,7 +89,7 @@ __all__ = [
 
 BENCHMARK_OPPONENTS = ("heuristic", "always", "heuristic")
 """The fixed opponents of the best genome in :func:`benchmark`."""
-_CHUNK_GAMES = 256  # play at least this many games per call (whole rounds of tables)
+_CHUNK_GAMES = 8192  # games per call (whole rounds of tables): a tenth of a second or so
 _SEAT_BYTES = 18  # per player and game of a generation: its seat (twice while the tables are
 # made) and a quarter of its game's seed, all int64
 

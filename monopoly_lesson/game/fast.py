@@ -46,10 +46,12 @@ __all__ = [
     "strategy_codes",
 ]
 
-TURNS_PER_CHUNK = 500_000
+TURNS_PER_CHUNK = 2_000_000
 """The most turns one call of the compiled loop may have to play (games x max_rounds x
-players, as if no game ended early): about half a second on one core at the slowest, so
-that the progress bar moves and Ctrl-C is seen within a second, whatever the call."""
+players, as if no game ended early): about a fifth of a second on one core (10 million
+player-turns a second), under a second with trading, so that the progress bar moves and
+Ctrl-C is seen within a second, whatever the call; few enough calls that the cores rarely
+wait for a call's last games."""
 STREAM_CHUNK = 64
 """Games per call of the compiled loop when it is fed streams (each game's own draws)."""
 FIELDS = ("finish", "lots", "monopolies", "net_worth", "cash")
