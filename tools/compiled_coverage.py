@@ -50,6 +50,7 @@ TESTS = [
     "tests/test_fast_game.py::test_passive_players_play_the_reference_games_round_by_round",
     # the fast engine's own generator (seeds rather than streams)
     "tests/test_fast_game.py::test_seeded_games_are_reproducible_and_differ_by_seed",
+    "tests/test_fast_generator.py",
 ]
 SEARCH_POOL = ("always", "never", "random:0.5", "random:0.9", "heuristic")
 """The strategies ``--search`` seats, 2 to 8 of them, chosen from the seed."""

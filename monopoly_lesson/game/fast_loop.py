@@ -11,7 +11,8 @@ Strategies are codes (always, never, random:P, heuristic, and the chromosome pla
 with their genes); they decide as :mod:`monopoly_lesson.game.strategies` and
 :mod:`monopoly_lesson.game.chromosomes` do, drawing uniform numbers in the same order. Random
 draws come from pre-drawn streams (to be compared with the reference engine), or from
-numba's generator seeded per game (for speed). The rules played every turn are inlined
+the game's own generator, seeded per game (for speed: numba's ``np.random`` draws, kept in
+the state). The rules played every turn are inlined
 by numba (``inline="always"``): a call between compiled functions costs more than most of
 them do. For the same reason each player's lots and complete groups and the mortgaged
 lots are kept as bits too (OWNED, COMPLETE, MORTGAGED: :func:`set_owner`,
@@ -228,15 +229,79 @@ def _without_count(typingctx, array):  # pragma: no cover  (numba runs it while 
 
 
 # ---------------------------------------------------------------------------
-# Random draws: streams (mode 1) or numba's generator (mode 0)
+# Random draws: streams (mode 1) or the game's own generator (mode 0)
 # ---------------------------------------------------------------------------
+
+MT_WORDS, MT_SHIFT = 624, 397
+"""MT19937's state words and twist offset. In mode 0 the game's generator lives in its
+state vector after the slots (at SIZE: the words, the next word's index, then room for a
+deck's permutation), seeded per game: the draws numba's ``np.random`` makes after
+``np.random.seed(seed)``, found without looking up a thread's generator at each draw
+(tests/test_fast_generator.py compares them)."""
+
+
+@njit(cache=True, inline="always")
+def seed_generator(s, seed):
+    """Seed the game's generator as ``np.random.seed(seed)`` does (Knuth's initialisation)."""
+    word = seed & 0xFFFFFFFF
+    s[SIZE] = word
+    for i in range(1, MT_WORDS):
+        word = (1812433253 * (word ^ (word >> 30)) + i) & 0xFFFFFFFF
+        s[SIZE + i] = word
+    s[SIZE + MT_WORDS] = MT_WORDS
+
+
+@njit(cache=True)
+def twist(s):
+    """MT19937's next 624 state words, all at once (in three runs without a branch)."""
+    mt = s[SIZE : SIZE + MT_WORDS]
+    high, low, odd = 0x80000000, 0x7FFFFFFF, 0x9908B0DF
+    for k in range(MT_WORDS - MT_SHIFT):
+        y = (mt[k] & high) | (mt[k + 1] & low)
+        mt[k] = mt[k + MT_SHIFT] ^ (y >> 1) ^ ((y & 1) * odd)
+    for k in range(MT_WORDS - MT_SHIFT, MT_WORDS - 1):
+        y = (mt[k] & high) | (mt[k + 1] & low)
+        mt[k] = mt[k + MT_SHIFT - MT_WORDS] ^ (y >> 1) ^ ((y & 1) * odd)
+    y = (mt[MT_WORDS - 1] & high) | (mt[0] & low)
+    mt[MT_WORDS - 1] = mt[MT_SHIFT - 1] ^ (y >> 1) ^ ((y & 1) * odd)
+    s[SIZE + MT_WORDS] = 0
+
+
+@njit(cache=True, inline="always")
+def next_word(s):
+    """The generator's next 32-bit word."""
+    if s[SIZE + MT_WORDS] >= MT_WORDS:
+        twist(s)
+    k = s[SIZE + MT_WORDS]
+    s[SIZE + MT_WORDS] = k + 1
+    word = s[SIZE + k]
+    word ^= word >> 11
+    word ^= (word << 7) & 0x9D2C5680
+    word ^= (word << 15) & 0xEFC60000
+    return word ^ (word >> 18)
+
+
+@njit(cache=True, inline="always")
+def below(s, n):
+    """A whole number from 0 to ``n`` - 1 (``n`` from 2) as ``np.random.randint(0, n)``:
+    the next word's low bits, as many as ``n`` - 1 has, drawn again while too large."""
+    mask = n - 1
+    mask |= mask >> 1
+    mask |= mask >> 2
+    mask |= mask >> 4
+    mask |= mask >> 8
+    mask |= mask >> 16
+    while True:
+        value = next_word(s) & mask
+        if value < n:
+            return value
 
 
 @njit(cache=True, inline="always")
 def roll_die(s):
-    """One die face: the stream's next, or numba's generator's."""
+    """One die face: the stream's next, or the generator's."""
     if s[MODE] == 0:
-        return np.random.randint(1, 7)
+        return below(s, SIDES) + 1
     i = s[FACE_PTR]
     if i >= s[NFACES]:
         s[ERROR] = 1
@@ -247,9 +312,11 @@ def roll_die(s):
 
 @njit(cache=True, inline="always")
 def uniform(s, f, p):
-    """Player ``p``'s next decision draw."""
+    """Player ``p``'s next decision draw (from the generator: ``np.random.random()``, 53
+    bits from two words)."""
     if s[MODE] == 0:
-        return np.random.random()
+        high, low = next_word(s) >> 5, next_word(s) >> 6
+        return (high * 67108864.0 + low) / 9007199254740992.0
     i = s[UNI_PTR + p]
     if i >= s[NUNI]:
         s[ERROR] = 1
@@ -260,9 +327,16 @@ def uniform(s, f, p):
 
 @njit(cache=True)
 def shuffle(s, d):
-    """Shuffle deck ``d`` without its held cards (as CardDeck.shuffle)."""
+    """Shuffle deck ``d`` without its held cards (as CardDeck.shuffle): the generator's
+    ``np.random.permutation`` of the whole deck, played on the pile, or the stream's."""
     if s[MODE] == 0:
-        perm = np.random.permutation(DECK_CARDS) + 1
+        at = SIZE + MT_WORDS + 1  # the permutation's place, after the generator
+        for k in range(DECK_CARDS):
+            s[at + k] = k + 1
+        for i in range(DECK_CARDS - 1, 0, -1):  # as numba's np.random.shuffle
+            j = below(s, i + 1)
+            s[at + i], s[at + j] = s[at + j], s[at + i]
+        perm = s[at : at + DECK_CARDS]
     else:
         i = s[SHUF_PTR + d]
         if i >= s[NSHUF]:
@@ -1039,7 +1113,7 @@ def completion_accepts(s, f, q, p, give, take, pay):
 @njit(cache=True)
 def new_game(players, mode, streams, lengths):
     """The state vector of a game about to start, its streams (mode 1) after the slots."""
-    s = np.zeros(SIZE + (streams.size if mode == 1 else 0), np.int64)
+    s = np.zeros(SIZE + (streams.size if mode == 1 else MT_WORDS + 1 + DECK_CARDS), np.int64)
     if mode == 1:
         s[SIZE:] = streams
         s[FACES_AT], s[NFACES] = SIZE, lengths[0]
@@ -1122,7 +1196,7 @@ def play_many(m, genes, at, kind, who, seeds, streams, uniforms, lengths, mode, 
     Member ``i`` plays code ``kind[i]`` with its genes from ``genes[at[i]]`` on
     (:data:`GENE_WIDTHS`). ``streams[g]`` holds game ``g``'s die faces then deck shuffles
     and ``uniforms[g]`` its players' decision draws, as counted by ``lengths`` (faces,
-    shuffles per deck, uniforms per player); mode 0 draws from numba's generator seeded
+    shuffles per deck, uniforms per player); mode 0 draws from the generator seeded
     with ``seeds[g]`` instead; ``trading`` 1 plays with trading. ``results[g]`` gets, per
     seat: place, lots, monopolies, net worth, cash; then the rounds, 1 if it ended early, 1
     if a stream ran out, the turns and the trades made.
@@ -1130,12 +1204,12 @@ def play_many(m, genes, at, kind, who, seeds, streams, uniforms, lengths, mode, 
     games, n = who.shape
     for gu in prange(games):
         g = np.int64(gu)  # prange's index may be unsigned: mixed with signed it turns float
+        s = new_game(n, mode, streams[min(g, streams.shape[0] - 1)], lengths)
         if mode == 0:
-            np.random.seed(seeds[g])
+            seed_generator(s, seeds[g])
             f = genes
         else:  # the game's decision draws after the genes, where uniform() reads them
             f = np.concatenate((genes, uniforms[g]))
-        s = new_game(n, mode, streams[min(g, streams.shape[0] - 1)], lengths)
         for p in range(n):
             s[KIND + p], s[GENE_AT + p] = kind[who[g, p]], at[who[g, p]]
         s[UNI_AT], s[TRADING] = genes.size, trading
