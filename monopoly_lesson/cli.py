@@ -688,9 +688,10 @@ def _add_evolve(commands: argparse._SubParsersAction) -> None:
         "plays games of 4, scores a fitness, and the next population is bred (best 10% kept, "
         "30% roulette copies, 30% mutated copies, 30% crossover children).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=f"""--out gets parameters.json, history.csv, best.npz, population.npz and
-benchmark.csv, rewritten after every generation. After Ctrl-C, run the same command with
---resume to continue where it stopped (the result is the same as an unbroken run).
+        epilog=f"""--out gets parameters.json, history.csv, benchmark.csv and recent.npz,
+rewritten after every generation, and best.npz and population.npz, every 10 generations
+and at the last. After Ctrl-C, run the same command with --resume to continue where it
+stopped (the result is the same as an unbroken run).
 The benchmark: the best player against {", ".join(BENCHMARK_OPPONENTS)}, seats rotated.
 
 examples:

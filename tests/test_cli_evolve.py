@@ -11,7 +11,14 @@ import pytest
 from monopoly_lesson.cli import main
 from monopoly_lesson.evolution import run as evolution_run
 
-FILES = ("parameters.json", "history.csv", "best.npz", "population.npz", "benchmark.csv")
+FILES = (
+    "parameters.json",
+    "history.csv",
+    "best.npz",
+    "population.npz",
+    "benchmark.csv",
+    "recent.npz",
+)
 SMALL = ("evolve", "--chromosome", "tga", "--fitness", "finish_order", "--population", "16",
          "--games-per-player", "2", "--max-rounds", "10", "--benchmark-every", "2",
          "--benchmark-games", "4", "--seed", "1", "--no-progress")  # fmt: skip

@@ -18,12 +18,12 @@ PUBLIC = {
                   "MUTATION_RATE", "MUTATION_SD", "OPERATORS", "SEATS", "SELECTIONS",
                   "TOURNAMENT_SIZE",
                   "check_fitness", "check_operators", "crossover", "diversity", "finish_order",
-                  "fitness_parts", "flip_bits", "genome_genes", "genome_length",
-                  "genome_player", "mutate", "net_worth", "next_population", "num_monopolies",
-                  "num_properties", "num_wins", "one_point_crossover", "random_population",
-                  "rank_selection", "roulette", "select_elite", "split_counts", "tournament",
-                  "uniform_crossover", "used_genes"],
-    "files": ["BENCHMARK_COLUMNS", "HISTORY_COLUMNS"],
+                  "fitness_parts", "flip_bits", "generation_genomes", "genome_genes",
+                  "genome_length", "genome_player", "mutate", "net_worth", "next_population",
+                  "num_monopolies", "num_properties", "num_wins", "one_point_crossover",
+                  "random_population", "rank_selection", "roulette", "run_rng", "select_elite",
+                  "split_counts", "tournament", "uniform_crossover", "used_genes"],
+    "files": ["BENCHMARK_COLUMNS", "HISTORY_COLUMNS", "SAVE_POPULATION_EVERY"],
     "run": ["BENCHMARK_OPPONENTS", "EvolutionResult", "benchmark", "benchmark_each", "evolve",
             "load_evolution", "play_generation", "run_bytes", "seat_tables", "win_rates_against"],
 }  # fmt: skip
@@ -63,7 +63,7 @@ def small_run(rng: np.random.Generator) -> files._Run:
     parameters = {"chromosome": "tga", "fitness": "finish_order", "population": 8,
                   "generations": 2, **operators.check_operators("tga"),
                   "trading": False}  # fmt: skip
-    run = files._Run(parameters, generation=2)
+    run = files._Run(parameters, generation=2, saved=2)  # the population saved whole
     run.population = operators.random_population("tga", 8, rng)
     run.fitness = rng.integers(0, 10, size=8).astype(float)
     run.best = [run.population[0].copy(), run.population[1].copy()]

@@ -15,7 +15,14 @@ from monopoly_lesson.evolution import files as run_files
 from monopoly_lesson.evolution import run as evolution_run
 from monopoly_lesson.evolution.run import evolve, load_evolution, run_bytes
 
-FILES = ("parameters.json", "history.csv", "best.npz", "population.npz", "benchmark.csv")
+FILES = (
+    "parameters.json",
+    "history.csv",
+    "best.npz",
+    "population.npz",
+    "benchmark.csv",
+    "recent.npz",
+)
 TINY = dict(population=8, games_per_player=1, max_rounds=8, benchmark_every=1,
             benchmark_games=2, seed=5, progress=False)  # fmt: skip
 DEAD_PID = 4_194_305  # above any Linux pid_max: no process has it
@@ -48,10 +55,14 @@ def whole(tmp_path_factory):
     return files_of(folder / "run"), writes
 
 
-def test_a_run_writes_parameters_first_then_each_generation_population_last(whole):
+def test_a_run_writes_parameters_first_then_each_generation_recent_last(whole):
+    """Generation 1 keeps its fitness (recent.npz); the last generation asked for saves
+    the whole population and the best genomes too."""
     files, writes = whole
-    generation = ["best.npz", "history.csv", "benchmark.csv", "population.npz"]
-    assert writes == ["parameters.json", *generation, *generation]
+    kept = ["history.csv", "benchmark.csv", "recent.npz"]
+    whole_population = ["best.npz", "history.csv", "benchmark.csv", "population.npz",
+                        "recent.npz"]  # fmt: skip
+    assert writes == ["parameters.json", *kept, *whole_population]
     assert sorted(files) == sorted(FILES)
 
 
@@ -84,6 +95,47 @@ def test_a_kill_at_any_write_resumes_to_the_same_files(
             run_in(tmp_path, monkeypatch)
     run_in(tmp_path, monkeypatch, resume=True)
     assert files_of(tmp_path / "run") == expected, f"killed at {writes[kill_at - 1]}"
+
+
+def test_a_kill_between_saved_populations_resumes_by_breeding_the_genomes_again(
+    tmp_path, monkeypatch
+):
+    """With the population saved whole every 2 generations (and at the last, 5), a kill at
+    any write of generations 3 to 5 leaves generations kept as fitness (recent.npz): the
+    resumed run breeds their genomes again and ends with the very files of an unbroken
+    run."""
+    monkeypatch.setattr(evolution_run, "SAVE_POPULATION_EVERY", 2)
+    options = {"generations": 5, "chromosome": "rga"}
+    expected = files_of(run_in(tmp_path / "whole", monkeypatch, **options) and
+                        tmp_path / "whole" / "run")  # fmt: skip
+    real = run_files._write_atomic
+    for kill_at in range(10, 23):  # generation 3 starts at the 10th write, 5 ends at the 22nd
+        count = {"writes": 0}
+
+        def killed(path, write, kill_at=kill_at, count=count):
+            count["writes"] += 1
+            if count["writes"] == kill_at:
+                raise KeyboardInterrupt
+            return real(path, write)
+
+        folder = tmp_path / f"cut{kill_at}"
+        with monkeypatch.context() as patch:
+            patch.setattr(run_files, "_write_atomic", killed)
+            with pytest.raises(KeyboardInterrupt):
+                run_in(folder, monkeypatch, **options)
+        assert load_evolution(folder / "run").history["generation"].max() >= 2
+        run_in(folder, monkeypatch, **options, resume=True)
+        assert files_of(folder / "run") == expected, f"killed at write {kill_at}"
+
+
+def test_recent_generations_that_do_not_follow_the_population_are_refused(folder):
+    run_files._write_npz(folder / "recent.npz", {
+        "chromosome": np.array("rga"), "generation": np.array([4], dtype=np.int64),
+        "fitness": np.ones((1, 8)),
+    })  # fmt: skip
+    with pytest.raises(ValueError, match=r"recent.npz holds generations \[4\] but "
+                                         "population.npz is generation 2"):  # fmt: skip
+        load_evolution(folder)
 
 
 def test_the_very_first_write_killed_leaves_a_folder_the_same_command_starts_again(

@@ -28,7 +28,14 @@ from monopoly_lesson.evolution.operators import (
 from monopoly_lesson.evolution.run import evolve, load_evolution, play_generation, seat_tables
 from monopoly_lesson.game.chromosomes import RGA, SGA, TGA
 
-FILES = ("parameters.json", "history.csv", "best.npz", "population.npz", "benchmark.csv")
+FILES = (
+    "parameters.json",
+    "history.csv",
+    "best.npz",
+    "population.npz",
+    "benchmark.csv",
+    "recent.npz",
+)
 SMALL = dict(population=16, games_per_player=2, max_rounds=10, benchmark_games=4, progress=False)
 
 
@@ -286,10 +293,12 @@ def test_ctrl_c_leaves_the_last_generation_and_resuming_completes_the_run(tmp_pa
         with pytest.raises(KeyboardInterrupt):
             run_in(tmp_path / "cut", monkeypatch, generations=3)
     folder = tmp_path / "cut" / "run"
-    assert sorted(path.name for path in folder.iterdir()) == sorted(FILES), "no temporary files"
+    kept = set(FILES) - {"best.npz", "population.npz"}  # generations 1-2 kept as fitness
+    assert sorted(path.name for path in folder.iterdir()) == sorted(kept), "no temporary files"
     assert len(pd.read_csv(folder / "history.csv")) == 2
-    with np.load(folder / "population.npz") as data:
-        assert int(data["generation"]) == 2
+    with np.load(folder / "recent.npz") as data:
+        assert list(data["generation"]) == [1, 2]
+    assert len(load_evolution(folder).history) == 2
     run_in(tmp_path / "cut", monkeypatch, generations=3, resume=True)
     assert files_of(folder) == expected
 

@@ -13,13 +13,18 @@
   written before these three columns existed reads them as missing (NaN);
 - ``best.npz``: ``generation`` (G,), ``fitness`` (G,) and ``genomes`` (G, n), the best
   genome of each generation (the first best if tied), and ``chromosome`` (a string);
-- ``population.npz``: ``genomes`` (P, n) and ``fitness`` (P,) of the last generation
-  played, its number ``generation`` and ``chromosome``: what a resumed run starts from;
+- ``population.npz``: ``genomes`` (P, n) and ``fitness`` (P,) of a generation, its number
+  ``generation`` and ``chromosome``, written every :data:`SAVE_POPULATION_EVERY`
+  generations and at the last asked for;
+- ``recent.npz``: the ``fitness`` (G, P) of the generations played since (their numbers
+  ``generation``, G of them) and ``chromosome``: a resumed run breeds their genomes again
+  from population.npz's (the same genomes: breeding is seeded), so 34 MB of genes are
+  not written every generation;
 - ``benchmark.csv``: ``generation``, ``games``, ``wins``, ``win_rate``, ``ci_low``,
   ``ci_high``: the best genome against the benchmark opponents
   (:func:`~monopoly_lesson.evolution.run.benchmark`).
 
-Every file is replaced whole (written to a temporary file, then renamed), population.npz
+Every file is replaced whole (written to a temporary file, then renamed), recent.npz
 last, so Ctrl-C, or a kill at any moment, leaves the last completed generation on disk. A
 temporary file a killed run left behind is removed when the folder is opened again, and
 what is read back is checked against ``parameters.json`` first. This module plays no game:
@@ -57,7 +62,7 @@ from .operators import (
     genome_length,
 )
 
-__all__ = ["BENCHMARK_COLUMNS", "HISTORY_COLUMNS"]
+__all__ = ["BENCHMARK_COLUMNS", "HISTORY_COLUMNS", "SAVE_POPULATION_EVERY"]
 
 HISTORY_COLUMNS = ("generation", "min", "q1", "median", "q3", "max", "mean", "sd", "diversity",
                    "luck_sd", "luck_share")  # fmt: skip
@@ -66,8 +71,12 @@ HISTORY_COLUMNS = ("generation", "min", "q1", "median", "q3", "max", "mean", "sd
 BENCHMARK_COLUMNS = ("generation", "games", "wins", "win_rate", "ci_low", "ci_high")
 """The columns of ``benchmark.csv`` and of
 :attr:`~monopoly_lesson.evolution.run.EvolutionResult.benchmark`."""
+SAVE_POPULATION_EVERY = 10
+"""How often (in generations) a run writes its whole population and best genomes; the
+generations between are kept as their fitness (recent.npz) and bred again on resuming."""
 _INTEGER_COLUMNS = ("generation", "games", "wins")
-_FILES = ("parameters.json", "history.csv", "best.npz", "population.npz", "benchmark.csv")
+_FILES = ("parameters.json", "history.csv", "best.npz", "population.npz", "benchmark.csv",
+          "recent.npz")  # fmt: skip
 # What _write_atomic leaves behind when killed mid-write: .<file>.<pid>.tmp
 _LEFTOVER = re.compile(r"\.(" + "|".join(map(re.escape, _FILES)) + r")\.(\d+)\.tmp")
 # Parameters that must agree for a folder's run to be resumed (not generations).
@@ -88,6 +97,8 @@ class _Run:
     history: list[dict[str, Any]] = field(default_factory=list)
     best: list[np.ndarray] = field(default_factory=list)
     benchmark: list[dict[str, Any]] = field(default_factory=list)
+    saved: int = 0  # the generation population.npz holds (0: none)
+    recent: list[np.ndarray] = field(default_factory=list)  # fitness of those played since
 
 
 def _frame(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> pd.DataFrame:
@@ -213,19 +224,24 @@ def _with_operators(parameters: dict[str, Any]) -> dict[str, Any]:
 
 
 def _load_run(folder: Path, parameters: dict[str, Any]) -> _Run:
-    """The run in ``folder`` as of population.npz's generation (later rows are dropped),
-    each file checked against ``parameters``."""
+    """The run in ``folder`` as of its last generation saved (later rows are dropped), each
+    file checked against ``parameters``: population.npz's generation, then the generations
+    recent.npz holds after it, their genomes bred again."""
     run = _Run(parameters)
-    if not (folder / "population.npz").exists():
-        return run
     chromosome, players = parameters["chromosome"], parameters["population"]
-    population = _read_npz(folder / "population.npz", chromosome, ("genomes", "fitness"))
-    run.generation = _whole_number(population["generation"], folder / "population.npz")
-    run.population = _genomes(population["genomes"], chromosome, folder / "population.npz",
-                              rows=players)  # fmt: skip
-    run.fitness = _fitness(population["fitness"], players, folder / "population.npz")
-    best = _read_npz(folder / "best.npz", chromosome, ("genomes",))
-    run.best = list(_genomes(best["genomes"], chromosome, folder / "best.npz")[: run.generation])
+    if (folder / "population.npz").exists():
+        population = _read_npz(folder / "population.npz", chromosome, ("genomes", "fitness"))
+        run.generation = _whole_number(population["generation"], folder / "population.npz")
+        run.population = _genomes(population["genomes"], chromosome,
+                                  folder / "population.npz", rows=players)  # fmt: skip
+        run.fitness = _fitness(population["fitness"], players, folder / "population.npz")
+        best = _read_npz(folder / "best.npz", chromosome, ("genomes",))
+        run.best = list(_genomes(best["genomes"], chromosome, folder / "best.npz")
+                        [: run.generation])  # fmt: skip
+        run.saved = run.generation
+    _replay_recent(folder, run)
+    if run.generation == 0:
+        return run
     try:
         history = _read_csv(folder / "history.csv", HISTORY_COLUMNS)
         benchmark = _read_csv(folder / "benchmark.csv", BENCHMARK_COLUMNS)
@@ -235,11 +251,41 @@ def _load_run(folder: Path, parameters: dict[str, Any]) -> _Run:
     run.benchmark = benchmark[benchmark["generation"] <= run.generation].to_dict("records")
     numbered = [row["generation"] for row in run.history]
     if numbered != list(range(1, run.generation + 1)) or len(run.best) != run.generation:
-        raise ValueError(f"the run in {folder} is damaged: population.npz is generation "
+        raise ValueError(f"the run in {folder} is damaged: it is at generation "
                          f"{run.generation} but history.csv or best.npz do not hold its "
                          "generations 1 to it in order; start the run again in a new "
                          "folder.")  # fmt: skip
     return run
+
+
+def _replay_recent(folder: Path, run: _Run) -> None:
+    """Bring ``run`` (at population.npz's generation) to the last generation recent.npz
+    holds: each generation's genomes bred again, its best genome picked by its fitness."""
+    from .operators import generation_genomes, select_elite
+
+    path = folder / "recent.npz"
+    if not path.exists():  # a run written before recent.npz existed, or none yet
+        return
+    players = run.parameters["population"]
+    recent = _read_npz(path, run.parameters["chromosome"], ("fitness",))
+    numbers, fitness = recent["generation"], recent["fitness"]
+    if (numbers.ndim != 1 or numbers.dtype.kind not in "iu" or fitness.ndim != 2
+            or len(fitness) != len(numbers)):  # fmt: skip
+        raise ValueError(f"recent.npz in {folder} is damaged: it must hold one row of "
+                         "fitness per generation; start the run again in a new "
+                         "folder.")  # fmt: skip
+    later = numbers > run.generation  # rows up to population.npz's are already in it
+    numbers, fitness = numbers[later], fitness[later]
+    if list(numbers) != list(range(run.generation + 1, run.generation + 1 + len(numbers))):
+        raise ValueError(f"the run in {folder} is damaged: recent.npz holds generations "
+                         f"{numbers.tolist()} but population.npz is generation {run.generation}; "
+                         "start the run again in a new folder.")  # fmt: skip
+    for number, row in zip(numbers.tolist(), fitness, strict=True):
+        scores = _fitness(row, players, path)
+        genomes = generation_genomes(run.parameters, number, run.population, run.fitness)
+        run.generation, run.population, run.fitness = number, genomes, scores
+        run.best.append(genomes[int(select_elite(scores, 1)[0])].copy())
+        run.recent.append(scores)
 
 
 def _read_npz(path: Path, chromosome: str, arrays: tuple[str, ...]) -> dict[str, np.ndarray]:
@@ -317,19 +363,35 @@ def _check_stored(folder: Path, parameters: dict[str, Any]) -> None:
 
 
 def _save(folder: Path, run: _Run) -> None:
-    """Write the run's files, population.npz (the resume point) last."""
+    """Write the run's files, recent.npz (the resume point) last; population.npz and
+    best.npz only when the run's population is to be saved whole (``run.saved`` is its
+    generation)."""
     chromosome = np.array(run.parameters["chromosome"])
-    _write_npz(folder / "best.npz", {
-        "chromosome": chromosome,
-        "generation": np.array([row["generation"] for row in run.history], dtype=np.int64),
-        "fitness": np.array([row["max"] for row in run.history], dtype=float),
-        "genomes": np.stack(run.best),
-    })  # fmt: skip
+    if run.saved == run.generation:
+        _write_npz(folder / "best.npz", {
+            "chromosome": chromosome,
+            "generation": np.array([row["generation"] for row in run.history],
+                                   dtype=np.int64),
+            "fitness": np.array([row["max"] for row in run.history], dtype=float),
+            "genomes": np.stack(run.best),
+        })  # fmt: skip
     _write_csv(folder / "history.csv", _frame(run.history, HISTORY_COLUMNS))
     _write_csv(folder / "benchmark.csv", _frame(run.benchmark, BENCHMARK_COLUMNS))
-    _write_npz(folder / "population.npz", {
-        "chromosome": chromosome, "generation": np.array(run.generation, dtype=np.int64),
-        "genomes": run.population, "fitness": run.fitness,
+    if run.saved == run.generation:
+        _write_npz(folder / "population.npz", {
+            "chromosome": chromosome, "generation": np.array(run.generation, dtype=np.int64),
+            "genomes": run.population, "fitness": run.fitness,
+        })  # fmt: skip
+    _write_recent(folder, run)
+
+
+def _write_recent(folder: Path, run: _Run) -> None:
+    """recent.npz: the fitness of the generations played since population.npz's."""
+    players = run.parameters["population"]
+    _write_npz(folder / "recent.npz", {
+        "chromosome": np.array(run.parameters["chromosome"]),
+        "generation": np.arange(run.saved + 1, run.generation + 1, dtype=np.int64),
+        "fitness": np.array(run.recent, dtype=float).reshape(len(run.recent), players),
     })  # fmt: skip
 
 

@@ -27,6 +27,7 @@ The paper's operators are the defaults; each has alternatives one argument away
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -54,6 +55,7 @@ __all__ = [
     "finish_order",
     "fitness_parts",
     "flip_bits",
+    "generation_genomes",
     "genome_genes",
     "genome_length",
     "genome_player",
@@ -67,6 +69,7 @@ __all__ = [
     "random_population",
     "rank_selection",
     "roulette",
+    "run_rng",
     "select_elite",
     "split_counts",
     "tournament",
@@ -448,6 +451,28 @@ def next_population(
             np.stack([child1, child2], axis=1).reshape(2 * pairs, -1)[:children],
         ]
     ).astype(genomes.dtype, copy=False)
+
+
+def run_rng(seed: int, generation: int, purpose: int) -> np.random.Generator:
+    """A run's random numbers for ``generation`` and one purpose: 0 its games (generation
+    0: the first population), 1 breeding the next population from it."""
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(generation, purpose)))
+
+
+def generation_genomes(parameters: dict[str, Any], generation: int,
+                       previous: np.ndarray | None, fitness: np.ndarray | None
+                       ) -> np.ndarray:  # fmt: skip
+    """The genomes of a run's ``generation`` (its ``parameters`` as ``evolve`` keeps them):
+    the first population for generation 1, else bred from the generation before (its
+    genomes ``previous`` and their ``fitness``) with the run's operators. A run plays
+    them, and a resumed run replays them from its last saved population."""
+    p = parameters
+    if generation == 1:
+        return random_population(p["chromosome"], p["population"], run_rng(p["seed"], 0, 0),
+                                 p["init"])  # fmt: skip
+    options = {key: p[key] for key in OPERATORS if key != "init"}
+    return next_population(previous, fitness, run_rng(p["seed"], generation - 1, 1),
+                           bits=p["chromosome"] == "sga", **options)  # fmt: skip
 
 
 def check_operators(chromosome: str, **options: object) -> dict[str, object]:

@@ -42,12 +42,14 @@ from ..game.tournament import play_games, table_bytes, wilson_interval, win_rate
 from .files import (
     BENCHMARK_COLUMNS,
     HISTORY_COLUMNS,
+    SAVE_POPULATION_EVERY,
     _frame,
     _open_folder,
     _read_run,
     _Run,
     _save,
     _write_json,
+    _write_recent,
 )
 from .operators import (
     FITNESS,
@@ -62,11 +64,11 @@ from .operators import (
     check_operators,
     diversity,
     fitness_parts,
+    generation_genomes,
     genome_genes,
     genome_length,
     genome_player,
-    next_population,
-    random_population,
+    run_rng,
     select_elite,
 )
 from .population_games import play_population_games
@@ -495,6 +497,8 @@ def evolve(
             f"asked for; ask for {run.generation} or more (load_evolution reads it as it is)."
         )
     if run.generation == generations:
+        if folder is not None and run.saved == run.generation:
+            _write_recent(folder, run)  # a kill just after population.npz left its old rows
         return _result(run)
     _drop_last_benchmark(run)
     if folder is not None:
@@ -525,6 +529,10 @@ def _run_generations(run: _Run, folder: Path | None, progress: bool) -> Evolutio
         while run.generation < target:
             began = time.perf_counter()
             _play_one_generation(run, show)
+            if run.generation % SAVE_POPULATION_EVERY == 0 or run.generation == target:
+                run.saved, run.recent = run.generation, []
+            else:
+                run.recent.append(run.fitness)
             if folder is not None:
                 if saving is not None:
                     saving.result()  # the files of the generation before (its errors too)
@@ -543,23 +551,17 @@ def _snapshot(run: _Run) -> _Run:
     """The run as it is now, for saving while the next generation changes ``run``: its lists
     copied (the arrays in them are never changed, only replaced)."""
     return _Run(run.parameters, run.generation, run.population, run.fitness,
-                list(run.history), list(run.best), list(run.benchmark))  # fmt: skip
+                list(run.history), list(run.best), list(run.benchmark), run.saved,
+                list(run.recent))  # fmt: skip
 
 
 def _play_one_generation(run: _Run, show: Callable[[int, int], None]) -> None:
     """Breed (or draw) the next population, play its games, record the generation."""
     p = run.parameters
     chromosome, generation = p["chromosome"], run.generation + 1
-    if run.population is None:
-        genomes = random_population(chromosome, p["population"], _rng(p["seed"], 0, 0),
-                                    p["init"])  # fmt: skip
-    else:
-        breeding = _rng(p["seed"], run.generation, 1)
-        options = {key: p[key] for key in OPERATORS if key != "init"}
-        genomes = next_population(run.population, run.fitness, breeding,
-                                  bits=chromosome == "sga", **options)  # fmt: skip
+    genomes = generation_genomes(p, generation, run.population, run.fitness)
     scores = _score_generation(chromosome, genomes, p["fitness"], p["games_per_player"],
-                               _rng(p["seed"], generation, 0), p["max_rounds"], show,
+                               run_rng(p["seed"], generation, 0), p["max_rounds"], show,
                                p["trading"])  # fmt: skip
     fitness = scores.fitness
     run.generation, run.population, run.fitness = generation, genomes, fitness
@@ -572,12 +574,6 @@ def _play_one_generation(run: _Run, show: Callable[[int, int], None]) -> None:
         player = genome_player(chromosome, genomes[best])
         row = benchmark(player, p["benchmark_games"], p["seed"], p["max_rounds"], p["trading"])
         run.benchmark.append({"generation": generation, **row})
-
-
-def _rng(seed: int, generation: int, purpose: int) -> np.random.Generator:
-    """The random numbers of ``generation`` for one purpose: 0 games (generation 0: the first
-    population), 1 breeding the next population."""
-    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(generation, purpose)))
 
 
 def _history_row(generation: int, fitness: np.ndarray, spread: float,
