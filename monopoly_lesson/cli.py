@@ -14,6 +14,7 @@ import argparse
 import math
 import os
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -149,7 +150,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
     for add in (_add_simulate, _add_trace, _add_exact, _add_euler84, _add_rent, _add_check,
-                _add_play, _add_tournament, _add_evolve, _add_compile):  # fmt: skip
+                _add_play, _add_tournament, _add_evolve, _add_experiment,
+                _add_compile):  # fmt: skip
         add(commands)
     return parser
 
@@ -824,6 +826,122 @@ def _evolve_summary(result: EvolutionResult, out: str) -> str:
     return "\n".join(lines)
 
 
+# ---------------------------------------------------------------------------
+# The paper's whole experiment: a grid of evolve runs on Dask workers
+# ---------------------------------------------------------------------------
+
+
+def _add_experiment(commands: argparse._SubParsersAction) -> None:
+    exp = commands.add_parser(
+        "experiment",
+        help="run a grid of evolve runs (chromosomes x fitness x seeds) on Dask workers",
+        description="Run the paper's experiment: one evolve run per chromosome, fitness and "
+        "seed, each in its folder under --out, spread over the workers of a Dask cluster "
+        "(this machine's cores, or a running cluster's), with summary.csv across runs.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=f"""Run the same command again to resume every run where it stopped: a run's
+files are the same whatever worker played it. With --scheduler, the workers need the
+package installed and --out at the same path (a shared folder).
+
+examples:
+  {PROG} experiment --chromosome rga,tga,sga --fitness all --seeds 1 \\
+      --generations 1000 --out runs/paper
+  {PROG} experiment --chromosome rga --fitness finish_order --seeds 1,2,3 \\
+      --population 100 --games-per-player 20 --generations 10 --out runs/small
+  {PROG} experiment ... --scheduler tcp://10.0.0.5:8786""",
+    )
+    exp.add_argument("--chromosome", type=_chromosomes, default="rga,tga,sga",
+                     metavar="NAMES", help="comma-separated chromosomes: "
+                     f"{', '.join(CHROMOSOME_PLAYERS)} (default rga,tga,sga)")  # fmt: skip
+    exp.add_argument("--fitness", type=_fitness_list, default="all", metavar="NAMES",
+                     help=f"comma-separated fitness functions ({', '.join(FITNESS)}, or "
+                     "vs:A,B,C written vs:A+B+C), or all: the paper's five (default)")  # fmt: skip
+    exp.add_argument("--seeds", type=_seed_list, default="1", metavar="SEEDS",
+                     help="comma-separated seeds, one run each (default 1)")  # fmt: skip
+    exp.add_argument("--generations", type=_positive, default=1000,
+                     help="generations per run (default 1000)")  # fmt: skip
+    exp.add_argument("--out", required=True, metavar="FOLDER", help="the experiment's folder")
+    where = exp.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=_positive, default=None, metavar="N",
+                       help="worker processes of a cluster on this machine (default: one "
+                       "per core)")  # fmt: skip
+    where.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="the address of a running Dask scheduler (tcp://host:8786)",
+    )
+    exp.add_argument("--population", type=_population, default=1000,
+                     help="players per run, a multiple of 4 (default 1000)")  # fmt: skip
+    exp.add_argument("--games-per-player", type=_positive, default=100,
+                     help="games each player plays per generation (default 100)")  # fmt: skip
+    exp.add_argument("--benchmark-every", type=_nonnegative, default=10, metavar="N",
+                     help="benchmark every N generations and the last; 0 never (10)")  # fmt: skip
+    exp.add_argument("--benchmark-games", type=_positive, default=200,
+                     help="games per benchmark (default 200)")  # fmt: skip
+    exp.add_argument("--max-rounds", type=_max_rounds, default=100, help=MAX_ROUNDS_HELP)
+    exp.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    exp.add_argument("--trading", action="store_true",
+                     help="play every game with the rules' trading step")  # fmt: skip
+    _add_operators(exp)
+
+
+def _chromosomes(text: str) -> list[str]:
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    for name in names or [""]:
+        if name not in CHROMOSOME_PLAYERS:
+            raise argparse.ArgumentTypeError(
+                f"unknown chromosome {name!r}; choose from {', '.join(CHROMOSOME_PLAYERS)}, "
+                "comma-separated"
+            )
+    return names
+
+
+def _fitness_list(text: str) -> list[str]:
+    if text.strip() == "all":
+        return list(FITNESS)
+    names = [name.strip().replace("+", ",") for name in text.split(",") if name.strip()]
+    return [_fitness(name) for name in names or [""]]
+
+
+def _seed_list(text: str) -> list[int]:
+    return [_game_seed(word.strip()) for word in text.split(",")]
+
+
+def run_experiment(args: argparse.Namespace) -> None:
+    """``experiment``: run (or resume) the grid on Dask workers; print the summary."""
+    from .evolution.experiment import experiment
+
+    options = {
+        "population": args.population, "games_per_player": args.games_per_player,
+        "benchmark_every": args.benchmark_every, "benchmark_games": args.benchmark_games,
+        "max_rounds": args.max_rounds, "trading": args.trading, "init": args.init,
+        "selection": args.selection, "crossover": args.crossover,
+        "mutation_rate": args.mutation_rate, "mutation_sd": args.mutation_sd,
+    }  # fmt: skip
+    start = time.perf_counter()
+    try:
+        summary = experiment(
+            args.chromosome, args.fitness, args.seeds, args.generations, args.out,
+            workers=args.workers, scheduler=args.scheduler, progress=not args.no_progress,
+            on_start=lambda link: print(f"Dask dashboard: {link}", flush=True), **options,
+        )  # fmt: skip
+    except (ValueError, TypeError) as error:
+        raise UsageError(f"{PROG} experiment: {error}") from None
+    except KeyboardInterrupt:
+        print(f"\n{PROG} experiment: stopped; the completed generations are in {args.out}: "
+              "run the same command to resume every run.", file=sys.stderr)  # fmt: skip
+        raise
+    seconds = time.perf_counter() - start
+    shown = summary[["run", "generations", "min", "max", "mean", "win_rate", "ci_low",
+                     "ci_high"]]  # fmt: skip
+    print(shown.to_string(index=False, float_format=lambda x: f"{x:.3g}"))
+    print(
+        f"{len(summary)} runs in {seconds:,.0f} s; summary in "
+        f"{os.path.join(args.out, 'summary.csv')}."
+    )
+
+
 COMMANDS = {
     "simulate": run_simulate,
     "trace": run_trace,
@@ -834,6 +952,7 @@ COMMANDS = {
     "play": run_play,
     "tournament": run_tournament,
     "evolve": run_evolve,
+    "experiment": run_experiment,
     "compile": run_compile,
 }
 
