@@ -22,6 +22,7 @@ import contextlib
 import json
 import os
 import re
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,7 +35,14 @@ from ..checks import check_whole
 from .files import _write_atomic, _write_csv
 from .operators import FITNESS, check_fitness
 
-__all__ = ["SUMMARY_COLUMNS", "ExperimentRun", "experiment", "experiment_runs", "read_summary"]
+__all__ = [
+    "POLL_SECONDS",
+    "SUMMARY_COLUMNS",
+    "ExperimentRun",
+    "experiment",
+    "experiment_runs",
+    "read_summary",
+]
 
 SUMMARY_COLUMNS = ("run", "chromosome", "fitness", "seed", "generations", "min", "median",
                    "max", "mean", "sd", "diversity", "benchmark_generation", "win_rate",
@@ -42,6 +50,8 @@ SUMMARY_COLUMNS = ("run", "chromosome", "fitness", "seed", "generations", "min",
 """The columns of ``summary.csv``: a run, its last generation's fitness distribution and
 diversity, and its last benchmark (the best genome's win rate against the benchmark
 opponents, with its 95% interval)."""
+POLL_SECONDS = 1.0
+"""How often the progress bar reads the runs' folders."""
 _GRID = ("chromosomes", "fitness", "seeds")
 _OPTIONS = ("population", "games_per_player", "benchmark_every", "benchmark_games",
             "max_rounds", "init", "selection", "crossover", "mutation_rate", "mutation_sd",
@@ -233,31 +243,25 @@ def _run_all(client: Any, runs: list[ExperimentRun], folder: Path, generations: 
              options: dict[str, Any], progress: bool) -> None:  # fmt: skip
     """Every run to ``generations`` on the cluster, with a progress bar that counts the
     generations saved across runs (read from their folders)."""
-    from distributed import wait
     from tqdm.auto import tqdm
 
     futures = [
-        client.submit(
-            _play_run,
-            str(folder / run.name),
-            run,
-            generations,
-            options,
-            key=f"evolve-{run.name}",
-            pure=False,
-        )
+        client.submit(_play_run, str(folder / run.name), run, generations, options,
+                      key=f"evolve-{run.name}", pure=False)
         for run in runs
-    ]
+    ]  # fmt: skip
     total = len(runs) * generations
     with tqdm(total=total, desc="experiment", unit="gen", disable=not progress) as bar:
         while True:
-            done = wait(futures, timeout=2, return_when="ALL_COMPLETED").not_done == set()
+            finished = [future for future in futures if future.done()]
+            for future in finished:
+                if future.status == "error":
+                    future.result()  # the run's error, raised here at once
             saved = sum(_generations_saved(folder / run.name) for run in runs)
             bar.update(saved - bar.n)
-            if done:
+            if len(finished) == len(futures):
                 break
-    for future in futures:
-        future.result()  # a run's error, raised here
+            time.sleep(POLL_SECONDS)
 
 
 def _generations_saved(folder: Path) -> int:
