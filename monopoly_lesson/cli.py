@@ -707,27 +707,33 @@ examples:
                      help=f"points per game: {', '.join(FITNESS)} (default finish_order), "
                      "or vs:A,B,C to score against a fixed field of three built-in "
                      "strategies (vs:A,B,C:SCORING for another scoring)")  # fmt: skip
-    evo.add_argument("--population", type=_population, default=1000,
-                     help="players, a multiple of 4 (default 1000)")  # fmt: skip
-    evo.add_argument("--games-per-player", type=_positive, default=100,
-                     help="games each player plays per generation (default 100)")  # fmt: skip
     evo.add_argument("--generations", type=_positive, default=100, help="generations (100)")
     evo.add_argument("--out", required=True, metavar="FOLDER", help="the run's folder")
     evo.add_argument("--seed", type=_game_seed, default=0,
                      help="random seed, 0 to 2**32 - 1 (default 0)")  # fmt: skip
     evo.add_argument("--resume", action="store_true", help="continue the run in --out")
-    evo.add_argument("--benchmark-every", type=_nonnegative, default=10, metavar="N",
-                     help="benchmark every N generations and the last; 0 never (10)")  # fmt: skip
-    evo.add_argument("--benchmark-games", type=_positive, default=200,
-                     help="games per benchmark (default 200)")  # fmt: skip
-    evo.add_argument("--max-rounds", type=_max_rounds, default=100, help=MAX_ROUNDS_HELP)
-    evo.add_argument("--no-progress", action="store_true", help="never show a progress bar")
-    evo.add_argument(
+    _add_run_options(evo)
+    _add_operators(evo)
+
+
+def _add_run_options(parser: argparse.ArgumentParser) -> None:
+    """The options of a run that ``evolve`` and ``experiment`` share (but the operators)."""
+    parser.add_argument("--population", type=_population, default=1000,
+                        help="players, a multiple of 4 (default 1000)")  # fmt: skip
+    parser.add_argument("--games-per-player", type=_positive, default=100,
+                        help="games each player plays per generation (default 100)")  # fmt: skip
+    parser.add_argument("--benchmark-every", type=_nonnegative, default=10, metavar="N",
+                        help="benchmark every N generations and the last; 0 never "
+                        "(10)")  # fmt: skip
+    parser.add_argument("--benchmark-games", type=_positive, default=200,
+                        help="games per benchmark (default 200)")  # fmt: skip
+    parser.add_argument("--max-rounds", type=_max_rounds, default=100, help=MAX_ROUNDS_HELP)
+    parser.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    parser.add_argument(
         "--trading",
         action="store_true",
         help="play every game with the rules' trading step (the paper's have none)",
     )
-    _add_operators(evo)
 
 
 def _add_operators(evo: argparse.ArgumentParser) -> None:
@@ -871,18 +877,7 @@ examples:
         metavar="ADDRESS",
         help="the address of a running Dask scheduler (tcp://host:8786)",
     )
-    exp.add_argument("--population", type=_population, default=1000,
-                     help="players per run, a multiple of 4 (default 1000)")  # fmt: skip
-    exp.add_argument("--games-per-player", type=_positive, default=100,
-                     help="games each player plays per generation (default 100)")  # fmt: skip
-    exp.add_argument("--benchmark-every", type=_nonnegative, default=10, metavar="N",
-                     help="benchmark every N generations and the last; 0 never (10)")  # fmt: skip
-    exp.add_argument("--benchmark-games", type=_positive, default=200,
-                     help="games per benchmark (default 200)")  # fmt: skip
-    exp.add_argument("--max-rounds", type=_max_rounds, default=100, help=MAX_ROUNDS_HELP)
-    exp.add_argument("--no-progress", action="store_true", help="never show a progress bar")
-    exp.add_argument("--trading", action="store_true",
-                     help="play every game with the rules' trading step")  # fmt: skip
+    _add_run_options(exp)
     _add_operators(exp)
 
 

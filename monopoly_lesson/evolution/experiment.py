@@ -36,6 +36,7 @@ from .files import _write_atomic, _write_csv
 from .operators import FITNESS, check_fitness
 
 __all__ = [
+    "CONNECT_TIMEOUT",
     "POLL_SECONDS",
     "SUMMARY_COLUMNS",
     "ExperimentRun",
@@ -52,6 +53,8 @@ diversity, and its last benchmark (the best genome's win rate against the benchm
 opponents, with its 95% interval)."""
 POLL_SECONDS = 1.0
 """How often the progress bar reads the runs' folders."""
+CONNECT_TIMEOUT = "10s"
+"""How long to try to reach a running cluster's scheduler."""
 _GRID = ("chromosomes", "fitness", "seeds")
 _OPTIONS = ("population", "games_per_player", "benchmark_every", "benchmark_games",
             "max_rounds", "init", "selection", "crossover", "mutation_rate", "mutation_sd",
@@ -72,15 +75,22 @@ class ExperimentRun:
 def experiment_runs(chromosomes: Sequence[str], fitness: Sequence[str],
                     seeds: Sequence[int]) -> list[ExperimentRun]:  # fmt: skip
     """The grid's runs in order (chromosome, then fitness, then seed), each checked: an
-    unknown chromosome or fitness is a ``ValueError`` that lists what is allowed."""
+    unknown chromosome or fitness is a ``ValueError`` that lists what is allowed.
+    ``chromosomes`` may be one comma-separated string; ``fitness`` one name (``"all"``: the
+    paper's five) or a list of names."""
     from .operators import _check_name
 
-    chromosomes, fitness, seeds = _names(chromosomes, "chromosomes"), list(fitness), list(seeds)
-    if fitness in (["all"], "all"):
+    chromosomes = _names(chromosomes, "chromosomes")
+    if isinstance(fitness, str):  # one name: vs:A,B,C holds commas
+        fitness = [fitness]
+    fitness, seeds = list(fitness), list(seeds)
+    if fitness == ["all"]:
         fitness = list(FITNESS)
     for name in chromosomes:
         _check_name(name, "chromosome")
-    fitness = [check_fitness(name) for name in _names(fitness, "fitness")]
+    if not fitness:
+        raise ValueError("fitness must name at least one fitness function.")
+    fitness = [check_fitness(name) for name in fitness]
     if not seeds:
         raise ValueError("seeds must hold at least one seed (a whole number from 0 to 2**32 - 1).")
     for seed in seeds:
@@ -211,7 +221,7 @@ def _cluster(workers: int | None, scheduler: str | None) -> Iterator[Any]:
 
     if scheduler is not None:
         try:
-            client = Client(scheduler, timeout="10s")
+            client = Client(scheduler, timeout=CONNECT_TIMEOUT)
         except (OSError, TimeoutError, ValueError) as error:
             raise ValueError(f"cannot reach the Dask scheduler at {scheduler} ({error}); "
                              "start it, or leave out scheduler to use this "
