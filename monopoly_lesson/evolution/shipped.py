@@ -4,6 +4,11 @@ A paper-scale run takes minutes, too long for a notebook cell; its small data fi
 (``monopoly_lesson/data/NAME/``, made by ``tools/ship_run.py``) keeps the history, the
 benchmark win rates, the command that makes it, each generation's best buy genes, the
 final best genome and the final population's mean genes.
+
+The paper's whole experiment (``python -m monopoly_lesson experiment``, hours) ships as
+one compact folder (``monopoly_lesson/data/experiment_NAME/``, made by
+``tools/ship_experiment.py``): per run its history, benchmark, command, the best genome of
+every 10th generation (genes to 1/255) and its last best genome exactly.
 """
 
 from __future__ import annotations
@@ -18,13 +23,25 @@ import pandas as pd
 from ..game.chromosomes import CHROMOSOME_PLAYERS, RGA
 from .operators import genome_genes
 
-__all__ = ["SHIPPED_RUNS", "ShippedRun", "load_shipped_run"]
+__all__ = [
+    "SHIPPED_EXPERIMENTS",
+    "SHIPPED_RUNS",
+    "ShippedExperimentRun",
+    "ShippedRun",
+    "load_shipped_experiment",
+    "load_shipped_run",
+]
 
 DATA = Path(__file__).resolve().parent.parent / "data"  # monopoly_lesson/data
 SHIPPED_RUNS = ("rga_finish_order", "rga_level", "ega_always", "ega_trading")
 """The runs in the package's data folder: the paper's RGA run, and three with a
 diversity-keeping start and absolute fitness (RGA; EGA against three always-buy players;
 EGA with trading on)."""
+SHIPPED_EXPERIMENTS = ("paper",)
+"""The experiments in the package's data folder: the paper's grid (RGA, TGA and SGA x its
+five fitness functions, 1,000 players, 100 games each, seed 1)."""
+GENE_STEPS = 255
+"""A shipped experiment keeps each 10th generation's best genes as whole numbers 0..255."""
 
 
 @dataclass(frozen=True)
@@ -65,3 +82,52 @@ def load_shipped_run(name: str = "rga_finish_order") -> ShippedRun:
         population_buy=genes["population_buy"],
         population_jail=genes["population_jail"],
     )
+
+
+@dataclass(frozen=True)
+class ShippedExperimentRun:
+    """One run of a shipped experiment: ``parameters`` (with its ``command``), ``history``
+    (every generation), ``benchmark`` (every 10 generations), ``best_generations`` and
+    ``best_genomes`` (the best genome of those generations, genes to 1/255; SGA's bits
+    exact) and ``final_best`` (the last generation's best genome, exact)."""
+
+    parameters: dict
+    history: pd.DataFrame
+    benchmark: pd.DataFrame
+    best_generations: np.ndarray
+    best_genomes: np.ndarray
+    final_best: np.ndarray
+
+    def best_player(self) -> RGA:
+        """The last generation's best genome, as a player for any game."""
+        chromosome = self.parameters["chromosome"]
+        tables = genome_genes(chromosome, self.final_best[None])
+        return CHROMOSOME_PLAYERS[chromosome].from_genes(*(table[0] for table in tables))
+
+
+def load_shipped_experiment(name: str = "paper") -> dict[str, ShippedExperimentRun]:
+    """Read the shipped experiment ``name`` (one of :data:`SHIPPED_EXPERIMENTS`): its runs
+    by name (``rga-finish_order-seed1``, ...), in the grid's order."""
+    if name not in SHIPPED_EXPERIMENTS:
+        raise ValueError(f"no shipped experiment {name!r}; the package has "
+                         f"{', '.join(SHIPPED_EXPERIMENTS)}.")  # fmt: skip
+    folder = DATA / f"experiment_{name}"
+    runs = json.loads((folder / "runs.json").read_text())
+    history = pd.read_csv(folder / "history.csv.gz")
+    benchmark = pd.read_csv(folder / "benchmark.csv")
+    out = {}
+    with np.load(folder / "genes.npz") as genes:
+        for run, parameters in runs.items():
+            steps = genes[f"{run}/best"]
+            best = (np.unpackbits(steps, axis=1, count=genes[f"{run}/final"].size)
+                    if parameters["chromosome"] == "sga" else steps / GENE_STEPS)  # fmt: skip
+            out[run] = ShippedExperimentRun(
+                parameters=parameters,
+                history=history[history["run"] == run].drop(columns="run").reset_index(drop=True),
+                benchmark=benchmark[benchmark["run"] == run].drop(columns="run")
+                .reset_index(drop=True),
+                best_generations=genes[f"{run}/generations"],
+                best_genomes=best,
+                final_best=genes[f"{run}/final"],
+            )  # fmt: skip
+    return out
