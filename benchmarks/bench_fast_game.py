@@ -93,7 +93,16 @@ def generation_parts(repeat: int) -> dict[str, float]:
     rng = np.random.default_rng(0)
     genomes = random_population("rga", 1000, rng)
     fitness = rng.random(1000) * 300
-    run = files._Run({"chromosome": "rga"}, 1, genomes, fitness, [], [genomes[0]] * 300, [])
+    run = files._Run(
+        {"chromosome": "rga", "population": 1000},
+        1,
+        genomes,
+        fitness,
+        [],
+        [genomes[0]] * 300,
+        [],
+        saved=1,
+    )  # the population saved whole
     folder = Path(tempfile.mkdtemp())
     return {
         "breeding": best_of(repeat, lambda: next_population(genomes, fitness, rng)),
