@@ -785,18 +785,22 @@ def _nonnegative(text: str) -> int:
     return _whole(text, 0, "this option")
 
 
+def _run_options(args: argparse.Namespace) -> dict[str, object]:
+    """The run options (:func:`_add_run_options`, :func:`_add_operators`) as ``evolve``'s
+    keyword arguments."""
+    names = ("population", "games_per_player", "benchmark_every", "benchmark_games",
+             "max_rounds", "trading", "init", "selection", "crossover", "mutation_rate",
+             "mutation_sd")  # fmt: skip
+    return {name: getattr(args, name) for name in names}
+
+
 def run_evolve(args: argparse.Namespace) -> None:
     """``evolve``: run (or resume) the genetic algorithm; print a summary."""
     try:
         result = evolve(
-            chromosome=args.chromosome, fitness=args.fitness, population=args.population,
-            games_per_player=args.games_per_player, generations=args.generations,
-            seed=args.seed, out=args.out, resume=args.resume,
-            benchmark_every=args.benchmark_every, benchmark_games=args.benchmark_games,
-            max_rounds=args.max_rounds, progress=not args.no_progress, init=args.init,
-            selection=args.selection, crossover=args.crossover,
-            mutation_rate=args.mutation_rate, mutation_sd=args.mutation_sd,
-            trading=args.trading,
+            chromosome=args.chromosome, fitness=args.fitness, generations=args.generations,
+            seed=args.seed, out=args.out, resume=args.resume, progress=not args.no_progress,
+            **_run_options(args),
         )  # fmt: skip
     except (ValueError, TypeError) as error:
         raise UsageError(f"{PROG} evolve: {error}") from None
@@ -907,13 +911,7 @@ def run_experiment(args: argparse.Namespace) -> None:
     """``experiment``: run (or resume) the grid on Dask workers; print the summary."""
     from .evolution.experiment import experiment
 
-    options = {
-        "population": args.population, "games_per_player": args.games_per_player,
-        "benchmark_every": args.benchmark_every, "benchmark_games": args.benchmark_games,
-        "max_rounds": args.max_rounds, "trading": args.trading, "init": args.init,
-        "selection": args.selection, "crossover": args.crossover,
-        "mutation_rate": args.mutation_rate, "mutation_sd": args.mutation_sd,
-    }  # fmt: skip
+    options = _run_options(args)
     start = time.perf_counter()
     try:
         summary = experiment(

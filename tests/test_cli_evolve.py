@@ -7,18 +7,11 @@ import sys
 
 import pandas as pd
 import pytest
+from test_evolve_files import FILES
 
 from monopoly_lesson.cli import main
 from monopoly_lesson.evolution import run as evolution_run
 
-FILES = (
-    "parameters.json",
-    "history.csv",
-    "best.npz",
-    "population.npz",
-    "benchmark.csv",
-    "recent.npz",
-)
 SMALL = ("evolve", "--chromosome", "tga", "--fitness", "finish_order", "--population", "16",
          "--games-per-player", "2", "--max-rounds", "10", "--benchmark-every", "2",
          "--benchmark-games", "4", "--seed", "1", "--no-progress")  # fmt: skip

@@ -7,6 +7,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+from test_evolve_files import FILES
 
 from monopoly_lesson.evolution import run as evolution_run
 from monopoly_lesson.evolution.files import BENCHMARK_COLUMNS, HISTORY_COLUMNS
@@ -28,14 +29,6 @@ from monopoly_lesson.evolution.operators import (
 from monopoly_lesson.evolution.run import evolve, load_evolution, play_generation, seat_tables
 from monopoly_lesson.game.chromosomes import RGA, SGA, TGA
 
-FILES = (
-    "parameters.json",
-    "history.csv",
-    "best.npz",
-    "population.npz",
-    "benchmark.csv",
-    "recent.npz",
-)
 SMALL = dict(population=16, games_per_player=2, max_rounds=10, benchmark_games=4, progress=False)
 
 
