@@ -255,10 +255,10 @@ def _run_all(client: Any, runs: list[ExperimentRun], folder: Path, generations: 
     generations saved across runs (read from their folders)."""
     from tqdm.auto import tqdm
 
-    futures = [
+    futures = [  # the grid's order: a higher priority runs first
         client.submit(_play_run, str(folder / run.name), run, generations, options,
-                      key=f"evolve-{run.name}", pure=False)
-        for run in runs
+                      key=f"evolve-{run.name}", pure=False, priority=len(runs) - k)
+        for k, run in enumerate(runs)
     ]  # fmt: skip
     total = len(runs) * generations
     with tqdm(total=total, desc="experiment", unit="gen", disable=not progress) as bar:
