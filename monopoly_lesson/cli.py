@@ -909,11 +909,13 @@ def _seed_list(text: str) -> list[int]:
 
 def run_experiment(args: argparse.Namespace) -> None:
     """``experiment``: run (or resume) the grid on Dask workers; print the summary."""
-    from .evolution.experiment import experiment
+    from .evolution.experiment import experiment, experiment_runs, generations_saved
 
     options = _run_options(args)
     start = time.perf_counter()
     try:
+        before = generations_saved(args.out, experiment_runs(args.chromosome, args.fitness,
+                                                             args.seeds))  # fmt: skip
         summary = experiment(
             args.chromosome, args.fitness, args.seeds, args.generations, args.out,
             workers=args.workers, scheduler=args.scheduler, progress=not args.no_progress,
@@ -926,13 +928,13 @@ def run_experiment(args: argparse.Namespace) -> None:
               "run the same command to resume every run.", file=sys.stderr)  # fmt: skip
         raise
     seconds = time.perf_counter() - start
+    played = int(summary["generations"].sum()) - before
     shown = summary[["run", "generations", "min", "max", "mean", "win_rate", "ci_low",
                      "ci_high"]]  # fmt: skip
     print(shown.to_string(index=False, float_format=lambda x: f"{x:.3g}"))
-    print(
-        f"{len(summary)} runs in {seconds:,.0f} s; summary in "
-        f"{os.path.join(args.out, 'summary.csv')}."
-    )
+    pace = f" ({played:,} generations played, {seconds / played:.2f} s each)" if played else ""
+    print(f"{len(summary)} runs in {seconds:,.0f} s{pace}; summary in "
+          f"{os.path.join(args.out, 'summary.csv')}.")  # fmt: skip
 
 
 COMMANDS = {

@@ -168,6 +168,7 @@ def test_the_command_runs_a_grid_and_a_different_grid_in_its_folder_is_refused(t
     status, out, err = run_cli(capsys, *words)
     assert status == 0, err
     assert "Dask dashboard: http" in out and "2 runs in" in out
+    assert "(2 generations played," in out
     summary = pd.read_csv(tmp_path / "grid" / "summary.csv")
     assert summary["fitness"].tolist() == ["num_wins", "vs:heuristic,always,heuristic"]
     status, _, err = run_cli(capsys, *[w if w != "tga" else "rga" for w in words])

@@ -42,6 +42,7 @@ __all__ = [
     "ExperimentRun",
     "experiment",
     "experiment_runs",
+    "generations_saved",
     "read_summary",
 ]
 
@@ -272,6 +273,11 @@ def _run_all(client: Any, runs: list[ExperimentRun], folder: Path, generations: 
             if len(finished) == len(futures):
                 break
             time.sleep(POLL_SECONDS)
+
+
+def generations_saved(out: str | os.PathLike[str], runs: Sequence[ExperimentRun]) -> int:
+    """How many generations the runs ``runs`` of the experiment in ``out`` have saved."""
+    return sum(_generations_saved(Path(out).resolve() / run.name) for run in runs)
 
 
 def _generations_saved(folder: Path) -> int:
