@@ -11,11 +11,12 @@ on stderr, never a traceback; targets are checked before the work starts.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -796,19 +797,27 @@ def _run_options(args: argparse.Namespace) -> dict[str, object]:
 
 def run_evolve(args: argparse.Namespace) -> None:
     """``evolve``: run (or resume) the genetic algorithm; print a summary."""
-    try:
+    with _long_command("evolve", f"the completed generations are in {args.out}: run the same "
+                       "command with --resume to continue."):  # fmt: skip
         result = evolve(
             chromosome=args.chromosome, fitness=args.fitness, generations=args.generations,
             seed=args.seed, out=args.out, resume=args.resume, progress=not args.no_progress,
             **_run_options(args),
         )  # fmt: skip
-    except (ValueError, TypeError) as error:
-        raise UsageError(f"{PROG} evolve: {error}") from None
-    except KeyboardInterrupt:
-        print(f"\n{PROG} evolve: stopped; the completed generations are in {args.out}: run "
-              "the same command with --resume to continue.", file=sys.stderr)  # fmt: skip
-        raise
     print(_evolve_summary(result, args.out))
+
+
+@contextlib.contextmanager
+def _long_command(command: str, stopped: str) -> Iterator[None]:
+    """A long command's errors as one line (exit status 2), and after Ctrl-C a line that
+    says where its work is (``stopped``) before the interrupt goes on."""
+    try:
+        yield
+    except (ValueError, TypeError) as error:
+        raise UsageError(f"{PROG} {command}: {error}") from None
+    except KeyboardInterrupt:
+        print(f"\n{PROG} {command}: stopped; {stopped}", file=sys.stderr)
+        raise
 
 
 def _evolve_summary(result: EvolutionResult, out: str) -> str:
@@ -913,7 +922,8 @@ def run_experiment(args: argparse.Namespace) -> None:
 
     options = _run_options(args)
     start = time.perf_counter()
-    try:
+    with _long_command("experiment", f"the completed generations are in {args.out}: run the "
+                       "same command to resume every run."):  # fmt: skip
         before = generations_saved(args.out, experiment_runs(args.chromosome, args.fitness,
                                                              args.seeds))  # fmt: skip
         summary = experiment(
@@ -921,12 +931,6 @@ def run_experiment(args: argparse.Namespace) -> None:
             workers=args.workers, scheduler=args.scheduler, progress=not args.no_progress,
             on_start=lambda link: print(f"Dask dashboard: {link}", flush=True), **options,
         )  # fmt: skip
-    except (ValueError, TypeError) as error:
-        raise UsageError(f"{PROG} experiment: {error}") from None
-    except KeyboardInterrupt:
-        print(f"\n{PROG} experiment: stopped; the completed generations are in {args.out}: "
-              "run the same command to resume every run.", file=sys.stderr)  # fmt: skip
-        raise
     seconds = time.perf_counter() - start
     played = int(summary["generations"].sum()) - before
     shown = summary[["run", "generations", "min", "max", "mean", "win_rate", "ci_low",
