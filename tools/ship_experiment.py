@@ -8,7 +8,10 @@ experiment``'s folder that are finished (a run still under way is left out, and 
 - ``history.csv.gz``: every run's history, a ``run`` column first;
 - ``benchmark.csv``: every run's benchmarks (every 10 generations), a ``run`` column first;
 - ``genes.npz``: per run the generations 10, 20, ... and their best genomes (genes as
-  whole numbers 0..255, SGA's bits packed) and the last best genome exactly.
+  whole numbers 0..255, SGA's bits packed), the last best genome exactly, and the whole
+  population's fitness at the last generation and at each of ``--fitness-at``'s
+  generations (those are played again to that generation: the same genomes and games, in
+  resumable folders under ``--work``).
 
 The runs' populations (34 MB each) stay out of the package.
 """
@@ -19,6 +22,7 @@ import argparse
 import gzip
 import io
 import json
+import shutil
 import zipfile
 from pathlib import Path
 
@@ -26,7 +30,8 @@ import numpy as np
 import pandas as pd
 
 from monopoly_lesson.evolution.experiment import experiment_runs
-from monopoly_lesson.evolution.run import load_evolution
+from monopoly_lesson.evolution.operators import OPERATORS
+from monopoly_lesson.evolution.run import evolve, load_evolution
 from monopoly_lesson.evolution.shipped import GENE_STEPS
 
 DATA = Path(__file__).resolve().parent.parent / "monopoly_lesson" / "data"
@@ -38,7 +43,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("experiment", type=Path, help="the folder the experiment wrote")
     parser.add_argument("name", help="the shipped experiment's name (data/experiment_NAME)")
+    parser.add_argument(
+        "--fitness-at",
+        default="",
+        metavar="GENERATIONS",
+        help="comma-separated generations whose fitness to keep (played again)",
+    )
+    parser.add_argument(
+        "--work",
+        type=Path,
+        default=None,
+        help="where those generations are played (resumable folders)",
+    )
     args = parser.parse_args()
+    again = sorted({int(g) for g in args.fitness_at.split(",") if g.strip()})
+    if again and args.work is None:
+        parser.error("--fitness-at needs --work, a folder for the runs played again")
     grid = json.loads((args.experiment / "experiment.json").read_text())
     runs = experiment_runs(grid["chromosomes"], grid["fitness"], grid["seeds"])
     out = DATA / f"experiment_{args.name}"
@@ -62,6 +82,9 @@ def main() -> None:
         genes[f"{run.name}/best"] = (np.packbits(best, axis=1) if run.chromosome == "sga"
                                      else np.rint(best * GENE_STEPS).astype(np.uint8))  # fmt: skip
         genes[f"{run.name}/final"] = result.best_genomes[-1]
+        genes[f"{run.name}/fitness_{len(result.history)}"] = result.fitness
+        for generation, fitness in fitness_at(p, again, args.work / run.name if again else None):
+            genes[f"{run.name}/fitness_{generation}"] = fitness
     (out / "runs.json").write_text(json.dumps(parameters, indent=2) + "\n")
     columns = lambda table: ["run", *[c for c in table.columns if c != "run"]]  # noqa: E731
     history = pd.concat(histories, ignore_index=True) if histories else pd.DataFrame()
@@ -74,6 +97,23 @@ def main() -> None:
     _write_npz(out / "genes.npz", genes)
     print(f"wrote {out}: " + ", ".join(f"{p.name} {p.stat().st_size:,} B"
                                        for p in sorted(out.iterdir())))  # fmt: skip
+
+
+def fitness_at(p: dict, generations: list[int], work: Path | None) -> list[tuple[int, np.ndarray]]:
+    """The population's fitness at each of ``generations`` of the run of parameters ``p``:
+    the run played again to each in turn, in the resumable folder ``work`` (without its
+    benchmarks, which play no part in the populations)."""
+    found = []
+    for generation in generations:
+        if (work / "parameters.json").exists() and len(load_evolution(work).history) > generation:
+            shutil.rmtree(work)  # played further before: start again
+        result = evolve(p["chromosome"], p["fitness"], population=p["population"],
+                        games_per_player=p["games_per_player"], generations=generation,
+                        seed=p["seed"], out=work, resume=True, benchmark_every=0,
+                        max_rounds=p["max_rounds"], progress=False, trading=p["trading"],
+                        **{key: p[key] for key in OPERATORS})  # fmt: skip
+        found.append((generation, result.fitness))
+    return found
 
 
 def _write_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:

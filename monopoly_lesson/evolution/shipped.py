@@ -89,7 +89,9 @@ class ShippedExperimentRun:
     """One run of a shipped experiment: ``parameters`` (with its ``command``), ``history``
     (every generation), ``benchmark`` (every 10 generations), ``best_generations`` and
     ``best_genomes`` (the best genome of those generations, genes to 1/255; SGA's bits
-    exact) and ``final_best`` (the last generation's best genome, exact)."""
+    exact), ``final_best`` (the last generation's best genome, exact) and ``fitness``
+    (generation -> the whole population's fitness then: the last generation's and a few
+    others')."""
 
     parameters: dict
     history: pd.DataFrame
@@ -97,6 +99,7 @@ class ShippedExperimentRun:
     best_generations: np.ndarray
     best_genomes: np.ndarray
     final_best: np.ndarray
+    fitness: dict[int, np.ndarray]
 
     def best_player(self) -> RGA:
         """The last generation's best genome, as a player for any game."""
@@ -129,5 +132,7 @@ def load_shipped_experiment(name: str = "paper") -> dict[str, ShippedExperimentR
                 best_generations=genes[f"{run}/generations"],
                 best_genomes=best,
                 final_best=genes[f"{run}/final"],
+                fitness={int(key.rsplit("_", 1)[1]): genes[key] for key in genes.files
+                         if key.startswith(f"{run}/fitness_")},
             )  # fmt: skip
     return out
