@@ -19,6 +19,7 @@ package installed and see the experiment's folder at the same path.
 from __future__ import annotations
 
 import contextlib
+import inspect
 import json
 import os
 import re
@@ -33,7 +34,7 @@ import pandas as pd
 
 from ..checks import check_whole
 from .files import _write_atomic, _write_csv
-from .operators import FITNESS, check_fitness
+from .operators import FITNESS, OPERATORS, check_fitness
 
 __all__ = [
     "CONNECT_TIMEOUT",
@@ -159,14 +160,13 @@ def experiment(
     runs = experiment_runs(chromosomes, fitness, seeds)
     check_whole(generations, "generations", 1)
     folder = Path(out).resolve()
+    given = {**_evolve_defaults(), **options}
     for run in runs:  # every run's options checked here, before a worker starts
-        _parameters(run.chromosome, run.fitness, options.get("population", 1000),
-                    options.get("games_per_player", 100), generations, run.seed,
-                    folder / run.name, options.get("benchmark_every", 10),
-                    options.get("benchmark_games", 200), options.get("max_rounds", 100),
-                    {key: options[key] for key in ("init", "selection", "crossover",
-                     "mutation_rate", "mutation_sd") if key in options},
-                    options.get("trading", False))  # fmt: skip
+        _parameters(run.chromosome, run.fitness, given["population"],
+                    given["games_per_player"], generations, run.seed, folder / run.name,
+                    given["benchmark_every"], given["benchmark_games"], given["max_rounds"],
+                    {key: options[key] for key in OPERATORS if key in options},
+                    given["trading"])  # fmt: skip
     grid = {"chromosomes": list(dict.fromkeys(run.chromosome for run in runs)),
             "fitness": list(dict.fromkeys(run.fitness for run in runs)),
             "seeds": list(dict.fromkeys(run.seed for run in runs)),
@@ -177,6 +177,14 @@ def experiment(
             on_start(client.dashboard_link)
         _run_all(client, runs, folder, generations, options, progress)
     return _write_summary(folder, runs)
+
+
+def _evolve_defaults() -> dict[str, Any]:
+    """``evolve``'s own defaults for the options an experiment passes on."""
+    from .run import evolve
+
+    signature = inspect.signature(evolve).parameters
+    return {name: signature[name].default for name in _OPTIONS}
 
 
 def _open_experiment(folder: Path, grid: dict[str, Any], generations: int) -> None:
@@ -268,7 +276,7 @@ def _run_all(client: Any, runs: list[ExperimentRun], folder: Path, generations: 
             for future in finished:
                 if future.status == "error":
                     future.result()  # the run's error, raised here at once
-            saved = sum(_generations_saved(folder / run.name) for run in runs)
+            saved = generations_saved(folder, runs)
             bar.update(saved - bar.n)
             if len(finished) == len(futures):
                 break
