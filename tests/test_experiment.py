@@ -173,3 +173,39 @@ def test_the_command_runs_a_grid_and_a_different_grid_in_its_folder_is_refused(t
     assert summary["fitness"].tolist() == ["num_wins", "vs:heuristic,always,heuristic"]
     status, _, err = run_cli(capsys, *[w if w != "tga" else "rga" for w in words])
     assert status == 2 and "holds another experiment (chromosomes ['tga'] there" in err
+
+
+def test_the_dashboard_link_shows_while_the_grid_runs_and_is_not_kept(tmp_path):
+    """In a kernel: the link shown by on_start, then (the cluster closed) replaced in place
+    by a line without any address, so a saved notebook holds the same bytes every run."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    cell = ("from monopoly_lesson.evolution.experiment import dashboard_link\n"
+            "with dashboard_link() as show:\n"
+            "    show('http://127.0.0.1:40001/status')\n"
+            "    print('running')\n")  # fmt: skip
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(cell)])
+    NotebookClient(notebook, kernel_name="python3", timeout=120).execute()
+    outputs = notebook.cells[0].outputs
+    shown = [output for output in outputs if output.output_type == "display_data"]
+    assert len(shown) == 1 and "running" in "".join(o.get("text", "") for o in outputs)
+    assert shown[0].data["text/html"] == "The Dask dashboard closed with the grid's cluster."
+    assert "40001" not in json.dumps(outputs)
+
+
+def test_the_summary_row_is_the_last_generation_and_the_last_benchmark():
+    history = pd.DataFrame({"generation": [1, 2], "min": [1.0, 2.0], "median": [3.0, 4.0],
+                            "max": [5.0, 6.0], "mean": [3.0, 4.0], "sd": [1.0, 1.5],
+                            "diversity": [0.3, 0.2]})  # fmt: skip
+    bench = pd.DataFrame({"generation": [2], "win_rate": [0.25], "ci_low": [0.2], "ci_high": [0.3]})
+    row = experiment_module.summary_row("r", "rga", "num_wins", 7, history, bench)
+    assert list(row) == list(SUMMARY_COLUMNS)
+    assert (row["generations"], row["max"], row["diversity"], row["win_rate"]) == (
+        2,
+        6.0,
+        0.2,
+        0.25,
+    )
+    empty = experiment_module.summary_row("r", "rga", "num_wins", 7, history, bench.iloc[:0])
+    assert empty["benchmark_generation"] == 0 and pd.isna(empty["ci_high"])

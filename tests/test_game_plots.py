@@ -5,7 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from monopoly_lesson.game.plots import diversity_history, log_ticks, payback_chart
+from monopoly_lesson.game.plots import (
+    diversity_history,
+    fitness_histograms,
+    log_ticks,
+    payback_chart,
+    skewness,
+)
 from monopoly_lesson.rent_value import payback_turns
 
 
@@ -32,3 +38,19 @@ def test_the_diversity_history_draws_both_measures_rounded_as_a_reader_sees_them
     diversity, luck = fig.data
     assert list(diversity.y) == [0.289, 0.1, 0.025] and list(luck.y) == [0.595, 0.946, 1.01]
     assert luck.yaxis == "y2" and fig.layout.yaxis2.overlaying == "y"
+
+
+def test_skewness_is_zero_when_symmetric_and_signed_by_the_long_tail():
+    assert skewness(np.array([1.0, 2.0, 3.0])) == 0.0 and skewness(np.full(5, 7.0)) == 0.0
+    assert skewness(np.array([0.0, 0.0, 0.0, 10.0])) > 1 > 0 > skewness(-np.array([0, 0, 0, 10.0]))
+    values = np.random.default_rng(1).exponential(size=100_000)
+    assert abs(skewness(values) - 2) < 0.1  # an exponential's skewness is 2
+
+
+def test_fitness_histograms_draw_one_panel_per_population_with_its_mean_and_skewness():
+    samples = {"even": np.array([1, 2, 2, 3] * 25), "tailed": np.array([0] * 90 + [50] * 10)}
+    fig = fitness_histograms(samples, bins=10)
+    assert [trace.y.sum() for trace in fig.data] == [100, 100]
+    titles = [a.text for a in fig.layout.annotations]
+    assert titles == ["even<br>mean 2.0, skew +0.00", "tailed<br>mean 5.0, skew +2.67"]
+    assert fig.layout.xaxis2.title.text == "fitness" and fig.layout.yaxis.title.text == "players"

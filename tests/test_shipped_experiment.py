@@ -10,12 +10,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from monopoly_lesson.evolution.experiment import experiment_runs
+from monopoly_lesson.evolution.experiment import SUMMARY_COLUMNS, experiment_runs
 from monopoly_lesson.evolution.operators import OPERATORS, genome_length
 from monopoly_lesson.evolution.run import benchmark, evolve
 from monopoly_lesson.evolution.shipped import (
     GENE_STEPS,
     SHIPPED_EXPERIMENTS,
+    experiment_summary,
     load_shipped_experiment,
 )
 
@@ -87,3 +88,22 @@ def test_each_run_s_last_benchmark_is_played_again_by_its_last_best_genome(shipp
                       p["trading"])  # fmt: skip
     last = run.benchmark.iloc[-1]
     assert (again["games"], again["wins"]) == (last["games"], last["wins"]), name
+
+
+def test_the_summary_has_a_row_per_run_with_its_last_generation_and_benchmark():
+    table = experiment_summary(RUNS)
+    assert table.index.tolist() == list(RUNS) and list(table.columns) == list(SUMMARY_COLUMNS[1:])
+    for name, run in RUNS.items():
+        last, bench = run.history.iloc[-1], run.benchmark.iloc[-1]
+        row = table.loc[name]
+        assert (row["generations"], row["min"], row["max"]) == (
+            last["generation"],
+            last["min"],
+            last["max"],
+        )
+        assert (row["benchmark_generation"], row["win_rate"], row["ci_high"]) == (
+            bench["generation"],
+            bench["win_rate"],
+            bench["ci_high"],
+        )
+        assert row["fitness"] == run.parameters["fitness"]

@@ -10,8 +10,9 @@ experiment``'s folder that are finished (a run still under way is left out, and 
 - ``genes.npz``: per run the generations 10, 20, ... and their best genomes (genes as
   whole numbers 0..255, SGA's bits packed), the last best genome exactly, and the whole
   population's fitness at the last generation and at each of ``--fitness-at``'s
-  generations (those are played again to that generation: the same genomes and games, in
-  resumable folders under ``--work``).
+  generations (``1,100`` for every run, ``sga:289`` for the SGA runs only; those are played
+  again to that generation: the same genomes and games, in resumable folders under
+  ``--work``, one per run and generation).
 
 The runs' populations (34 MB each) stay out of the package.
 """
@@ -47,7 +48,8 @@ def main() -> None:
         "--fitness-at",
         default="",
         metavar="GENERATIONS",
-        help="comma-separated generations whose fitness to keep (played again)",
+        help="comma-separated generations whose fitness to keep (played again); "
+        "CHROMOSOME:GENERATION for that chromosome's runs only",
     )
     parser.add_argument(
         "--work",
@@ -56,7 +58,7 @@ def main() -> None:
         help="where those generations are played (resumable folders)",
     )
     args = parser.parse_args()
-    again = sorted({int(g) for g in args.fitness_at.split(",") if g.strip()})
+    again = fitness_generations(args.fitness_at)
     if again and args.work is None:
         parser.error("--fitness-at needs --work, a folder for the runs played again")
     grid = json.loads((args.experiment / "experiment.json").read_text())
@@ -83,7 +85,8 @@ def main() -> None:
                                      else np.rint(best * GENE_STEPS).astype(np.uint8))  # fmt: skip
         genes[f"{run.name}/final"] = result.best_genomes[-1]
         genes[f"{run.name}/fitness_{len(result.history)}"] = result.fitness
-        for generation, fitness in fitness_at(p, again, args.work / run.name if again else None):
+        wanted = sorted({g for chromosome, g in again if chromosome in ("", run.chromosome)})
+        for generation, fitness in fitness_at(p, wanted, args.work / run.name if wanted else None):
             genes[f"{run.name}/fitness_{generation}"] = fitness
     (out / "runs.json").write_text(json.dumps(parameters, indent=2) + "\n")
     columns = lambda table: ["run", *[c for c in table.columns if c != "run"]]  # noqa: E731
@@ -99,17 +102,27 @@ def main() -> None:
                                        for p in sorted(out.iterdir())))  # fmt: skip
 
 
+def fitness_generations(text: str) -> list[tuple[str, int]]:
+    """``--fitness-at``: (chromosome or "" for every run, generation) pairs."""
+    pairs = []
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        chromosome, _, generation = item.rpartition(":")
+        pairs.append((chromosome, int(generation)))
+    return pairs
+
+
 def fitness_at(p: dict, generations: list[int], work: Path | None) -> list[tuple[int, np.ndarray]]:
     """The population's fitness at each of ``generations`` of the run of parameters ``p``:
-    the run played again to each in turn, in the resumable folder ``work`` (without its
-    benchmarks, which play no part in the populations)."""
+    the run played again to that generation in the resumable folder ``work/gen<G>``
+    (without its benchmarks, which play no part in the populations)."""
     found = []
     for generation in generations:
-        if (work / "parameters.json").exists() and len(load_evolution(work).history) > generation:
-            shutil.rmtree(work)  # played further before: start again
+        folder = work / f"gen{generation}"
+        if (folder / "parameters.json").exists() and len(load_evolution(folder).history) > generation:
+            shutil.rmtree(folder)  # played further before: start again
         result = evolve(p["chromosome"], p["fitness"], population=p["population"],
                         games_per_player=p["games_per_player"], generations=generation,
-                        seed=p["seed"], out=work, resume=True, benchmark_every=0,
+                        seed=p["seed"], out=folder, resume=True, benchmark_every=0,
                         max_rounds=p["max_rounds"], progress=False, trading=p["trading"],
                         **{key: p[key] for key in OPERATORS})  # fmt: skip
         found.append((generation, result.fitness))

@@ -19,6 +19,7 @@ package installed and see the experiment's folder at the same path.
 from __future__ import annotations
 
 import contextlib
+import html
 import inspect
 import json
 import os
@@ -41,10 +42,12 @@ __all__ = [
     "POLL_SECONDS",
     "SUMMARY_COLUMNS",
     "ExperimentRun",
+    "dashboard_link",
     "experiment",
     "experiment_runs",
     "generations_saved",
     "read_summary",
+    "summary_row",
 ]
 
 SUMMARY_COLUMNS = ("run", "chromosome", "fitness", "seed", "generations", "min", "median",
@@ -297,6 +300,22 @@ def _generations_saved(folder: Path) -> int:
         return 0
 
 
+def summary_row(run: str, chromosome: str, fitness: str, seed: int, history: pd.DataFrame,
+                benchmark: pd.DataFrame) -> dict[str, Any]:  # fmt: skip
+    """A run's row of the summary (:data:`SUMMARY_COLUMNS`): its last generation's fitness
+    and diversity from ``history``, its last benchmark from ``benchmark`` (none: 0 and NaN)."""
+    last = history.iloc[-1]
+    bench = benchmark.iloc[-1] if not benchmark.empty else None
+    return {
+        "run": run, "chromosome": chromosome, "fitness": fitness, "seed": int(seed),
+        "generations": int(last["generation"]),
+        **{key: float(last[key]) for key in ("min", "median", "max", "mean", "sd", "diversity")},
+        "benchmark_generation": int(bench["generation"]) if bench is not None else 0,
+        **{key: float(bench[key]) if bench is not None else np.nan
+           for key in ("win_rate", "ci_low", "ci_high")},
+    }  # fmt: skip
+
+
 def _write_summary(folder: Path, runs: list[ExperimentRun]) -> pd.DataFrame:
     """summary.csv: one row per run, read from its folder."""
     from .run import load_evolution
@@ -304,17 +323,8 @@ def _write_summary(folder: Path, runs: list[ExperimentRun]) -> pd.DataFrame:
     rows = []
     for run in runs:
         result = load_evolution(folder / run.name)
-        last = result.history.iloc[-1]
-        bench = result.benchmark.iloc[-1] if not result.benchmark.empty else None
-        rows.append({
-            "run": run.name, "chromosome": run.chromosome, "fitness": run.fitness,
-            "seed": run.seed, "generations": int(last["generation"]),
-            **{key: float(last[key]) for key in ("min", "median", "max", "mean", "sd",
-                                                 "diversity")},
-            "benchmark_generation": int(bench["generation"]) if bench is not None else 0,
-            **{key: float(bench[key]) if bench is not None else np.nan
-               for key in ("win_rate", "ci_low", "ci_high")},
-        })  # fmt: skip
+        rows.append(summary_row(run.name, run.chromosome, run.fitness, run.seed,
+                                result.history, result.benchmark))  # fmt: skip
     table = pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
     _write_csv(folder / "summary.csv", table)
     return table
@@ -327,3 +337,25 @@ def read_summary(out: str | os.PathLike[str]) -> pd.DataFrame:
         raise ValueError(f"{out} holds no experiment summary (no summary.csv): run the "
                          "experiment there first.")  # fmt: skip
     return pd.read_csv(path)
+
+
+@contextlib.contextmanager
+def dashboard_link() -> Iterator[Callable[[str], None]]:
+    """In a notebook, ``with dashboard_link() as show: experiment(..., on_start=show)``
+    shows a link to the Dask dashboard while the grid runs. The dashboard closes with the
+    grid's cluster, so on leaving the link gives way to a line that says so: a saved
+    notebook keeps no dead address (a new one, on a free port, each run)."""
+    from IPython.display import HTML, display
+
+    shown = []
+
+    def show(address: str) -> None:
+        link = html.escape(address)
+        text = f'Dask dashboard: <a href="{link}" target="_blank">{link}</a> (while the grid runs)'
+        shown.append(display(HTML(text), display_id=True))
+
+    try:
+        yield show
+    finally:
+        for handle in shown:
+            handle.update(HTML("The Dask dashboard closed with the grid's cluster."))

@@ -14,6 +14,7 @@ every 10th generation (genes to 1/255) and its last best genome exactly.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,6 +29,7 @@ __all__ = [
     "SHIPPED_RUNS",
     "ShippedExperimentRun",
     "ShippedRun",
+    "experiment_summary",
     "load_shipped_experiment",
     "load_shipped_run",
 ]
@@ -136,3 +138,14 @@ def load_shipped_experiment(name: str = "paper") -> dict[str, ShippedExperimentR
                          if key.startswith(f"{run}/fitness_")},
             )  # fmt: skip
     return out
+
+
+def experiment_summary(runs: Mapping[str, ShippedExperimentRun]) -> pd.DataFrame:
+    """One row per run (as the experiment's ``summary.csv``): its last generation's fitness
+    range and diversity, its last benchmark win rate with its 95% interval."""
+    from .experiment import SUMMARY_COLUMNS, summary_row
+
+    rows = [summary_row(name, run.parameters["chromosome"], run.parameters["fitness"],
+                        run.parameters["seed"], run.history, run.benchmark)
+            for name, run in runs.items()]  # fmt: skip
+    return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS)).set_index("run")

@@ -8,6 +8,8 @@ buy genes) and draws it, in the style of :mod:`monopoly_lesson.plots`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -18,11 +20,13 @@ from .lots import GROUPS, lots
 __all__ = [
     "diversity_history",
     "fitness_fan",
+    "fitness_histograms",
     "genes_by_group",
     "heat_map",
     "log_ticks",
     "payback_chart",
     "rounds_histogram",
+    "skewness",
     "win_rate_chart",
     "win_rate_history",
 ]
@@ -106,6 +110,35 @@ def fitness_fan(history: pd.DataFrame, title: str = "Fitness by generation") -> 
                                  fillcolor=f"rgba(31,78,121,{shade})", name=name))  # fmt: skip
     fig.add_trace(go.Scatter(x=x, y=history["median"], line=dict(color="#1f4e79"), name="median"))
     fig.update_layout(title=title, xaxis_title="generation", yaxis_title="fitness", **_STYLE)
+    return fig
+
+
+def skewness(values: np.ndarray) -> float:
+    """The sample skewness of ``values`` (the third standardised moment): 0 for a symmetric
+    spread, positive for a long right tail, negative for a long left one."""
+    values = np.asarray(values, dtype=float)
+    spread = values.std()
+    return float(((values - values.mean()) ** 3).mean() / spread**3) if spread else 0.0
+
+
+def fitness_histograms(samples: Mapping[str, np.ndarray], title: str = "Fitness of a generation",
+                       bins: int = 30) -> go.Figure:  # fmt: skip
+    """Populations' fitness side by side: one histogram per name, titled with its mean and
+    skewness (rounded to what a reader sees)."""
+    from plotly.subplots import make_subplots
+
+    titles = [f"{name}<br>mean {np.mean(v):.1f}, skew {skewness(v):+.2f}"
+              for name, v in samples.items()]  # fmt: skip
+    fig = make_subplots(rows=1, cols=len(samples), subplot_titles=titles)
+    for column, values in enumerate(samples.values(), start=1):
+        counts, edges = np.histogram(np.asarray(values, dtype=float), bins=bins)
+        fig.add_trace(go.Bar(x=((edges[:-1] + edges[1:]) / 2).round(2), y=counts,
+                             width=float(edges[1] - edges[0]), marker_color="#1f4e79",
+                             showlegend=False), row=1, col=column)  # fmt: skip
+        fig.update_xaxes(title_text="fitness", row=1, col=column)
+    fig.update_yaxes(title_text="players", row=1, col=1)
+    fig.update_annotations(font_size=12)
+    fig.update_layout(title=title, bargap=0, **{**_STYLE, "height": 360})
     return fig
 
 
