@@ -281,7 +281,7 @@ def _add_check(commands: argparse._SubParsersAction) -> None:
         "7, 8 if it has one) its final take_turn against every rule and its results table "
         "against the trends of the rules; chapter 9 its own strategy (mine), played in "
         "--games games against heuristic, always and always, every answer checked, with its "
-        "win rates; chapters 10 and 11 the exercises' answer variables; every chapter, that "
+        "win rates; chapters 10 to 12 the exercises' answer variables; every chapter, that "
         "its cells ran. The cells that failed are listed. Exit status: 0 all pass, 1 "
         "something fails (named first), 2 the notebook cannot be graded (not a notebook, no "
         "take_turn or no strategy where the chapter needs one, too slow, too much memory), "

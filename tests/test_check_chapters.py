@@ -290,15 +290,16 @@ def test_the_chapter_comes_from_the_first_heading_else_the_file_name(heading, na
 def test_what_each_chapter_grades():
     from monopoly_lesson.checker.notebook_chapter import chapter_named
 
-    assert [chapter_named(n).take_turn for n in (None, 0, 1, 6, 7, 8, 9, 10, 11)] == [
+    assert [chapter_named(n).take_turn for n in (None, 0, 1, 6, 7, 8, 9, 10, 11, 12)] == [
         "required", "optional", "required", "required", "optional", "optional", "none",
-        "none", "none",
+        "none", "none", "none",
     ]  # fmt: skip
     assert chapter_named(9).strategies == ("mine", "trader") and not chapter_named(10).strategies
     assert [e.name for e in chapter_named(10).exercises] == [
         "boardwalk_hotel", "hotel_payback", "best_one_house",
     ]  # fmt: skip
     assert [e.name for e in chapter_named(11).exercises] == ["num_wins_mean"]
+    assert [e.name for e in chapter_named(12).exercises] == ["finish_order_mean"]
 
 
 def test_the_expected_answers_are_the_packages():
@@ -312,6 +313,7 @@ def test_the_expected_answers_are_the_packages():
     assert round(expected["hotel_payback"], 1) == 18.2
     assert expected["best_one_house"] == "dark blue"
     assert expected["num_wins_mean"] == 75
+    assert expected["finish_order_mean"] == 150
 
 
 @pytest.mark.parametrize(

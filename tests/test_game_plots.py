@@ -51,6 +51,15 @@ def test_fitness_histograms_draw_one_panel_per_population_with_its_mean_and_skew
     samples = {"even": np.array([1, 2, 2, 3] * 25), "tailed": np.array([0] * 90 + [50] * 10)}
     fig = fitness_histograms(samples, bins=10)
     assert [trace.y.sum() for trace in fig.data] == [100, 100]
+    assert fig.data[0].y.tolist() == [25, 50, 25] and fig.data[1].y.tolist() == [90, 10]
     titles = [a.text for a in fig.layout.annotations]
-    assert titles == ["even<br>mean 2.0, skew +0.00", "tailed<br>mean 5.0, skew +2.67"]
+    assert titles == ["even<br>mean 2.0<br>skew +0.00", "tailed<br>mean 5.0<br>skew +2.67"]
     assert fig.layout.xaxis2.title.text == "fitness" and fig.layout.yaxis.title.text == "players"
+
+
+def test_a_histogram_s_bars_are_whole_steps_of_the_fitness():
+    """NUM_WINS moves in 3s: every bar holds the same number of possible values."""
+    wins = 3 * np.random.default_rng(2).binomial(100, 0.25, size=1000)
+    bar = fitness_histograms({"num_wins": wins}, bins=30).data[0]
+    assert bar.width % 3 == 0 and np.all(np.diff(bar.x) == bar.width)
+    assert bar.x[0] - bar.width / 2 < wins.min() and bar.x[-1] + bar.width / 2 > wins.max()

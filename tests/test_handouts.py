@@ -370,7 +370,7 @@ def test_the_rules_pages_are_handouts_too(handouts, page, heading):
 
 # -- the student's handouts ----------------------------------------------------------
 
-STUDENT = ("05_jail", "10_property_values", "11_evolving_players")
+STUDENT = ("05_jail", "10_property_values", "11_evolving_players", "12_the_papers_experiment")
 STUDENT_CHAPTERS = [ROOT / "notebooks" / f"{name}.ipynb" for name in STUDENT]
 
 

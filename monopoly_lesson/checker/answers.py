@@ -227,7 +227,7 @@ def read_strategy_games(answer: object, games: list[dict]) -> list[dict]:
     return answer  # type: ignore[return-value]
 
 
-# -- chapters 10 and 11: the variables that hold exercise answers -------------------------
+# -- chapters 10 to 12: the variables that hold exercise answers -------------------------
 
 
 def read_values(answer: object, names: list[str]) -> dict:

@@ -1,4 +1,4 @@
-"""The exercises of chapters 10 and 11 that a check can grade: named variables and their answers.
+"""The exercises of chapters 10 to 12 that a check can grade: named variables and their answers.
 
 A chapter's checkable exercise assigns its answer to a variable of a fixed name in a code
 cell (``boardwalk_hotel = ...``). The checker reads those variables from the student's
@@ -49,6 +49,14 @@ def num_wins_mean(games_per_player: int = 100) -> float:
     return float(points.mean() * games_per_player)
 
 
+def finish_order_mean(games_per_player: int = 100) -> float:
+    """The mean fitness of a generation under FINISH_ORDER: 3, 2, 1 and 0 points a game."""
+    from ..evolution.operators import FITNESS
+
+    points = FITNESS["finish_order"]({"finish": np.array([[1, 2, 3, 4]])})
+    return float(points.mean() * games_per_player)
+
+
 @dataclass(frozen=True)
 class Exercise:
     """A checkable exercise: the variable that holds its answer and how to compute it.
@@ -72,6 +80,8 @@ EXERCISES = (
     Exercise(10, "best_one_house", "the best group per dollar with one house", best_one_house),
     Exercise(11, "num_wins_mean", "the mean fitness of a generation under NUM_WINS, 100 games "
              "per player", num_wins_mean, 0),
+    Exercise(12, "finish_order_mean", "the mean fitness of a generation under FINISH_ORDER, "
+             "100 games per player", finish_order_mean, 0),
 )  # fmt: skip
 """Every checkable exercise, by chapter."""
 

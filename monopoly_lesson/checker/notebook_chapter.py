@@ -11,7 +11,7 @@ game``, or ``# Chapter 9``), and otherwise from its file name (``alice_09.ipynb`
 - chapters 0, 7 and 8: the same, if the notebook defines a ``take_turn``;
 - chapter 9: the student's own strategy (``mine``) and trade policy (``trader``, with
   trading on), each played in many games;
-- chapters 10 and 11: the exercises whose answers are assigned to named variables.
+- chapters 10 to 12: the exercises whose answers are assigned to named variables.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from .strategy_probe import GRADED
 
 __all__ = ["CHAPTERS", "Chapter", "chapter_named", "notebook_chapter"]
 
-CHAPTERS = range(12)
-"""The lesson's chapters, 00 to 11."""
+CHAPTERS = range(13)
+"""The lesson's chapters, 00 to 12."""
 TAKE_TURN_CHAPTERS = range(1, 7)
 """The chapters in which the student writes take_turn (and must have one to be graded)."""
 STRATEGY_CHAPTER = 9

@@ -13,7 +13,7 @@ package or how the kernel runs code.
 What is graded depends on the notebook's chapter (:mod:`monopoly_lesson.checker.notebook_chapter`):
 take_turn and the results in chapters 1-6 (and 0, 7, 8 if they have one), the student's
 strategy and trade policy in chapter 9 (:mod:`monopoly_lesson.checker.capstone_check`), the
-exercises' answer variables in chapters 10 and 11
+exercises' answer variables in chapters 10 to 12
 (:mod:`monopoly_lesson.checker.exercise_answers`), and in every chapter that its cells ran.
 
 The time limit covers the whole check and is enforced from outside the kernel; when a check
@@ -511,7 +511,7 @@ def _strategy_verdict(graded: str, answers: _Answers, report: _Report) -> None:
 
 def _exercises_verdict(chapter: Chapter, answers: _Answers, expected: dict[str, float | str],
                        report: _Report) -> None:  # fmt: skip
-    """Chapters 10 and 11: each answer variable right, wrong, or not answered."""
+    """Chapters 10 to 12: each answer variable right, wrong, or not answered."""
     if answers.values is None:
         report.failures.append(f"Exercises not checked: {answers.values_note}")
         report.texts.append(f"exercises: {answers.values_note}")

@@ -123,23 +123,36 @@ def skewness(values: np.ndarray) -> float:
 
 def fitness_histograms(samples: Mapping[str, np.ndarray], title: str = "Fitness of a generation",
                        bins: int = 30) -> go.Figure:  # fmt: skip
-    """Populations' fitness side by side: one histogram per name, titled with its mean and
-    skewness (rounded to what a reader sees)."""
+    """Populations' fitness side by side: one histogram per name (about ``bins`` bars, each
+    as wide as a whole number of the fitness's steps, so that no bar catches more of the
+    possible values than its neighbours), titled with its mean and skewness."""
     from plotly.subplots import make_subplots
 
-    titles = [f"{name}<br>mean {np.mean(v):.1f}, skew {skewness(v):+.2f}"
+    titles = [f"{name}<br>mean {np.mean(v):.1f}<br>skew {skewness(v):+.2f}"
               for name, v in samples.items()]  # fmt: skip
     fig = make_subplots(rows=1, cols=len(samples), subplot_titles=titles)
     for column, values in enumerate(samples.values(), start=1):
-        counts, edges = np.histogram(np.asarray(values, dtype=float), bins=bins)
+        values = np.asarray(values, dtype=float)
+        width = _bar_width(values, bins)
+        edges = np.arange(values.min() - width / 2, values.max() + width, width)
+        counts, _ = np.histogram(values, bins=edges)
         fig.add_trace(go.Bar(x=((edges[:-1] + edges[1:]) / 2).round(2), y=counts,
-                             width=float(edges[1] - edges[0]), marker_color="#1f4e79",
-                             showlegend=False), row=1, col=column)  # fmt: skip
-        fig.update_xaxes(title_text="fitness", row=1, col=column)
+                             width=round(width, 2), marker_color="#1f4e79", showlegend=False),
+                      row=1, col=column)  # fmt: skip
+        fig.update_xaxes(title_text="fitness", nticks=5, tickangle=0, row=1, col=column)
     fig.update_yaxes(title_text="players", row=1, col=1)
     fig.update_annotations(font_size=12)
-    fig.update_layout(title=title, bargap=0, **{**_STYLE, "height": 360})
+    fig.update_layout(title=title, bargap=0, margin=dict(t=130), **{**_STYLE, "height": 400})
     return fig
+
+
+def _bar_width(values: np.ndarray, bins: int) -> float:
+    """A bar width for about ``bins`` bars: a whole number of the values' step (the least
+    gap between two of them), for fitness that moves in steps (NUM_WINS in 3s)."""
+    gaps = np.diff(np.unique(values))
+    spread = float(np.ptp(values)) or 1.0
+    step = float(gaps.min()) if gaps.size else 1.0
+    return step * max(1.0, np.ceil(spread / bins / step))
 
 
 def diversity_history(
