@@ -139,7 +139,8 @@ def fitness_histograms(samples: Mapping[str, np.ndarray], title: str = "Fitness 
         fig.add_trace(go.Bar(x=((edges[:-1] + edges[1:]) / 2).round(2), y=counts,
                              width=round(width, 2), marker_color="#1f4e79", showlegend=False),
                       row=1, col=column)  # fmt: skip
-        fig.update_xaxes(title_text="fitness", nticks=5, tickangle=0, row=1, col=column)
+        fig.update_xaxes(title_text="fitness", nticks=4, tickangle=0, tickformat="~s",
+                         row=1, col=column)  # fmt: skip
     fig.update_yaxes(title_text="players", row=1, col=1)
     fig.update_annotations(font_size=12)
     fig.update_layout(title=title, bargap=0, margin=dict(t=130), **{**_STYLE, "height": 400})
