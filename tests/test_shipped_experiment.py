@@ -107,3 +107,18 @@ def test_the_summary_has_a_row_per_run_with_its_last_generation_and_benchmark():
             bench["ci_high"],
         )
         assert row["fitness"] == run.parameters["fitness"]
+
+
+def test_the_shipping_tool_reads_generations_for_every_run_or_one_chromosome():
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+    from ship_experiment import fitness_generations
+
+    assert fitness_generations("1, 100,sga:289") == [("", 1), ("", 100), ("sga", 289)]
+    assert fitness_generations("") == []
+    shipped = {name: sorted(run.fitness) for name, run in RUNS.items()}
+    for name, generations in shipped.items():  # what the shipped data was made with
+        expected = [1, 289, 1000] if name.startswith("sga-") else [1, 1000]
+        assert generations == expected, name
