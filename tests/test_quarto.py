@@ -103,3 +103,13 @@ def test_cell_options_are_known_and_at_the_top_of_their_cell():
                 assert key in CELL_OPTIONS and CELL_OPTIONS[key](value), (path.name, key, value)
             if "#| code-summary" in "".join(options):
                 assert "#| code-fold: true" in options, f"{path.name}: a summary without a fold"
+
+
+def test_the_preface_lists_every_chapter_by_its_heading():
+    import nbformat
+
+    preface = (ROOT / "index.qmd").read_text()
+    for path in NOTEBOOKS:
+        heading = nbformat.read(path, as_version=4).cells[0].source.splitlines()[0]
+        title = heading.removeprefix("# ").split(":")[0]  # the short title, before a colon
+        assert f"| {title} |" in preface, path.name
