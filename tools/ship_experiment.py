@@ -118,7 +118,8 @@ def fitness_at(p: dict, generations: list[int], work: Path | None) -> list[tuple
     found = []
     for generation in generations:
         folder = work / f"gen{generation}"
-        if (folder / "parameters.json").exists() and len(load_evolution(folder).history) > generation:
+        played = (folder / "parameters.json").exists() and len(load_evolution(folder).history)
+        if played and played > generation:
             shutil.rmtree(folder)  # played further before: start again
         result = evolve(p["chromosome"], p["fitness"], population=p["population"],
                         games_per_player=p["games_per_player"], generations=generation,
