@@ -25,7 +25,8 @@ PUBLIC = {
                   "split_counts", "tournament", "uniform_crossover", "used_genes"],
     "files": ["BENCHMARK_COLUMNS", "HISTORY_COLUMNS", "SAVE_POPULATION_EVERY"],
     "experiment": ["CONNECT_TIMEOUT", "POLL_SECONDS", "SUMMARY_COLUMNS", "ExperimentRun",
-                   "experiment", "experiment_runs", "generations_saved", "read_summary"],
+                   "dashboard_link", "experiment", "experiment_runs", "generations_saved",
+                   "read_summary", "summary_row"],
     "run": ["BENCHMARK_OPPONENTS", "EvolutionResult", "benchmark", "benchmark_each", "evolve",
             "load_evolution", "play_generation", "run_bytes", "seat_tables", "win_rates_against"],
 }  # fmt: skip
