@@ -23,7 +23,6 @@ import argparse
 import gzip
 import io
 import json
-import shutil
 import zipfile
 from pathlib import Path
 
@@ -117,10 +116,7 @@ def fitness_at(p: dict, generations: list[int], work: Path | None) -> list[tuple
     (without its benchmarks, which play no part in the populations)."""
     found = []
     for generation in generations:
-        folder = work / f"gen{generation}"
-        played = (folder / "parameters.json").exists() and len(load_evolution(folder).history)
-        if played and played > generation:
-            shutil.rmtree(folder)  # played further before: start again
+        folder = work / f"gen{generation}"  # a folder per generation: it resumes, never overshoots
         result = evolve(p["chromosome"], p["fitness"], population=p["population"],
                         games_per_player=p["games_per_player"], generations=generation,
                         seed=p["seed"], out=folder, resume=True, benchmark_every=0,
