@@ -26,7 +26,6 @@ __all__ = [
     "log_ticks",
     "payback_chart",
     "rounds_histogram",
-    "skewness",
     "win_rate_chart",
     "win_rate_history",
 ]
@@ -113,22 +112,15 @@ def fitness_fan(history: pd.DataFrame, title: str = "Fitness by generation") -> 
     return fig
 
 
-def skewness(values: np.ndarray) -> float:
-    """The sample skewness of ``values`` (the third standardised moment): 0 for a symmetric
-    spread, positive for a long right tail, negative for a long left one."""
-    values = np.asarray(values, dtype=float)
-    spread = values.std()
-    return float(((values - values.mean()) ** 3).mean() / spread**3) if spread else 0.0
-
-
 def fitness_histograms(samples: Mapping[str, np.ndarray], title: str = "Fitness of a generation",
                        bins: int = 30) -> go.Figure:  # fmt: skip
     """Populations' fitness side by side: one histogram per name (about ``bins`` bars, each
     as wide as a whole number of the fitness's steps, so that no bar catches more of the
-    possible values than its neighbours), titled with its mean and skewness."""
+    possible values than its neighbours), titled with its mean and its skewness (pandas'
+    ``Series.skew``: 0 when symmetric, positive with a long right tail)."""
     from plotly.subplots import make_subplots
 
-    titles = [f"{name}<br>mean {np.mean(v):.1f}<br>skew {skewness(v):+.2f}"
+    titles = [f"{name}<br>mean {np.mean(v):.1f}<br>skew {pd.Series(v).skew():+.2f}"
               for name, v in samples.items()]  # fmt: skip
     fig = make_subplots(rows=1, cols=len(samples), subplot_titles=titles)
     for column, values in enumerate(samples.values(), start=1):
