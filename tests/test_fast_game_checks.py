@@ -404,6 +404,20 @@ def test_a_generation_s_codes_are_made_once_and_give_the_same_games():
     assert all((given[k] == built[k]).all() for k in built)
 
 
+def test_a_generation_s_games_come_back_in_table_order_whatever_order_they_are_played_in():
+    """The games are played sorted by their players (for the cache) and returned unsorted:
+    each row is the game of that table and that seed, as fast_games plays it alone."""
+    buy, jail = population("rga", players=40)
+    rng = np.random.default_rng(3)
+    tables = np.concatenate([rng.permutation(40).reshape(10, 4) for _ in range(3)])
+    seeds = rng.integers(0, 2**32, size=len(tables))
+    assert not (np.diff(np.sort(tables, axis=1)[:, 0]) >= 0).all()  # not already in order
+    out = play_population_games("rga", buy, jail, tables, seeds)
+    alone = fast_games(genome_codes("rga", buy, jail), tables, seeds=seeds)
+    assert all((out[name] == alone[name]).all() for name in out)
+    assert len({tuple(row) for row in out["net_worth"]}) > 20  # the games differ
+
+
 @pytest.mark.parametrize(
     ("kwargs", "error", "words"),
     [

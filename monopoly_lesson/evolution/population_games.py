@@ -61,7 +61,6 @@ def play_population_games(
         check_game_seeds,
         check_population,
         check_seating,
-        fast_games,
         genome_codes,
     )
 
@@ -91,10 +90,25 @@ def play_population_games(
         seeds = list(seeds)  # an iterable, as the generations draw them
     seeds = check_game_seeds(seeds, len(tables))
     if engine == "compiled":
-        out = fast_games(codes, tables, seeds=seeds, max_rounds=max_rounds, trading=trading)
-        return {name: out[name] for name in OUTCOMES}
+        return _compiled_games(codes, tables, seeds, max_rounds, trading)
     return _reference_games(CHROMOSOME_PLAYERS[chromosome], (buy, jail, *more), tables, seeds,
                             max_rounds, trading)  # fmt: skip
+
+
+def _compiled_games(codes, tables, seeds, max_rounds, trading):  # type: ignore[no-untyped-def]
+    """The fast engine's games, played in an order that keeps the genes in the cache (games
+    sorted by their players, so that neighbouring games share one), returned in table order:
+    each game is its own, whatever the order it is played in."""
+    from ..game.fast import fast_games
+
+    order = np.lexsort(np.sort(tables, axis=1).T[::-1])
+    out = fast_games(codes, tables[order], seeds=seeds[order], max_rounds=max_rounds,
+                     trading=trading)  # fmt: skip
+    played = {}
+    for name in OUTCOMES:
+        played[name] = np.empty_like(out[name])
+        played[name][order] = out[name]
+    return played
 
 
 def _reference_games(kind, genes, tables, seeds, max_rounds, trading):  # type: ignore[no-untyped-def]
