@@ -256,7 +256,13 @@ def diversity(chromosome: str, genomes: np.ndarray) -> float:
         buy, jail = genome_genes(chromosome, genes)
         flat = np.concatenate([buy.reshape(len(buy), -1), jail.reshape(len(jail), -1)], axis=1)
         genes = flat / GENE_MAX
-    return float(np.std(genes, axis=0)[used_genes(chromosome)].mean())
+    # in blocks of genes whose work fits the cache: the same sums, in the same order
+    spread = np.concatenate([np.std(genes[:, k : k + _DIVERSITY_BLOCK], axis=0)
+                             for k in range(0, genes.shape[1], _DIVERSITY_BLOCK)])  # fmt: skip
+    return float(spread[used_genes(chromosome)].mean())
+
+
+_DIVERSITY_BLOCK = 512
 
 
 def genome_genes(chromosome: str, genomes: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -439,18 +445,20 @@ def next_population(
     first = genomes[choose(fitness, pairs, rng)]
     second = genomes[choose(fitness, pairs, rng)]
     child1, child2 = cross(first, second, rng)
-    chosen = genomes[choose(fitness, mutants, rng)]
-    copied = genomes[choose(fitness, copies, rng)]  # drawn before the mutation's draws
-    mutated = (flip_bits(chosen, rng, mutation_rate) if bits
-               else mutate(chosen, rng, mutation_rate, mutation_sd))  # fmt: skip
-    return np.concatenate(
-        [
-            genomes[select_elite(fitness, elite)],
-            copied,
-            mutated,
-            np.stack([child1, child2], axis=1).reshape(2 * pairs, -1)[:children],
-        ]
-    ).astype(genomes.dtype, copy=False)
+    chosen = choose(fitness, mutants, rng)
+    copied = choose(fitness, copies, rng)  # drawn before the mutation's draws
+    # each part written once into its place (a 34 MB population is not copied again whole)
+    bred = np.empty_like(genomes)
+    np.take(genomes, select_elite(fitness, elite), axis=0, out=bred[:elite])
+    np.take(genomes, copied, axis=0, out=bred[elite : elite + copies])
+    at = elite + copies
+    picked = genomes[chosen]
+    bred[at : at + mutants] = (flip_bits(picked, rng, mutation_rate) if bits
+                               else mutate(picked, rng, mutation_rate, mutation_sd))  # fmt: skip
+    at += mutants
+    bred[at::2] = child1[: len(bred[at::2])]
+    bred[at + 1 :: 2] = child2[: len(bred[at + 1 :: 2])]  # odd: the last pair's second dropped
+    return bred
 
 
 def run_rng(seed: int, generation: int, purpose: int) -> np.random.Generator:
