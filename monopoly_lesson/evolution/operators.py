@@ -243,6 +243,9 @@ def used_genes(chromosome: str) -> np.ndarray:
     return np.concatenate([np.tile(lots, BUY_SHAPE[0]), np.ones(others, dtype=bool)])
 
 
+_DIVERSITY_BLOCK = 512  # genes whose spread is taken at once: 1,000 players' fit the cache
+
+
 def diversity(chromosome: str, genomes: np.ndarray) -> float:
     """The population's genetic diversity: the mean over the genes players read
     (:func:`used_genes`) of the genes' standard deviation across the genomes (SGA's genes
@@ -260,9 +263,6 @@ def diversity(chromosome: str, genomes: np.ndarray) -> float:
     spread = np.concatenate([np.std(genes[:, k : k + _DIVERSITY_BLOCK], axis=0)
                              for k in range(0, genes.shape[1], _DIVERSITY_BLOCK)])  # fmt: skip
     return float(spread[used_genes(chromosome)].mean())
-
-
-_DIVERSITY_BLOCK = 512
 
 
 def genome_genes(chromosome: str, genomes: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -456,8 +456,8 @@ def next_population(
     bred[at : at + mutants] = (flip_bits(picked, rng, mutation_rate) if bits
                                else mutate(picked, rng, mutation_rate, mutation_sd))  # fmt: skip
     at += mutants
-    bred[at::2] = child1[: len(bred[at::2])]
-    bred[at + 1 :: 2] = child2[: len(bred[at + 1 :: 2])]  # odd: the last pair's second dropped
+    bred[at::2] = child1
+    bred[at + 1 :: 2] = child2[: children // 2]  # odd: the last pair's second child dropped
     return bred
 
 

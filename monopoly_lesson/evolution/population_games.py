@@ -104,11 +104,8 @@ def _compiled_games(codes, tables, seeds, max_rounds, trading):  # type: ignore[
     order = np.lexsort(np.sort(tables, axis=1).T[::-1])
     out = fast_games(codes, tables[order], seeds=seeds[order], max_rounds=max_rounds,
                      trading=trading)  # fmt: skip
-    played = {}
-    for name in OUTCOMES:
-        played[name] = np.empty_like(out[name])
-        played[name][order] = out[name]
-    return played
+    back = np.argsort(order)  # row g of the played games is table order[g]
+    return {name: out[name][back] for name in OUTCOMES}
 
 
 def _reference_games(kind, genes, tables, seeds, max_rounds, trading):  # type: ignore[no-untyped-def]
