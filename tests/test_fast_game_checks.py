@@ -196,6 +196,26 @@ def test_genes_outside_their_chromosome_s_values_and_shapes_are_refused(
         genome_codes(chromosome, buy, jail)
 
 
+@pytest.mark.parametrize(
+    ("cut", "chromosome", "gene", "value", "error", "words"),
+    [
+        ("rga", "rga", 160 + 64 * 3 + 5, np.nan, ValueError, r"jail genes .* nan at \(2, 3, 5\)"),
+        ("rga", "rga", 41, 1.5, ValueError, r"rga buy genes .* got 1.5 at \(2, 1, 1\)"),
+        ("ega", "ega", -1, -0.25, ValueError, r"ega trade genes .* got -0.25"),
+        ("tga", "sga", 0, 0.5, TypeError, "whole numbers from 0 to 63"),
+    ],
+)
+def test_genes_cut_from_one_array_of_genomes_are_checked_as_tables_are(
+    cut, chromosome, gene, value, error, words
+):
+    """As evolve cuts them (the codes then use the genomes' memory): one bad gene is found
+    and named by its table and place; float genes given as SGA's whole numbers are refused."""
+    genomes = np.random.default_rng(4).random((6, genome_length(cut)))
+    genomes[2, gene] = value
+    with pytest.raises(error, match=words):
+        genome_codes(chromosome, *genome_genes(cut, genomes))
+
+
 def test_replaced_codes_are_checked_again(codes):
     joined = strategy_codes(["always", "random:0.3"])
     joined.kind = np.concatenate([joined.kind, codes.kind])  # the genes not joined

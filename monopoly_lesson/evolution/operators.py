@@ -360,10 +360,16 @@ def mutate(
 ) -> np.ndarray:
     """Real genomes mutated (a copy): each gene, with chance ``rate``, gets Gaussian noise
     of standard deviation ``sd``, then is clipped to 0..1."""
-    mutated = np.array(genomes, dtype=float)
-    hit = rng.random(mutated.shape) < rate
-    mutated[hit] += rng.normal(0.0, sd, size=int(hit.sum()))
-    return np.clip(mutated, 0.0, 1.0, out=mutated)
+    return _mutate_in_place(np.array(genomes, dtype=float), rng, rate, sd)
+
+
+def _mutate_in_place(genomes: np.ndarray, rng: np.random.Generator, rate: float,
+                     sd: float) -> np.ndarray:  # fmt: skip
+    """:func:`mutate` on ``genomes`` themselves (a C-ordered float array), which it returns."""
+    hit = np.flatnonzero(rng.random(genomes.shape) < rate)  # in C order, as a mask picks them
+    flat = genomes.reshape(-1)
+    flat[hit] += rng.normal(0.0, sd, size=len(hit))
+    return np.clip(genomes, 0.0, 1.0, out=genomes)
 
 
 def flip_bits(
@@ -447,14 +453,18 @@ def next_population(
     child1, child2 = cross(first, second, rng)
     chosen = choose(fitness, mutants, rng)
     copied = choose(fitness, copies, rng)  # drawn before the mutation's draws
-    # each part written once into its place (a 34 MB population is not copied again whole)
+    # each part written once into its place (a 34 MB population is not copied again whole;
+    # the indices are the selection's own, all in range: "clip" only spares take a buffer)
     bred = np.empty_like(genomes)
-    np.take(genomes, select_elite(fitness, elite), axis=0, out=bred[:elite])
-    np.take(genomes, copied, axis=0, out=bred[elite : elite + copies])
+    np.take(genomes, select_elite(fitness, elite), axis=0, out=bred[:elite], mode="clip")
+    np.take(genomes, copied, axis=0, out=bred[elite : elite + copies], mode="clip")
     at = elite + copies
-    picked = genomes[chosen]
-    bred[at : at + mutants] = (flip_bits(picked, rng, mutation_rate) if bits
-                               else mutate(picked, rng, mutation_rate, mutation_sd))  # fmt: skip
+    mutated = bred[at : at + mutants]
+    if bits:
+        mutated[:] = flip_bits(genomes[chosen], rng, mutation_rate)
+    else:  # the chosen copied into place, then mutated there
+        np.take(genomes, chosen, axis=0, out=mutated, mode="clip")
+        _mutate_in_place(mutated, rng, mutation_rate, mutation_sd)
     at += mutants
     bred[at::2] = child1
     bred[at + 1 :: 2] = child2[: children // 2]  # odd: the last pair's second child dropped

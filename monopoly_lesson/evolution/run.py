@@ -517,7 +517,8 @@ def _run_generations(run: _Run, folder: Path | None, progress: bool) -> Evolutio
     summary = ""  # the last generation's best and mean fitness, and its time
     with (tqdm(total=target, initial=first, desc=f"evolving {run.parameters['chromosome']}",
                unit="gen", disable=not progress) as bar,
-          ThreadPoolExecutor(1, thread_name_prefix="saving") as saver):  # fmt: skip
+          ThreadPoolExecutor(1, thread_name_prefix="saving") as saver,
+          ThreadPoolExecutor(1, thread_name_prefix="diversity") as beside):  # fmt: skip
 
         def show(played: int, total: int) -> None:
             bar.set_postfix_str(f"{summary}game {played}/{total}")
@@ -528,7 +529,7 @@ def _run_generations(run: _Run, folder: Path | None, progress: bool) -> Evolutio
         saving: Future[None] | None = None
         while run.generation < target:
             began = time.perf_counter()
-            _play_one_generation(run, show)
+            _play_one_generation(run, show, beside)
             if run.generation % SAVE_POPULATION_EVERY == 0 or run.generation == target:
                 run.saved, run.recent = run.generation, []
             else:
@@ -555,18 +556,22 @@ def _snapshot(run: _Run) -> _Run:
                 list(run.recent))  # fmt: skip
 
 
-def _play_one_generation(run: _Run, show: Callable[[int, int], None]) -> None:
-    """Breed (or draw) the next population, play its games, record the generation."""
+def _play_one_generation(run: _Run, show: Callable[[int, int], None],
+                         beside: ThreadPoolExecutor) -> None:  # fmt: skip
+    """Breed (or draw) the next population, play its games, record the generation; its
+    diversity is measured ``beside`` while the games are set up (on the core they leave),
+    but SGA's after them: read from its bits, its genes take as much memory as the games'."""
     p = run.parameters
     chromosome, generation = p["chromosome"], run.generation + 1
     genomes = generation_genomes(p, generation, run.population, run.fitness)
+    spread = beside.submit(diversity, chromosome, genomes) if chromosome != "sga" else None
     scores = _score_generation(chromosome, genomes, p["fitness"], p["games_per_player"],
                                run_rng(p["seed"], generation, 0), p["max_rounds"], show,
                                p["trading"])  # fmt: skip
     fitness = scores.fitness
     run.generation, run.population, run.fitness = generation, genomes, fitness
-    run.history.append(_history_row(generation, fitness, diversity(chromosome, genomes),
-                                    scores.luck_sd))  # fmt: skip
+    spread = spread.result() if spread is not None else diversity(chromosome, genomes)
+    run.history.append(_history_row(generation, fitness, spread, scores.luck_sd))
     best = int(select_elite(fitness, 1)[0])
     run.best.append(genomes[best].copy())
     every = p["benchmark_every"]

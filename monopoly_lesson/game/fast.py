@@ -238,8 +238,12 @@ def genome_codes(chromosome: str, buy: np.ndarray, jail: np.ndarray,
     cuts them), the codes use its memory and copy nothing: built once per generation, they
     serve every call of :func:`fast_games` for it.
     """
-    tables = check_population(chromosome, buy, jail, *more)
+    tables = check_population(chromosome, buy, jail, *more, values=False)
     rows = _genome_rows(tables)
+    fine = chromosome != "sga" and rows is not None and rows.min() >= 0 and rows.max() <= 1
+    if not fine:  # (genomes side by side are checked in one pass) table by table, naming it
+        for what, genes in zip(CHROMOSOME_PLAYERS[chromosome].gene_tables(), tables, strict=True):
+            _check_gene_values(chromosome, what, genes)
     if rows is None:
         n, width = len(buy), sum(table[0].size for table in tables)
         check_fits(n * width * 8, f"the compiled codes of {n:,} {chromosome} players",
@@ -251,10 +255,10 @@ def genome_codes(chromosome: str, buy: np.ndarray, jail: np.ndarray,
 
 
 def check_population(chromosome: str, buy: np.ndarray, jail: np.ndarray,
-                     *more: np.ndarray) -> tuple[np.ndarray, ...]:  # fmt: skip
+                     *more: np.ndarray, values: bool = True) -> tuple[np.ndarray, ...]:  # fmt: skip
     """The chromosome's tables of genes (``buy``, ``jail``, then EGA's bid, reserve and
     trade) as arrays, or a plain error: each table's shape, one row per player,
-    probabilities 0..1 (SGA: whole numbers 0..63)."""
+    probabilities 0..1 (SGA: whole numbers 0..63; ``values=False``: the shapes only)."""
     if not isinstance(chromosome, str) or chromosome not in CHROMOSOME_PLAYERS:
         known = ", ".join(repr(name) for name in CHROMOSOME_PLAYERS)
         raise ValueError(f"chromosome must be one of {known}, got {chromosome!r}.")
@@ -278,7 +282,8 @@ def check_population(chromosome: str, buy: np.ndarray, jail: np.ndarray,
             f"{' and '.join(shapes)} genes must be of the same population, got {sizes} players."
         )
     for what, genes in zip(shapes, tables, strict=True):
-        _check_gene_values(chromosome, what, genes)
+        if values:
+            _check_gene_values(chromosome, what, genes)
     return tables
 
 
