@@ -339,10 +339,11 @@ print(tracemalloc.get_traced_memory()[1] / sum(a.nbytes for a in out.values()))
 
 
 def test_results_are_written_in_place_not_gathered_and_joined():
-    """The peak is the returned arrays and one chunk's, not all chunks' and a copy."""
+    """The peak is the returned arrays and one chunk's (a quarter of them here, with each
+    core's seeding words), not all chunks' and a copy (twice them)."""
     done = subprocess.run([sys.executable, "-c", PEAK], capture_output=True, text=True,
                           check=True, cwd=ROOT)  # fmt: skip
-    assert float(done.stdout) < 1.3
+    assert float(done.stdout) < 1.35
 
 
 # -- chunks, progress, Ctrl-C --------------------------------------------------------

@@ -14,6 +14,7 @@ import functools
 from collections.abc import Sequence
 
 import numpy as np
+from numba import parallel_chunksize
 from tqdm.auto import tqdm
 
 from ..checks import (
@@ -54,6 +55,10 @@ Ctrl-C is seen within a second, whatever the call; few enough calls that the cor
 wait for a call's last games."""
 STREAM_CHUNK = 64
 """Games per call of the compiled loop when it is fed streams (each game's own draws)."""
+SHARED_BLOCKS = 4
+"""The cores take a call's games a few blocks (:data:`~monopoly_lesson.game.fast_loop.
+SEED_BLOCK` games each) at a time, as each is free, rather than half each: none waits long
+for another's last games (a core the machine lends elsewhere for a moment, a long game)."""
 FIELDS = ("finish", "lots", "monopolies", "net_worth", "cash")
 """The per-seat results of :func:`fast_games`, each an array of shape (games, players)."""
 assert len(FIELDS) == loop.SEAT_RESULTS
@@ -514,8 +519,9 @@ def _play(codes, at, who, seeds, draws, rules, traces, out, part):  # type: igno
     ints, uniforms, lengths = draws
     mode = 0 if ints.shape[1] == 0 else 1
     results = np.zeros((games, loop.SEAT_RESULTS * players + loop.GAME_RESULTS), np.int64)
-    loop.play_many(_movement(), codes.genes, at, codes.kind, who, seeds, ints, uniforms,
-                   lengths, mode, max_rounds, int(trading), results, traces)  # fmt: skip
+    with parallel_chunksize(SHARED_BLOCKS):
+        loop.play_many(_movement(), codes.genes, at, codes.kind, who, seeds, ints, uniforms,
+                       lengths, mode, max_rounds, int(trading), results, traces)  # fmt: skip
     at_end = loop.SEAT_RESULTS * players
     if results[:, at_end + loop.R_EXHAUSTED].any():
         raise StreamExhausted("a game needed more draws than its streams hold")

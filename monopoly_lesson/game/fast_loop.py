@@ -240,15 +240,37 @@ deck's permutation), seeded per game: the draws numba's ``np.random`` makes afte
 (tests/test_fast_generator.py compares them)."""
 
 
-@njit(cache=True, inline="always")
-def seed_generator(s, seed):
-    """Seed the game's generator as ``np.random.seed(seed)`` does (Knuth's initialisation)."""
-    word = seed & 0xFFFFFFFF
-    s[SIZE] = word
+SEED_BLOCK = 8
+"""Games whose generators are seeded together: their 624-step chains side by side, which
+the processor steps at once (one chain alone waits on each of its steps)."""
+
+
+@njit(cache=True)
+def seed_words(seeds, words):
+    """MT19937's first words for each of ``seeds`` as ``np.random.seed`` makes them (Knuth's
+    initialisation): word ``i`` of ``seeds[j]`` in ``words[i, j]``."""
+    for j in range(seeds.size):
+        words[0, j] = seeds[j] & 0xFFFFFFFF
     for i in range(1, MT_WORDS):
-        word = (1812433253 * (word ^ (word >> 30)) + i) & 0xFFFFFFFF
-        s[SIZE + i] = word
+        for j in range(seeds.size):
+            word = words[i - 1, j]
+            words[i, j] = (1812433253 * (word ^ (word >> 30)) + i) & 0xFFFFFFFF
+
+
+@njit(cache=True, inline="always")
+def start_generator(s, words, j):
+    """The game's generator from column ``j`` of :func:`seed_words`' words."""
+    for i in range(MT_WORDS):
+        s[SIZE + i] = words[i, j]
     s[SIZE + MT_WORDS] = MT_WORDS
+
+
+@njit(cache=True)
+def seed_generator(s, seed):
+    """Seed the game's generator as ``np.random.seed(seed)`` does."""
+    words = np.empty((MT_WORDS, 1), np.int64)
+    seed_words(np.array([seed], np.int64), words)
+    start_generator(s, words, 0)
 
 
 @njit(cache=True)
@@ -1201,28 +1223,40 @@ def play_many(m, genes, at, kind, who, seeds, streams, uniforms, lengths, mode, 
     seat: place, lots, monopolies, net worth, cash; then the rounds, 1 if it ended early, 1
     if a stream ran out, the turns and the trades made.
     """
-    games, n = who.shape
-    for gu in prange(games):
-        g = np.int64(gu)  # prange's index may be unsigned: mixed with signed it turns float
-        s = new_game(n, mode, streams[min(g, streams.shape[0] - 1)], lengths)
+    games = who.shape[0]
+    for block in prange((games + SEED_BLOCK - 1) // SEED_BLOCK):
+        first = np.int64(block) * SEED_BLOCK  # prange's index may be unsigned: made signed
+        last = min(first + SEED_BLOCK, games)
+        words = np.empty((MT_WORDS, SEED_BLOCK if mode == 0 else 0), np.int64)
         if mode == 0:
-            seed_generator(s, seeds[g])
-            f = genes
-        else:  # the game's decision draws after the genes, where uniform() reads them
-            f = np.concatenate((genes, uniforms[g]))
-        for p in range(n):
-            s[KIND + p], s[GENE_AT + p] = kind[who[g, p]], at[who[g, p]]
-        s[UNI_AT], s[TRADING] = genes.size, trading
-        trace = traces[min(g, traces.shape[0] - 1)]
-        rounds, early = play_game(s, f, m, max_rounds, trace)
-        out = results[g]
-        finish(s, out[0:n])
-        for p in range(n):
-            out[R_LOTS * n + p] = count_lots(s, p)
-            out[R_MONOPOLIES * n + p] = count_monopolies(s, p)
-            out[R_NET_WORTH * n + p] = net_worth(s, p)
-            out[R_CASH * n + p] = s[CASH + p]
-        at_end = SEAT_RESULTS * n
-        out[at_end + R_ROUNDS], out[at_end + R_EARLY] = rounds, early
-        out[at_end + R_EXHAUSTED], out[at_end + R_TURNS] = s[ERROR], s[TURNS]
-        out[at_end + R_TRADES] = s[TRADES]
+            seed_words(seeds[first:last], words)
+        for g in range(first, last):
+            s = new_game(who.shape[1], mode, streams[min(g, streams.shape[0] - 1)], lengths)
+            if mode == 0:
+                start_generator(s, words, g - first)
+                f = genes
+            else:  # the game's decision draws after the genes, where uniform() reads them
+                f = np.concatenate((genes, uniforms[g]))
+            play_one(s, f, m, at, kind, who[g], max_rounds, trading, results[g],
+                     traces[min(g, traces.shape[0] - 1)], genes.size)  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def play_one(s, f, m, at, kind, seated, max_rounds, trading, out, trace, uni_at):
+    """One game of :func:`play_many`, its state ``s`` started: members ``seated`` in seat
+    order, its results into ``out``."""
+    n = seated.size
+    for p in range(n):
+        s[KIND + p], s[GENE_AT + p] = kind[seated[p]], at[seated[p]]
+    s[UNI_AT], s[TRADING] = uni_at, trading
+    rounds, early = play_game(s, f, m, max_rounds, trace)
+    finish(s, out[0:n])
+    for p in range(n):
+        out[R_LOTS * n + p] = count_lots(s, p)
+        out[R_MONOPOLIES * n + p] = count_monopolies(s, p)
+        out[R_NET_WORTH * n + p] = net_worth(s, p)
+        out[R_CASH * n + p] = s[CASH + p]
+    at_end = SEAT_RESULTS * n
+    out[at_end + R_ROUNDS], out[at_end + R_EARLY] = rounds, early
+    out[at_end + R_EXHAUSTED], out[at_end + R_TURNS] = s[ERROR], s[TURNS]
+    out[at_end + R_TRADES] = s[TRADES]
