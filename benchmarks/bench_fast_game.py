@@ -8,10 +8,12 @@ generation of RGA and TGA players, the ratios to the reference engine and to the
 Java engine (about 790 games per second on this kind of machine), and the peak memory,
 each in a fresh process, of a 100,000-game run and of a population of 10,000 RGA players
 playing one round of games. Then a whole ``evolve`` generation at the paper's scale: where
-its time goes (breeding, the genes packed for the engine, the games, the diversity, saving
-the whole population, which a run does every 10 generations), and its time in whole
+its time goes (breeding, the genes checked for the engine, the games, the diversity, which
+a run measures while the games are set up, and saving the whole population, which a run
+does every 10 generations, beside the next generation's games), and its time in whole
 processes (eleven generations minus one, over ten, ``python -m monopoly_lesson evolve``;
-the best of ``--repeat``) on every core and on one (``NUMBA_NUM_THREADS=1``).
+the best of ``--repeat``) on every core and on one (``NUMBA_NUM_THREADS=1``): games and
+player-turns per second, per core.
 """
 
 from __future__ import annotations
@@ -106,15 +108,17 @@ def generation_parts(repeat: int) -> dict[str, float]:
     folder = Path(tempfile.mkdtemp())
     return {
         "breeding": best_of(repeat, lambda: next_population(genomes, fitness, rng)),
-        "genes for the engine": best_of(
+        "genes checked for the engine": best_of(
             repeat, lambda: genome_codes("rga", *genome_genes("rga", genomes))
         ),
         "games (and fitness)": best_of(
             repeat,
             lambda: play_generation("rga", genomes, "finish_order", 100, np.random.default_rng(1)),
         ),
-        "diversity": best_of(repeat, lambda: diversity("rga", genomes)),
-        "saving the population (every 10th)": best_of(repeat, lambda: files._save(folder, run)),
+        "diversity (beside the set-up)": best_of(repeat, lambda: diversity("rga", genomes)),
+        "saving the population (every 10th, beside)": best_of(
+            repeat, lambda: files._save(folder, run)
+        ),
     }
 
 
@@ -155,6 +159,7 @@ def main() -> None:
     generation = best_of(
         args.repeat, lambda: fast_games(population, tables, seeds=np.arange(25_000))
     )
+    generation_turns = int(fast_games(population, tables, seeds=np.arange(25_000))["turns"].sum())
     trading = best_of(
         args.repeat,
         lambda: fast_games(population, tables, seeds=np.arange(25_000), trading=True),
@@ -169,7 +174,8 @@ def main() -> None:
         f"  {rate / (200 / reference):.0f}x the reference engine ({200 / reference:,.0f} games/s)"
     )
     print(f"  {rate / JAVA_GAMES_PER_SECOND:.1f}x the paper's Java engine (~790 games/s)")
-    print(f"one GA generation (1,000 RGA players x 100 games = 25,000 games): {generation:.2f} s")
+    print(f"one GA generation (1,000 RGA players x 100 games = 25,000 games): {generation:.2f} s, "
+          f"{generation_turns / generation:,.0f} player-turns per second")  # fmt: skip
     print(f"  {generation * 1000 / 3600:.2f} hours for 1,000 generations of games")
     print(f"  {trading:.2f} s with trading (evolve --trading)")
     print("evolution.run.play_generation (1,000 players x 100 games): " + ", ".join(
@@ -178,12 +184,14 @@ def main() -> None:
     print(f"peak memory of 10,000 RGA players playing 2,500 games: {peak_population:.0f} MB")
     print("one evolve generation (1,000 RGA players x 100 games), where the time goes:")
     for part, seconds in generation_parts(args.repeat).items():
-        print(f"  {part:<34}{seconds:6.3f} s")
+        print(f"  {part:<44}{seconds:6.3f} s")
     every, one = whole_generation_seconds(None, args.repeat), whole_generation_seconds(1, 1)
-    games_rate = 25_000 / every
-    print(f"  a whole generation in whole processes: {every:.2f} s on {os.cpu_count()} cores "
-          f"({games_rate:,.0f} games/s), {one:.2f} s on one core; the paper's Java engine "
-          f"needs 35-41 s on one core")  # fmt: skip
+    cores = os.cpu_count() or 1
+    print(f"  a whole generation in whole processes: {every:.2f} s on {cores} cores "
+          f"({25_000 / every:,.0f} games/s, about {generation_turns / every:,.0f} player-turns/s), "
+          f"{one:.2f} s on one core ({25_000 / one:,.0f} games/s per core, "
+          f"about {generation_turns / one:,.0f} player-turns/s); the paper's Java engine needs "
+          f"35-41 s on one core: {38 / every:.0f}x")  # fmt: skip
 
 
 if __name__ == "__main__":
