@@ -11,7 +11,7 @@ playing one round of games. Then a whole ``evolve`` generation at the paper's sc
 its time goes (breeding, the genes checked for the engine, the games, the diversity, which
 a run measures while the games are set up, and saving the whole population, which a run
 does every 10 generations, beside the next generation's games), and its time in whole
-processes (eleven generations minus one, over ten, ``python -m monopoly_lesson evolve``;
+processes (21 generations minus one, over twenty, ``python -m monopoly_lesson evolve``;
 the best of ``--repeat``) on every core and on one (``NUMBA_NUM_THREADS=1``): games and
 player-turns per second, per core.
 """
@@ -123,9 +123,10 @@ def generation_parts(repeat: int) -> dict[str, float]:
 
 
 def whole_generation_seconds(threads: int | None, repeat: int) -> float:
-    """One paper-scale RGA generation of ``evolve``, in whole processes: the time of eleven
-    generations minus the time of one, over ten (start-up, first population and compiling
-    cancel; the population saved whole at generation 10 counts), the best of ``repeat``."""
+    """One paper-scale RGA generation of ``evolve``, in whole processes: the time of 21
+    generations minus the time of one, over twenty (start-up, first population and compiling
+    cancel; the population saved whole at generations 10 and 20 counts), the best of
+    ``repeat``."""
     env = {**os.environ, **({"NUMBA_NUM_THREADS": str(threads)} if threads else {})}
 
     def run(generations: int) -> float:
@@ -137,7 +138,7 @@ def whole_generation_seconds(threads: int | None, repeat: int) -> float:
             subprocess.run(command, check=True, env=env, capture_output=True)
             return time.perf_counter() - start
 
-    return min((run(11) - run(1)) / 10 for _ in range(repeat))
+    return min((run(21) - run(1)) / 20 for _ in range(repeat))
 
 
 def main() -> None:
