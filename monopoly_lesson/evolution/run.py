@@ -564,13 +564,13 @@ def _play_one_generation(run: _Run, show: Callable[[int, int], None],
     p = run.parameters
     chromosome, generation = p["chromosome"], run.generation + 1
     genomes = generation_genomes(p, generation, run.population, run.fitness)
-    spread = beside.submit(diversity, chromosome, genomes) if chromosome != "sga" else None
+    measuring = beside.submit(diversity, chromosome, genomes) if chromosome != "sga" else None
     scores = _score_generation(chromosome, genomes, p["fitness"], p["games_per_player"],
                                run_rng(p["seed"], generation, 0), p["max_rounds"], show,
                                p["trading"])  # fmt: skip
     fitness = scores.fitness
     run.generation, run.population, run.fitness = generation, genomes, fitness
-    spread = spread.result() if spread is not None else diversity(chromosome, genomes)
+    spread = measuring.result() if measuring is not None else diversity(chromosome, genomes)
     run.history.append(_history_row(generation, fitness, spread, scores.luck_sd))
     best = int(select_elite(fitness, 1)[0])
     run.best.append(genomes[best].copy())
