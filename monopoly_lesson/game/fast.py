@@ -245,10 +245,8 @@ def genome_codes(chromosome: str, buy: np.ndarray, jail: np.ndarray,
     """
     tables = check_population(chromosome, buy, jail, *more, values=False)
     rows = _genome_rows(tables)
-    fine = chromosome != "sga" and rows is not None and rows.min() >= 0 and rows.max() <= 1
-    if not fine:  # (genomes side by side are checked in one pass) table by table, naming it
-        for what, genes in zip(CHROMOSOME_PLAYERS[chromosome].gene_tables(), tables, strict=True):
-            _check_gene_values(chromosome, what, genes)
+    if chromosome == "sga" or rows is None or not (rows.min() >= 0 and rows.max() <= 1):
+        check_population(chromosome, *tables)  # table by table, naming a bad gene's place
     if rows is None:
         n, width = len(buy), sum(table[0].size for table in tables)
         check_fits(n * width * 8, f"the compiled codes of {n:,} {chromosome} players",
