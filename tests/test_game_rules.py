@@ -10,8 +10,14 @@ turn is 17 + (1, 3) = Free Parking (21), where nothing happens.
 
 from __future__ import annotations
 
+import argparse
+import ast
+import importlib
+import inspect
 import re
+from pathlib import Path
 
+import nbformat
 import pytest
 from game_scenarios import (
     BOTH_ENGINES,
@@ -37,6 +43,8 @@ from game_scenarios import (
     set_cash,
 )
 
+import monopoly_lesson
+from monopoly_lesson.cli import build_parser
 from monopoly_lesson.game import fast_loop as loop
 from monopoly_lesson.game.engine import MonopolyGame
 from monopoly_lesson.game.plugins import make_strategy
@@ -1110,3 +1118,101 @@ def test_the_engines_comparison_can_fail():
         change(twin[0])
         g.play_turn()
         assert compiled_view(play_compiled(twin, 1), 2) != reference_view(g)
+
+
+# ---------------------------------------------------------------------------
+# The page's list of what plays with trades
+# ---------------------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGE = ROOT / "notebooks" / "game_rules.md"
+ENTRY_POINTS = "*Every entry point may play with trading."
+IMPORT = re.compile(r"^\s*from monopoly_lesson[\w.]* import (?:\([^)]*\)|.*)$", re.MULTILINE)
+
+
+def trading_commands(parser: argparse.ArgumentParser | None = None) -> set[str]:
+    """The command-line commands (of ``parser``, default the package's) that have a
+    ``--trading`` option."""
+    parser = parser or build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return {name for name, parser in commands.choices.items()
+            if any("--trading" in action.option_strings for action in parser._actions)}  # fmt: skip
+
+
+def takes_trading(thing: object) -> bool:
+    """Whether a function (or a class, when made) takes ``trading``: as a parameter, or
+    among the keyword options its docstring says it passes on (``**options``)."""
+    try:
+        parameters = inspect.signature(thing).parameters
+    except (TypeError, ValueError):
+        return False
+    passes_on = any(p.kind is p.VAR_KEYWORD for p in parameters.values())
+    return "trading" in parameters or (passes_on and "``trading``" in (inspect.getdoc(thing) or ""))
+
+
+def readers_names() -> dict[str, object]:
+    """Every name the lesson hands its readers: the front door (``monopoly_lesson``), and
+    each name the chapters' and the README's code imports from the package."""
+    sources = [ROOT / "README.md", *sorted((ROOT / "notebooks").glob("*.ipynb"))]
+    names = {name: getattr(monopoly_lesson, name) for name in monopoly_lesson.__all__}
+    for source in sources:
+        if source.suffix == ".ipynb":
+            cells = nbformat.read(source, as_version=4).cells
+            codes = [c.source for c in cells if c.cell_type == "code"]
+        else:
+            codes = re.findall(r"```python\n(.*?)```", source.read_text(), re.DOTALL)
+        for code in codes:  # a cell may not parse whole (a placeholder): its imports do
+            for statement in IMPORT.findall(code):
+                node = ast.parse(statement).body[0]
+                module = importlib.import_module(node.module)
+                names |= {alias.name: getattr(module, alias.name) for alias in node.names}
+    return names
+
+
+def entry_points_paragraph() -> str:
+    """The trading section's paragraph that lists every entry point that plays with trades."""
+    text = PAGE.read_text()
+    start = text.index(ENTRY_POINTS)
+    return " ".join(text[start : text.index("\n\n", start)].split())
+
+
+def test_the_rules_page_names_every_command_and_function_that_plays_with_trades():
+    paragraph = entry_points_paragraph()
+    commands = trading_commands()
+    assert {"play", "evolve", "experiment"} <= commands  # the parsers are read
+    for command in commands:
+        assert f"`{command} --trading`" in paragraph, f"the rules page omits {command} --trading"
+    functions = {name for name, thing in readers_names().items() if takes_trading(thing)}
+    assert {"play_games", "evolve", "experiment", "GameStepper"} <= functions
+    for name in functions:
+        assert f"`{name}`" in paragraph, f"the rules page omits {name}(..., trading=True)"
+
+
+def test_what_the_rules_page_says_plays_with_trades_does():
+    paragraph = entry_points_paragraph()
+    for command in re.findall(r"`(\w+) --trading`", paragraph):
+        assert command in trading_commands(), f"{command} has no --trading"
+    names = readers_names()
+    listed = re.findall(r"`(\w+)`", paragraph)
+    assert len(listed) >= 8
+    for name in listed:
+        assert name in names and takes_trading(names[name]), f"{name} takes no trading"
+
+
+def test_the_page_check_sees_a_new_trading_option():
+    """A command or a function that gains a trading option is found, so the page must name it."""
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    commands.add_parser("auction").add_argument("--trading", action="store_true")
+    assert "auction" in trading_commands(parser) - trading_commands()
+    assert "`auction --trading`" not in entry_points_paragraph()
+    assert not takes_trading(lambda seed=0: seed)
+    assert takes_trading(lambda seed=0, trading=False: seed)
+
+    def passes_on(**options):
+        """``options`` are ``play_games``'s (``trading``, ``max_rounds``)."""
+
+    def passes_others(**options):
+        """``options`` are ``play_games``'s (``max_rounds``)."""
+
+    assert takes_trading(passes_on) and not takes_trading(passes_others)
