@@ -24,7 +24,9 @@ __all__ = [
     "genes_by_group",
     "heat_map",
     "log_ticks",
+    "paired_ticks",
     "payback_chart",
+    "round_step",
     "rounds_histogram",
     "win_rate_chart",
     "win_rate_history",
@@ -153,20 +155,66 @@ def diversity_history(
 ) -> go.Figure:
     """A run's genetic diversity by generation (the genes' spread across the population) and,
     on the right axis, the share of the fitness variance that luck alone explains; each
-    rounded to the 3 decimals a reader can see."""
+    rounded to the 3 decimals a reader can see. Both axes start at 0 and have round ticks
+    on the same grid lines (:func:`paired_ticks`)."""
     x = history["generation"]
+    diversity, luck = history["diversity"].round(3), history["luck_share"].round(3)
+    intervals, left, right = paired_ticks(_top(diversity), _top(luck))
     fig = go.Figure([
-        go.Scatter(x=x, y=history["diversity"].round(3), line=dict(color="#1f4e79"),
-                   name="diversity (left)"),
-        go.Scatter(x=x, y=history["luck_share"].round(3), line=dict(color="#c0504d", dash="dot"),
+        go.Scatter(x=x, y=diversity, line=dict(color="#1f4e79"), name="diversity (left)"),
+        go.Scatter(x=x, y=luck, line=dict(color="#c0504d", dash="dot"),
                    name="luck's share of the spread (right)", yaxis="y2"),
     ])  # fmt: skip
     fig.update_layout(title=title, xaxis_title="generation", yaxis_title="diversity (gene sd)",
-                      yaxis=dict(rangemode="tozero"),
+                      yaxis=_ticked_axis(intervals, left),
                       yaxis2=dict(title="luck's share", overlaying="y", side="right",
-                                  rangemode="tozero", showgrid=False),
+                                  showgrid=False, **_ticked_axis(intervals, right)),
                       legend=dict(x=0.45, y=0.95), **_STYLE)  # fmt: skip
     return fig
+
+
+_ROUND_STEPS = (1.0, 2.0, 2.5, 5.0)  # round tick steps: these times a power of ten
+
+
+def round_step(least: float) -> float:
+    """The smallest round step (1, 2, 2.5 or 5 times a power of ten) of at least ``least``
+    (a positive number).
+
+    >>> round_step(0.048), round_step(0.198), round_step(3)
+    (0.05, 0.2, 5.0)
+    """
+    if not (np.isfinite(least) and least > 0):
+        raise ValueError(f"least must be a positive number, got {least!r}.")
+    power = 10.0 ** np.floor(np.log10(least))
+    steps = (round(float(m * power), 12) for m in (*_ROUND_STEPS, 10.0))
+    return next(step for step in steps if step >= least * (1 - 1e-9))  # 0.6 / 3 is 0.2
+
+
+def paired_ticks(left_top: float, right_top: float, intervals: tuple[int, ...] = (4, 5, 6)
+                 ) -> tuple[int, float, float]:  # fmt: skip
+    """Ticks for two y axes from 0 that share their grid lines: ``(n, left_step,
+    right_step)``, each axis ``n`` round steps high and reaching its top value; of the
+    ``intervals`` allowed, the ``n`` that leaves the least empty space above the data."""
+    for top, name in ((left_top, "left_top"), (right_top, "right_top")):
+        if not (np.isfinite(top) and top > 0):
+            raise ValueError(f"{name} must be a positive number, got {top!r}.")
+
+    def empty(n: int) -> float:
+        return sum(1 - top / (n * round_step(top / n)) for top in (left_top, right_top))
+
+    n = min(intervals, key=empty)
+    return n, round_step(left_top / n), round_step(right_top / n)
+
+
+def _top(values: pd.Series) -> float:
+    """The largest value shown (1 when there is none above 0, as a share's axis)."""
+    top = values.max()
+    return float(top) if np.isfinite(top) and top > 0 else 1.0
+
+
+def _ticked_axis(intervals: int, step: float) -> dict:
+    """A y axis from 0, ``intervals`` ticks of ``step`` high."""
+    return dict(range=[0, round(intervals * step, 12)], tick0=0, dtick=step)
 
 
 def win_rate_history(
