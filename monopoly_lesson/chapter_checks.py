@@ -12,9 +12,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .rules import LESSON_RULES, Rules
 from .scenarios import SCENARIOS, Difference, play_side_by_side
 
-__all__ = ["CHAPTER_CHECKS", "ChapterCheck", "check_chapter"]
+__all__ = [
+    "CHAPTER_CHECKS",
+    "CHAPTER_RULES",
+    "CHAPTER_TOPICS",
+    "ChapterCheck",
+    "chapter_games",
+    "check_chapter",
+    "rules_taught",
+]
 
 TakeTurn = Callable[..., None]
 JAIL_CHAPTER = 5  # from this chapter on, a player sent to jail is held there
@@ -106,6 +115,35 @@ CHAPTER_CHECKS: dict[int, tuple[ChapterCheck, ...]] = {
 }  # fmt: skip
 """Each chapter's checks, by chapter: every branch the chapter's ``take_turn`` adds."""
 del C
+
+CHAPTER_TOPICS = {1: "moving and passing Go", 2: "Go to Jail", 3: "Chance and Community Chest",
+                  4: "doubles", 5: "jail", 6: "the full simulation"}  # fmt: skip
+"""What each take_turn chapter adds to the rules, in a few words."""
+
+CHAPTER_RULES: dict[int, Rules] = {
+    1: Rules(jail="short", go_to_jail=False, cards=False, doubles=False),
+    2: Rules(jail="short", cards=False, doubles=False),
+    3: Rules(jail="short", doubles=False),
+    4: Rules(jail="short"),
+    5: LESSON_RULES,
+    6: LESSON_RULES,
+}
+"""The rules each chapter has taught so far, as the reference engine plays them. Before
+chapter 5 jail is only a place: a player sent there plays on from it the next turn (the
+``"short"`` stay, whose tallies are the same)."""
+
+
+def rules_taught(chapter: int) -> str:
+    """The rules of chapters 1 to ``chapter``, in words: ``chapters 1 to 2 (moving ..., ...)``."""
+    topics = ", ".join(CHAPTER_TOPICS[n] for n in range(1, min(chapter, 5) + 1))
+    span = "chapter 1" if chapter == 1 else f"chapters 1 to {chapter}"
+    return f"the rules of {span} ({topics})"
+
+
+def chapter_games(chapter: int) -> tuple[ChapterCheck, ...]:
+    """The checks of chapters 1 to ``chapter``, each once, in chapter order."""
+    games = {check.name: check for n in range(1, chapter + 1) for check in CHAPTER_CHECKS[n]}
+    return tuple(games.values())
 
 
 def check_chapter(take_turn: TakeTurn, chapter: int) -> None:

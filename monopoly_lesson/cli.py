@@ -277,9 +277,10 @@ def _add_check(commands: argparse._SubParsersAction) -> None:
         help="run a student's notebook and grade what its chapter asks for",
         description="Run a student's notebook in its own kernel (a separate process, with a "
         "time limit), past any cell that fails, then grade what its chapter asks for (the "
-        "chapter is read from its first heading, else its file name): chapters 1-6 (and 0, "
-        "7, 8 if it has one) its final take_turn against every rule and its results table "
-        "against the trends of the rules; chapter 9 its own strategy (mine), played in "
+        "chapter is read from its first heading, else its file name): chapters 1-4 its final "
+        "take_turn for the rules chapters 1 to N teach, chapters 5-6 (and 0, 7, 8 if it has "
+        "one) against every rule, and its results table against the trends of those rules; "
+        "chapter 9 its own strategy (mine), played in "
         "--games games against heuristic, always and always, every answer checked, with its "
         "win rates; chapters 10 to 12 the exercises' answer variables; every chapter, that "
         "its cells ran. The cells that failed are listed. Exit status: 0 all pass, 1 "

@@ -101,6 +101,9 @@ class Rules:
     - ``counting``: ``"landings"`` (tally every landing) or ``"end_of_move"`` (count
       the space where the token rests after each dice roll, Project Euler 84's way).
     - ``replacement``: draw cards with replacement instead of dealing a shuffled deck.
+    - ``go_to_jail``, ``cards``, ``doubles``: the rules a chapter may not have taught yet
+      (False: Go to Jail (31) is a space like any other; no card is drawn; doubles are an
+      ordinary roll). Chapter 1 plays without all three (``chapter_checks.CHAPTER_RULES``).
     """
 
     dice_sides: int = 6
@@ -108,6 +111,9 @@ class Rules:
     chance: Literal["lesson", "standard"] = "lesson"
     counting: Literal["landings", "end_of_move"] = "landings"
     replacement: bool = False
+    go_to_jail: bool = True
+    cards: bool = True
+    doubles: bool = True
 
     def __post_init__(self) -> None:
         sides = self.dice_sides
@@ -119,8 +125,9 @@ class Rules:
         _check_choice("jail", self.jail, ("long", "short"))
         _check_choice("chance", self.chance, ("lesson", "standard"))
         _check_choice("counting", self.counting, ("landings", "end_of_move"))
-        if not isinstance(self.replacement, bool):
-            raise TypeError(f"replacement must be True or False, got {self.replacement!r}.")
+        for name in ("replacement", "go_to_jail", "cards", "doubles"):
+            if not isinstance(getattr(self, name), bool):
+                raise TypeError(f"{name} must be True or False, got {getattr(self, name)!r}.")
 
     @property
     def chance_deck(self) -> pd.DataFrame:
@@ -324,13 +331,15 @@ def check_rules_for(take_turn: Callable[..., None], rules: Rules) -> None:
     """
     if takes_rules(take_turn):
         return
-    decided = [f"{name}={getattr(rules, name)!r}" for name in ("jail", "counting")
+    own = ("jail", "counting", "go_to_jail", "cards", "doubles")
+    decided = [f"{name}={getattr(rules, name)!r}" for name in own
                if getattr(rules, name) != getattr(LESSON_RULES, name)]  # fmt: skip
     if decided:
         raise ValueError(
-            f"your take_turn decides the jail strategy and the counting itself, so "
-            f"{' and '.join(decided)} cannot be applied to it: write that rule into your "
-            "take_turn (or give it a rules= keyword) and leave those options at their defaults."
+            f"your take_turn decides the jail strategy, the counting and which rules it plays "
+            f"itself, so {' and '.join(decided)} cannot be applied to it: write that rule into "
+            "your take_turn (or give it a rules= keyword) and leave those options at their "
+            "defaults."
         )
 
 
@@ -394,7 +403,7 @@ def free_roll(seat: Seat, doubles_so_far: int) -> int:
     """Roll, move and land; the third doubles in a row sends the player to jail instead."""
     d1, d2 = seat.dice.roll()
     seat.last_roll = d1 + d2
-    doubles = doubles_so_far + 1 if d1 == d2 else 0
+    doubles = doubles_so_far + 1 if d1 == d2 and seat.rules.doubles else 0
     if doubles == DOUBLES_TO_JAIL:
         send_to_jail(seat)
     else:
@@ -419,7 +428,7 @@ def jail_roll(seat: Seat) -> None:
 
 def roll_again(seat: Seat, d1: int, d2: int) -> bool:
     """Doubles earn another roll, unless the roll ended with the player sent to jail."""
-    return d1 == d2 and not seat.player.in_jail
+    return d1 == d2 and seat.rules.doubles and not seat.player.in_jail
 
 
 def move_and_land(seat: Seat, steps: int) -> None:
@@ -443,12 +452,14 @@ def resolve_landing(seat: Seat, card: str | None = None) -> None:
     depends on it).
     """
     space = seat.player.pos
-    if space == GO_TO_JAIL:
+    if space == GO_TO_JAIL and seat.rules.go_to_jail:
         send_to_jail(seat)
         return
     count_landing(seat, space)
     if seat.game is not None:
         seat.game.landed(seat, card)  # rent, buying, taxes: before any card is drawn
+    if not seat.rules.cards:
+        return
     if space in CHANCE_SPACES:
         draw_card(seat, seat.chance)
     elif space in COMMUNITY_CHEST_SPACES:

@@ -16,8 +16,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from monopoly_lesson import CHAPTER_CHECKS, SCENARIOS, check_chapter, take_turn
-from monopoly_lesson.chapter_checks import ChapterCheck
+from monopoly_lesson import CHAPTER_CHECKS, SCENARIOS, Rules, check_chapter, take_turn
+from monopoly_lesson.chapter_checks import CHAPTER_RULES, ChapterCheck
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = {
@@ -297,3 +297,50 @@ def test_the_chapter_runs_its_checks_and_no_check_is_a_bare_assert(chapter):
         lines = "\n".join(line for line in source.split("\n") if not line.startswith("#|"))
         bare = [n for n in ast.walk(ast.parse(lines)) if isinstance(n, ast.Assert) and not n.msg]
         assert not bare, f"{CHAPTERS[chapter].name}: an assert without a message: {source!r}"
+
+
+@pytest.mark.parametrize("chapter", [1, 2, 3, 4])
+def test_a_chapters_solution_is_the_reference_engine_under_that_chapters_rules(chapter):
+    """CHAPTER_RULES switch off what the chapter has not taught: the reference engine then
+    plays exactly as the chapter's own take_turn, turn by turn on random dice and decks."""
+    from monopoly_lesson.checker.probe import game_seat
+
+    game = {"start": 1, "dice_seed": chapter, "seed": 7, "turns": 400}
+    reference = game_seat(game, verbose=False, rules=CHAPTER_RULES[chapter])
+    student = game_seat(game, verbose=False)
+    own = solution(chapter)
+    for _ in range(game["turns"]):
+        reference.play()
+        student.play(own)
+        assert reference.tallies == student.tallies and reference.player.pos == student.player.pos
+    if chapter > 1:  # and the chapter before plays otherwise
+        earlier = game_seat(game, verbose=False, rules=CHAPTER_RULES[chapter - 1]).play(turns=400)
+        assert earlier.tallies != reference.tallies
+
+
+@pytest.mark.parametrize("chapter", [1, 2, 3, 4])
+def test_the_exact_and_fast_engines_follow_a_chapters_rules(chapter):
+    """The switches live in the reference engine, so the engines derived from it follow."""
+    import numpy as np
+
+    from monopoly_lesson.exact import expected_tallies
+    from monopoly_lesson.fast import fast_game_tallies
+
+    rules = CHAPTER_RULES[chapter]
+    per_game = fast_game_tallies(2000, 50, players=1, seed=chapter, rules=rules)
+    expected = expected_tallies(50, rules).to_numpy()
+    se = per_game.std(axis=0, ddof=1) / np.sqrt(len(per_game))
+    z = (per_game.mean(axis=0) - expected) / np.where(se > 0, se, 1)
+    assert np.abs(z).max() < 4.5
+    assert (per_game[:, 30].sum() > 0) == (chapter == 1), "only chapter 1 tallies Go to Jail"
+    jail_share = expected[10] / expected.sum()
+    assert jail_share < 0.07, "before chapter 5 nobody is held in jail"
+
+
+def test_rules_the_chapters_switch_off_are_refused_for_a_take_turn_without_rules():
+    from monopoly_lesson import simulate
+
+    with pytest.raises(ValueError, match="cards=False"):
+        simulate(games=1, rules=CHAPTER_RULES[2], take_turn=solution(2))
+    with pytest.raises(TypeError, match="doubles must be True or False"):
+        Rules(doubles="no")

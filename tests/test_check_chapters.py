@@ -348,3 +348,17 @@ def test_a_group_is_right_whatever_its_capitals_and_spaces(given, right):
     exercises = chapter_exercises(10)[2:]
     report = grade_answers(exercises, {"best_one_house": "dark blue"}, {"best_one_house": given})
     assert report.passed == right
+
+
+@pytest.mark.parametrize("chapter", [1, 2, 3, 4])
+def test_the_stored_solutions_of_chapters_1_to_4_pass_for_their_own_rules(chapter):
+    """Each chapter's take_turn is graded for the rules chapters 1 to N teach, and its
+    results for the trends those rules make true (about 25 to 40 s each: a real kernel)."""
+    path = next((Path(__file__).resolve().parents[1] / "notebooks").glob(f"0{chapter}_*.ipynb"))
+    done = check(path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert summary(done) == ["All rules pass."]
+    span = "chapter 1" if chapter == 1 else f"chapters 1 to {chapter}"
+    assert f"take_turn: all rules pass, graded for the rules of {span} (" in done.stdout
+    assert f"results, held to the trends of the rules of {span} (" in done.stdout
+    assert "consistent with a correct simulation" in done.stdout

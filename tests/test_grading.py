@@ -2,8 +2,9 @@
 deliberately broken one fails the check of its rule, with a message a student can follow."""
 
 import pytest
+from test_chapter_checks import MUTANTS, solution  # each chapter's take_turn, as written
 
-from monopoly_lesson import simulate, take_turn
+from monopoly_lesson import CHAPTER_CHECKS, simulate, take_turn
 from monopoly_lesson.grading import RULE_CHECKS, check_results, check_take_turn
 from monopoly_lesson.trends import TRENDS
 
@@ -204,3 +205,60 @@ def test_an_answer_that_cannot_be_read_fails_the_check_never_passes():
                    {"turns": [{"counts": [0] * 40}], "failed": None}]:  # fmt: skip
         result = grade_game(game, answer)
         assert not result.passed and "could not be read" in result.message
+
+
+@pytest.mark.parametrize("chapter", [1, 2, 3, 4])
+def test_a_chapters_own_take_turn_passes_its_chapter_and_the_one_before_fails_it(chapter):
+    """Chapter N is graded for the rules chapters 1 to N teach: its solution passes, and
+    the solution of chapter N - 1 (the chapter's rule missing) fails, naming its check."""
+    report = check_take_turn(solution(chapter), chapter=chapter, random_games=3)
+    assert report.passed and report.graded_as is None, str(report)
+    assert f"graded for the rules of chapter{'s 1 to ' if chapter > 1 else ' '}{chapter}" in str(
+        report
+    )
+    assert "random games" in report.checks[-1].rule
+    if chapter > 1:
+        missing = check_take_turn(solution(chapter - 1), chapter=chapter, random_games=3)
+        assert not missing.passed and missing.graded_as is None
+        names = {check.rule for check in missing.failures}
+        taught = {check.name for check in CHAPTER_CHECKS[chapter]} - {
+            check.name for check in CHAPTER_CHECKS[chapter - 1]
+        }
+        assert names & taught, names
+
+
+def test_later_rules_written_early_pass_only_when_they_are_right():
+    """A chapter-3 take_turn (cards) submitted as chapter 2 passes, graded under chapter 3's
+    rules and saying so; one whose cards are wrong fails chapter 2's own checks."""
+    early = check_take_turn(solution(3), chapter=2, random_games=3)
+    assert early.passed and early.graded_as == 3
+    assert "it also follows the rules of chapters 1 to 3" in str(early)
+    wrong_cards = solution(3, MUTANTS[3]["nearest looks backwards"])
+    failed = check_take_turn(wrong_cards, chapter=2, random_games=3)
+    assert not failed.passed and failed.graded_as is None
+    assert [check.rule for check in failed.failures] == ["3 random games of 200 turns"]
+    assert "Chance" in failed.failures[0].message or "Community" in failed.failures[0].message
+
+
+def test_chapters_5_6_and_no_chapter_are_graded_against_every_rule():
+    for chapter in (5, 6, None):
+        report = check_take_turn(solution(4), chapter=chapter, random_games=1, random_turns=50)
+        assert not report.passed and len(report.checks) == 5 + len(RULE_CHECKS) + 1
+    with pytest.raises(ValueError, match="chapter must be 1 to 6"):
+        check_take_turn(take_turn, chapter=9)
+
+
+def test_results_are_held_to_the_trends_of_the_chapters_rules():
+    """Jail is the most landed on only once players are held there (chapter 5): a correct
+    chapter-2 simulation passes chapter 2's trends and misses the lesson's."""
+    from monopoly_lesson.chapter_checks import CHAPTER_RULES
+
+    counts = simulate(seed=2, rules=CHAPTER_RULES[2], engine="fast", progress=False).counts
+    own = check_results(counts, chapter=2)
+    assert own.passed and "held to the trends of the rules of chapters 1 to 2" in str(own)
+    rows = own.rows.set_index("trend")
+    assert rows.loc[TRENDS[6].name, "pass_rate"] == 1.0  # Go to Jail is never tallied
+    assert rows.loc[TRENDS[0].name, "pass_rate"] == 0.0  # Jail first: not yet a trend
+    assert not check_results(counts).passed
+    chapter_1 = simulate(seed=2, rules=CHAPTER_RULES[1], engine="fast", progress=False).counts
+    assert not check_results(chapter_1, chapter=2).passed  # Go to Jail tallied in chapter 2

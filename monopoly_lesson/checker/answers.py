@@ -27,7 +27,8 @@ __all__ = [
 TURN_KEYS = {"counts", "pos", "in_jail", "jail_turns", "rolls", "chance", "chest", "said"}
 MAX_COUNT = 10**12  # no simulation tallies more often than this
 RULE_FIELDS = {"dice_sides": int, "jail": str, "chance": str, "counting": str,
-               "replacement": bool}  # fmt: skip
+               "replacement": bool, "go_to_jail": bool, "cards": bool,
+               "doubles": bool}  # fmt: skip
 
 
 class MalformedAnswer(ValueError):

@@ -6,7 +6,8 @@ game``, or ``# Chapter 9``), and otherwise from its file name (``alice_09.ipynb`
 
 - every chapter: its cells run and its own checks (``check_chapter``, ``assert``) pass;
 - chapters 1 to 6, and a notebook whose chapter is not recognised: its final ``take_turn``
-  against every rule, and its results against the trends (a notebook without one cannot be
+  (chapters 1 to 4: for the rules chapters 1 to N teach; the others: against every rule),
+  and its results against the trends of those rules (a notebook without one cannot be
   graded);
 - chapters 0, 7 and 8: the same, if the notebook defines a ``take_turn``;
 - chapter 9: the student's own strategy (``mine``) and trade policy (``trader``, with

@@ -33,7 +33,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..grading import GradeBook, GradingReport, check_results, rule_games
+from ..grading import (
+    GRADED_CHAPTERS,
+    GradeBook,
+    GradingReport,
+    check_results,
+    rule_games,
+    rules_of,
+)
+from ..trends import trend_pass_rates
 from .answers import (
     MalformedAnswer,
     read_describe,
@@ -111,6 +119,7 @@ class _Answers:
     values: dict | None = None
     values_note: str = ""
     unusable: str = ""
+    graded_chapter: int | None = None  # take_turn graded for this chapter's rules (None: all)
 
     @property
     def take_turn_graded(self) -> bool:
@@ -179,6 +188,8 @@ def check_notebook(path: str | Path, timeout: float = 600, memory_gb: float = 4,
     code = read_code(sources)
     with ThreadPoolExecutor(1) as worker:  # the exercises' answers, while the notebook runs
         expected = worker.submit(_expected, chapter.exercises)
+        if chapter.take_turn != "none":  # the trends its rules make true, measured meanwhile
+            worker.submit(trend_pass_rates, rules_of(_graded_chapter(chapter)))
         answers = _run(notebook, path, code, chapter, games, (started, timeout), memory_gb)
         failed = tuple(failed_cells(notebook))
         if answers.unusable:
@@ -256,15 +267,16 @@ class _Questions:
     async def ask_all(self, chapter: Chapter, games: int) -> None:
         """Ask what the notebook's chapter is graded on."""
         if chapter.take_turn != "none":
-            await self.take_turn(required=chapter.take_turn == "required")
+            await self.take_turn(_graded_chapter(chapter), chapter.take_turn == "required")
         for variable in chapter.strategies:
             if not self.answers.unusable:
                 await self.strategy(variable, games)
         if chapter.exercises and not self.answers.unusable:
             await self.exercises(chapter.exercises)
 
-    async def take_turn(self, required: bool) -> None:
-        """Where take_turn comes from, every game of the checks, then the results."""
+    async def take_turn(self, graded: int | None, required: bool) -> None:
+        """Where take_turn comes from, every game of the checks (for chapter ``graded``'s
+        rules; None: every rule), then the results."""
         from .kernel_session import Unanswered
 
         answers = self.answers
@@ -279,10 +291,11 @@ class _Questions:
             return
         found = await self.results_found()
         answers.reference = _reference_use(self.code, answers.described)
-        games = [] if answers.reference else rule_games()
+        answers.graded_chapter = graded
+        games = [] if answers.reference else rule_games(chapter=graded)
         sent = [self.session.send({"kind": "game", "game": g.setup}) for g in games]
         rerun = self.send_rerun(found[0]) if found else None
-        book = GradeBook()
+        book = GradeBook(graded)
         for game, question in zip(games, sent, strict=True):
             try:
                 observed = await self.session.receive(question)
@@ -405,6 +418,12 @@ class _Questions:
                                               names)  # fmt: skip
         except (Unanswered, MalformedAnswer) as error:
             self.answers.values_note = f"the answers could not be read ({error})"
+
+
+def _graded_chapter(chapter: Chapter) -> int | None:
+    """The chapter whose rules take_turn is graded for: chapters 1 to 4 their own, else None
+    (every rule)."""
+    return chapter.number if chapter.number in GRADED_CHAPTERS else None
 
 
 def _rerun_of(item: dict) -> dict | None:
@@ -547,8 +566,9 @@ def _results_text(answers: _Answers) -> tuple[list[str], str]:
     import pandas as pd
 
     counts = pd.Series(answers.results["counts"], index=pd.RangeIndex(1, 41, name="space"))
+    graded = answers.rules.graded_as if answers.rules and answers.rules.graded_as else None
     try:
-        results = check_results(counts)
+        results = check_results(counts, graded or answers.graded_chapter)
     except (ValueError, TypeError) as error:
         return [f"Results unusable: {error}"], f"results: {answers.results['name']}: {error}"
     missing = results.rows.loc[results.rows["suspicious"], "trend"].tolist()

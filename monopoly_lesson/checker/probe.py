@@ -46,12 +46,14 @@ REFERENCE_NAMES = (
 """The reference engine's functions (in ``rules``): a student's take_turn may not call them."""
 
 
-def game_seat(game: dict, verbose: bool = True) -> Seat:
-    """A seat set up as ``game`` says: start, dice (faces, or a ``dice_seed``), first cards."""
+def game_seat(game: dict, verbose: bool = True, rules: Rules = LESSON_RULES) -> Seat:
+    """A seat set up as ``game`` says: start, dice (faces, or a ``dice_seed``), first cards;
+    the reference engine plays it under ``rules`` (a student's take_turn plays its own)."""
     seat = Seat.preset(
         dice=game.get("dice") or [], start=game.get("start", 1),
         chance_order=game.get("chance_order", ()), chest_order=game.get("chest_order", ()),
         seed=game.get("seed", 0), verbose=verbose, jail_turns=game.get("jail_turns"),
+        rules=rules,
     )  # fmt: skip
     if game.get("dice_seed") is not None:
         seat.dice = RandomDice(game["dice_seed"], verbose=verbose)
