@@ -106,7 +106,7 @@ def test_a_record_that_is_not_what_the_game_asked_is_caught(lie, said):
         pytest.skip("the student won this game already")
     assert not report.passed
     assert said in report.failure
-    assert report.summary().startswith("Broken strategy: mine: game 1 of 1 (seed ")
+    assert report.summary().startswith("Broken strategy: mine: game 0 of the check's 1 (counted")
     assert "the answers the kernel reported are not the ones its game got" in report.failure
 
 
@@ -210,6 +210,10 @@ def test_a_strategy_the_game_cannot_use_says_why():
         [{"answers": [], "finish": [1, 1, 3, 4], "rounds": 5, "error": None}],
         [{"answers": [], "finish": None, "rounds": 5, "error": None}],
         [{"answers": [["bid", 10**40]], "finish": [1, 2, 3, 4], "rounds": 5, "error": None}],
+        [{"answers": [["bid", 1]], "lines": [], "finish": [1, 2, 3, 4], "rounds": 5,
+          "error": None}],
+        [{"answers": [["bid", 1]], "lines": ["3"], "finish": [1, 2, 3, 4], "rounds": 5,
+          "error": None}],
     ],
 )  # fmt: skip
 def test_a_record_of_the_wrong_shape_is_refused(answer):
@@ -306,8 +310,8 @@ def test_an_illegal_proposal_fails_with_the_rule_it_breaks():
 def test_a_trade_keeps_its_fields_and_their_types_through_json(value):
     encoded = json.loads(json.dumps(encode(value)))
     read_strategy_games(
-        [{"answers": [["propose_trade", encoded]], "finish": [1, 2, 3, 4], "rounds": 1,
-          "error": None}], capstone_games(1, trading=True))  # fmt: skip
+        [{"answers": [["propose_trade", encoded]], "lines": [None], "finish": [1, 2, 3, 4],
+          "rounds": 1, "error": None}], capstone_games(1, trading=True))  # fmt: skip
     back = decode(encoded)
     assert back == value and type(back) is Trade
     for field in ("partner", "give", "take", "cash"):

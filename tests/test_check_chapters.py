@@ -131,6 +131,32 @@ def test_chapter_9_a_broken_strategy_fails_with_the_reason_and_the_line(
     assert "FAIL  game " in done.stdout
 
 
+BAD_BID = """\
+def my_bid(game, me, space):
+    \"\"\"Bid more than I have for the orange lots.\"\"\"
+    if lots.at[space, "group"] != "orange":
+        return 0
+    return me.cash + 1
+
+
+mine = make_strategy("mine", buy=my_buy, bid=my_bid)
+"""
+
+
+def test_chapter_9_an_illegal_answer_points_at_the_return_that_gave_it(tmp_path):
+    """The line shown is the ``return`` that gave the refused answer, not the ``def``; the
+    game is counted from 0, as play_games counts the games of its error."""
+    book = notebook(tmp_path, "md:# 9. The whole game", IMPORTS, MY_BUY, BAD_BID)
+    done = check(book, "--games", GAMES)
+    assert done.returncode == 1, done.stdout + done.stderr
+    first = summary(done)[0]
+    assert first.startswith("Broken strategy: mine: game "), first
+    assert f" of the check's {GAMES} (counted from 0, as play_games counts), seed " in first
+    assert "mine's bid decision bid $" in first
+    assert first.endswith("(cell 4, line 5: return me.cash + 1)"), first
+    assert "the line: cell 4, line 5: return me.cash + 1" in done.stdout
+
+
 @pytest.mark.parametrize(
     ("sources", "reason"),
     [
@@ -196,7 +222,9 @@ def test_chapter_9_an_illegal_proposal_fails_with_the_rule_and_the_line(tmp_path
     assert first[0].startswith("Broken trade policy: trader: game "), first
     assert "trader's propose_trade decision proposed Trade(partner=" in first[0]
     assert "is not a lot of seat" in first[0]
-    assert first[0].endswith("(cell 5, line 1: def grab(game, me):)")
+    assert first[0].endswith(
+        "(cell 5, line 4: return Trade(partner=me.seat % len(game.players) + 1, take=(40,)))"
+    )  # the return that proposed it, not the def
     assert first[1].startswith("mine won ")  # the strategy is graded all the same
 
 

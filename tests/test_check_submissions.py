@@ -208,7 +208,7 @@ def test_the_real_check_grades_capstone_submissions(tmp_path, capsys):
     assert lines[2].startswith("       mine won ") and "of 12 games (95% interval" in lines[2]
     assert lines[3].startswith("       Not answered (not graded): no trade policy named trader")
     assert lines[4] == "  1  fails       bob_09.ipynb"
-    assert lines[5].startswith("       Broken strategy: mine: game 1 of 12 (seed ")
+    assert lines[5].startswith("       Broken strategy: mine: game 0 of the check's 12 (count")
     assert "mine's buy decision must return True or False, got 'yes'" in lines[5]
     assert lines[-1] == "2 submission(s): 1 pass, 1 fails"
 

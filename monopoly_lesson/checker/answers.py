@@ -201,16 +201,20 @@ def _read_value(value: object, depth: int = 0, top: bool = False) -> None:
 
 
 def read_strategy_games(answer: object, games: list[dict]) -> list[dict]:
-    """Per game asked: the strategy's answers in order (``[decision, value]``), the finish
-    order and rounds, or the error that stopped the game."""
+    """Per game asked: the strategy's answers in order (``[decision, value]``), the line
+    that returned each (None: not known), the finish order and rounds, or the error that
+    stopped the game."""
     _require(isinstance(answer, list) and len(answer) == len(games), "not one record per game")
     for record, game in zip(answer, games, strict=True):  # type: ignore[arg-type]
-        fields = {"answers", "finish", "rounds", "error"}
+        fields = {"answers", "lines", "finish", "rounds", "error"}
         _require(
             isinstance(record, dict) and set(record) == fields, "a game's record is unreadable"
         )
-        answers = record["answers"]
+        answers, lines = record["answers"], record["lines"]
         _require(isinstance(answers, list) and len(answers) <= MAX_GAME_ANSWERS, "too many answers")
+        _require(isinstance(lines, list) and len(lines) == len(answers)
+                 and all(line is None or _is_int(line, 1, 10**6) for line in lines),
+                 "the lines of the answers are unreadable")  # fmt: skip
         for item in answers:
             _require(isinstance(item, list) and len(item) == 2 and item[0] in DECISIONS,
                      "an answer is not [decision, value]")  # fmt: skip

@@ -255,7 +255,8 @@ class StrategyReport:
 
     def add(self, setup: dict, replay: GameReplay, where: str = "") -> None:
         """Record one replayed game; the first failure is kept (and no game after it)."""
-        number = f"game {setup['game'] + 1} of {self.planned} (seed {setup['seed']})"
+        number = (f"game {setup['game']} of the check's {self.planned} (counted from 0, as "
+                  f"play_games counts), seed {setup['seed']}")  # fmt: skip
         if replay.disagrees:
             self.failure = (f"{number}: the answers the kernel reported are not the ones its "
                             f"game got: {replay.disagrees}")  # fmt: skip

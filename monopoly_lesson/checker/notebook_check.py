@@ -56,6 +56,7 @@ from .capstone_check import (
     CAPSTONE_GAMES,
     CAPSTONE_SEED,
     TRADING,
+    GameReplay,
     StrategyReport,
     capstone_games,
     replay_game,
@@ -398,12 +399,12 @@ class _Questions:
             try:
                 records = read_strategy_games(await self.session.receive(question), batch)
             except (Unanswered, MalformedAnswer) as error:
-                report.fail(f"games {batch[0]['game'] + 1} to {batch[-1]['game'] + 1}: the "
-                            f"kernel's answer could not be read ({error})")  # fmt: skip
+                report.fail(f"games {batch[0]['game']} to {batch[-1]['game']} (counted from "
+                            f"0): the kernel's answer could not be read ({error})")  # fmt: skip
                 return
             for setup, record in zip(batch, records, strict=True):
                 replay = replay_game(setup, record, found["name"])
-                place = replay.place or found["where"].get(replay.decision)
+                place = _answer_place(replay, record, found["where"])
                 report.add(setup, replay, _place_text(self.notebook, place))
                 if report.failure:
                     return
@@ -433,6 +434,19 @@ def _rerun_of(item: dict) -> dict | None:
     if item["games"] * item["turns"] * item["players"] > RERUN_LIMIT:
         return None
     return {key: item[key] for key in ("games", "turns", "players", "seed", "rules")}
+
+
+def _answer_place(replay: GameReplay, record: dict, where: dict) -> dict | None:
+    """Where the answer that stopped a game came from: the line that raised, else the
+    ``return`` of the decision that gave the refused answer (the game's last), else its
+    ``def``."""
+    if replay.place:
+        return replay.place
+    defined = where.get(replay.decision)
+    returned = record["lines"][-1] if record["lines"] and replay.illegal else None
+    if defined and returned:
+        return {"cell": defined["cell"], "line": returned}
+    return defined
 
 
 def _place_text(notebook: object, place: dict | None) -> str:

@@ -17,6 +17,7 @@ import inspect
 import io
 import math
 import numbers
+import sys
 import types
 
 import numpy as np
@@ -194,21 +195,37 @@ def _package_part(value: object, strategy: Strategy, buy: object) -> str:
 
 class Recorder(Strategy):
     """The student's strategy, answering through this object, which writes down each answer
-    (or the error it raised) in the order the game asked."""
+    (or the error it raised) in the order the game asked, and in ``lines`` the line of the
+    decision's code that returned it (its ``return``; None if not known)."""
 
-    def __init__(self, inner: Strategy, answers: list) -> None:
+    def __init__(self, inner: Strategy, answers: list, lines: list | None = None) -> None:
         self.name = inner.name
         self._inner, self._answers = inner, answers
+        self.lines = [] if lines is None else lines
+        self._codes: dict[str, types.CodeType | None] = {}
 
     def _ask(self, decision: str, *args: object) -> object:
+        code = self._code(decision)
+        returned: list[int] = []
         try:
-            value = getattr(self._inner, decision)(*args)
+            value = _returning(code, returned, getattr(self._inner, decision), args)
         except Exception as error:
             raised = {"raised": [_clip(type(error).__name__)[:100], _safe_text(error)]}
             self._answers.append([decision, {**raised, "place": _raised_place(error)}])
+            self.lines.append(None)
             raise
         self._answers.append([decision, encode(value)])
+        self.lines.append(returned[-1] if returned else None)
         return value
+
+    def _code(self, decision: str) -> types.CodeType | None:
+        """The code of the student's own function behind ``decision`` (None: the package's)."""
+        if decision not in self._codes:
+            function = _function_of(getattr(self._inner, decision))
+            code = getattr(function, "__code__", None)
+            own = isinstance(code, types.CodeType) and not _is_package(function)
+            self._codes[decision] = code if own else None
+        return self._codes[decision]
 
     def buy(self, game: object, me: object, space: int) -> bool:  # type: ignore[override]
         """The student's buy decision, recorded."""
@@ -243,6 +260,25 @@ class Recorder(Strategy):
         return self._ask("accept_trade", game, me, offer)  # type: ignore[return-value]
 
 
+def _returning(code: types.CodeType | None, returned: list[int], decision: object,
+               args: tuple) -> object:  # fmt: skip
+    """Call ``decision(*args)``, noting in ``returned`` the line at which ``code`` returned
+    (a profile hook that looks only at that code's return; the previous hook is put back)."""
+    if code is None:
+        return decision(*args)  # type: ignore[operator]
+    previous = sys.getprofile()
+
+    def hook(frame: types.FrameType, event: str, arg: object) -> None:
+        if event == "return" and frame.f_code is code:
+            returned.append(frame.f_lineno)
+
+    sys.setprofile(hook)
+    try:
+        return decision(*args)  # type: ignore[operator]
+    finally:
+        sys.setprofile(previous)
+
+
 def _raised_place(error: BaseException) -> dict | None:
     """The notebook line nearest to where ``error`` was raised (the innermost cell frame)."""
     place, traceback = None, error.__traceback__
@@ -255,15 +291,16 @@ def _raised_place(error: BaseException) -> dict | None:
 
 def play_recorded(value: object, games: list[dict]) -> list[dict]:
     """Play each of the checker's ``games`` (``seed``, ``seats`` with None for the student's
-    strategy, ``max_rounds``, ``trading``) and record the student's answers, the finish and
-    any error."""
+    strategy, ``max_rounds``, ``trading``) and record the student's answers, the line that
+    returned each, the finish and any error."""
     strategy = as_strategy(value)
     records = []
     for game in games:
         answers: list = []
         recorder = Recorder(strategy, answers)
         seats = [recorder if seat is None else seat for seat in game["seats"]]
-        record = {"answers": answers, "finish": None, "rounds": None, "error": None}
+        record = {"answers": answers, "lines": recorder.lines, "finish": None, "rounds": None,
+                  "error": None}  # fmt: skip
         try:
             with contextlib.redirect_stdout(io.StringIO()):  # a strategy may print
                 result = play_monopoly(seats, seed=game["seed"], max_rounds=game["max_rounds"],
