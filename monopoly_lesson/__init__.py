@@ -1,16 +1,25 @@
 """monopoly-lesson: which Monopoly spaces are landed on most? A Monte Carlo lesson.
 
-Everything a notebook needs is importable from here::
+Everything a notebook needs is importable from here (its figures from
+:mod:`monopoly_lesson.plots`)::
 
     from monopoly_lesson import Player, PresetDice, RandomDice, CardDeck, SpaceTracker
     from monopoly_lesson import gameboard, chance_deck, community_deck, take_turn, simulate
     from monopoly_lesson import expected_tallies, stationary, euler84  # exact answers
     from monopoly_lesson import play_monopoly, play_games, win_rates  # the whole game
-    from monopoly_lesson import evolve  # the genetic algorithm (its games compiled)
+    from monopoly_lesson import rent_per_turn, payback_turns  # what lots are worth
+    from monopoly_lesson import evolve, experiment  # the genetic algorithm (its games compiled)
+    from monopoly_lesson import TurnStepper, GameStepper  # widgets, loaded when first used
+    from monopoly_lesson.plots import bar_chart, board_map, win_rate_chart  # figures
 """
 
+from typing import TYPE_CHECKING
+
 from .chapter_checks import CHAPTER_CHECKS, check_chapter
-from .evolution.run import EvolutionResult, evolve, load_evolution
+from .evolution.experiment import dashboard_link, experiment
+from .evolution.operators import crossover, mutate, roulette
+from .evolution.run import EvolutionResult, evolve, load_evolution, win_rates_against
+from .evolution.shipped import experiment_summary, load_shipped_experiment, load_shipped_run
 from .exact import (
     euler84,
     euler84_percentages,
@@ -26,6 +35,7 @@ from .game.chromosomes import RGA, SGA, TGA
 from .game.engine import MonopolyGame, play_monopoly
 from .game.lots import lots
 from .game.plugins import as_strategy, make_strategy
+from .game.rent import rent_due
 from .game.result import GameResult
 from .game.state import GameState, LotState, PlayerState
 from .game.strategies import (
@@ -36,10 +46,22 @@ from .game.strategies import (
     RandomBuy,
     Strategy,
     StrategyError,
+    completion_accepts,
+    completion_swap,
+    completion_swaps,
 )
 from .game.tournament import play_games, win_rates
 from .game.trade import Trade
-from .rent_value import rent_per_turn
+from .grading import check_results, check_take_turn
+from .rent_value import (
+    expected_landings,
+    group_costs,
+    group_rent,
+    payback_turns,
+    rent_per_dollar,
+    rent_per_turn,
+    simulated_rent,
+)
 from .rules import LESSON_RULES, Rules, Seat, card_destination, take_turn
 from .scenarios import SCENARIOS, Scenario, check_scenario, play_preset
 from .simulation import SimulationResult, results_table, simulate, space_table
@@ -60,6 +82,11 @@ from .starter import (
     space_name,
     standard_chance_deck,
 )
+from .trends import PASS_RATES, pass_rates
+
+if TYPE_CHECKING:  # imported when first used (see __getattr__), named here for editors
+    from .game.widget import GameStepper
+    from .widgets import TurnStepper
 
 __all__ = [
     "CHAPTER_CHECKS",
@@ -68,6 +95,7 @@ __all__ = [
     "JAIL",
     "LESSON_RULES",
     "NARRATION",
+    "PASS_RATES",
     "RGA",
     "SCENARIOS",
     "SGA",
@@ -78,6 +106,7 @@ __all__ = [
     "EvolutionResult",
     "GameResult",
     "GameState",
+    "GameStepper",
     "Heuristic",
     "LotState",
     "MonopolyGame",
@@ -96,31 +125,53 @@ __all__ = [
     "Strategy",
     "StrategyError",
     "Trade",
+    "TurnStepper",
     "as_strategy",
     "card_destination",
     "chance_deck",
     "chance_effects",
     "check_chapter",
+    "check_results",
     "check_scenario",
+    "check_take_turn",
     "community_deck",
     "community_effects",
+    "completion_accepts",
+    "completion_swap",
+    "completion_swaps",
+    "crossover",
+    "dashboard_link",
     "euler84",
     "euler84_percentages",
     "evolve",
     "expected_frequencies",
+    "expected_landings",
     "expected_tallies",
+    "experiment",
+    "experiment_summary",
     "fast_game_tallies",
     "fast_tallies",
     "gameboard",
+    "group_costs",
+    "group_rent",
     "load_evolution",
+    "load_shipped_experiment",
+    "load_shipped_run",
     "lots",
     "make_strategy",
+    "mutate",
+    "pass_rates",
+    "payback_turns",
     "play_games",
     "play_monopoly",
     "play_preset",
+    "rent_due",
+    "rent_per_dollar",
     "rent_per_turn",
     "results_table",
+    "roulette",
     "simulate",
+    "simulated_rent",
     "space_name",
     "space_table",
     "standard_chance_deck",
@@ -129,6 +180,25 @@ __all__ = [
     "transition_matrix",
     "turn_tallies",
     "win_rates",
+    "win_rates_against",
 ]
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> object:
+    """The widgets, imported when first asked for: they load ipywidgets and plotly, which
+    ``import monopoly_lesson`` alone does not need."""
+    if name == "TurnStepper":
+        from .widgets import TurnStepper as widget
+    elif name == "GameStepper":
+        from .game.widget import GameStepper as widget
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = widget
+    return widget
+
+
+def __dir__() -> list[str]:
+    """Every public name, the widgets too (for tab completion)."""
+    return sorted({*globals(), *__all__})

@@ -3,6 +3,9 @@
 Both take counts in the one shape every engine returns (a Series indexed 1..40).
 :func:`setup_figures` chooses how notebooks show them: interactive in JupyterLab, plus a
 static PNG for print when a browser for image export is available.
+
+The whole game's figures (:mod:`monopoly_lesson.game.plots`) are re-exported here, so
+every figure a chapter draws is imported from this one module.
 """
 
 from __future__ import annotations
@@ -25,6 +28,17 @@ from plotly.io.base_renderers import MimetypeRenderer
 from plotly.offline import get_plotlyjs_version
 
 from .game.lots import GROUPS, lots
+from .game.plots import (
+    diversity_history,
+    fitness_fan,
+    fitness_histograms,
+    genes_by_group,
+    heat_map,
+    payback_chart,
+    rounds_histogram,
+    win_rate_chart,
+    win_rate_history,
+)
 from .starter import NUM_SPACES, gameboard
 
 __all__ = [
@@ -36,9 +50,18 @@ __all__ = [
     "bar_chart",
     "board_map",
     "board_position",
+    "diversity_history",
     "error_chart",
+    "fitness_fan",
+    "fitness_histograms",
+    "genes_by_group",
+    "heat_map",
+    "payback_chart",
     "rounded",
+    "rounds_histogram",
     "setup_figures",
+    "win_rate_chart",
+    "win_rate_history",
 ]
 
 COLORSCALE = "Cividis"
