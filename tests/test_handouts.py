@@ -23,6 +23,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import nbformat
+import pandas as pd
 import pypdf
 import pytest
 
@@ -188,8 +189,20 @@ def stepper_output() -> nbformat.NotebookNode:
     return nbformat.v4.new_output("display_data", data=bundle)
 
 
+def wide_frame_output() -> nbformat.NotebookNode:
+    """A DataFrame too wide for pandas' 80 characters, as a notebook stores it: its HTML,
+    and its text in blocks of columns under a trailing backslash."""
+    frame = pd.DataFrame([[n + c / 10 for c in range(14)] for n in range(3)],
+                         columns=[f"column_{c}" for c in range(14)]).rename_axis("row")  # fmt: skip
+    with pd.option_context("display.width", 80, "display.max_columns", None):  # a notebook's
+        data = {"text/plain": repr(frame), "text/html": frame._repr_html_()}
+    assert data["text/plain"].split("\n")[0].endswith("\\")
+    return nbformat.v4.new_output("execute_result", data=data, execution_count=1)
+
+
 def print_notebook() -> nbformat.NotebookNode:
-    """Prose that fills most of a page, then a 41-line table; long code; a stepper."""
+    """Prose that fills most of a page, then a 41-line table; long code; a stepper; a wide
+    DataFrame."""
     filler = "\n\n".join(f"Paragraph {n} of the filler." for n in range(1, 21))
     table = "\n".join(["space  tally"] + [f"row{n:02d} {n * 7:6d}" for n in range(1, 41)])
     long_code = "    result = simulate(" + ", ".join(f"option_{n}={n}" for n in range(16)) + ")"
@@ -201,6 +214,7 @@ def print_notebook() -> nbformat.NotebookNode:
             ),
             nbformat.v4.new_code_cell("def run():\n" + long_code),
             nbformat.v4.new_code_cell("stepper", outputs=[stepper_output()]),
+            nbformat.v4.new_code_cell("frame", outputs=[wide_frame_output()]),
         ]
     )
 
@@ -231,6 +245,32 @@ def test_the_stepper_prints_a_picture_of_its_board_and_its_log(printed):
     text = "\n".join(printed)
     assert "MONOPOLY" in text and "Player 1 on" in text  # drawn in the board's SVG
     assert STATIC_NOTE in " ".join(text.split()) and "--- Turn 10, Player 2 ---" in text
+
+
+def test_a_wide_dataframe_prints_as_one_table_not_pandas_wrapped_text(printed):
+    lines = "\n".join(printed).splitlines()
+    assert not [line for line in lines if line.rstrip().endswith("\\")], "pandas' wrap"
+    header = [line for line in lines if "column_0" in line]
+    assert len(header) == 1 and "column_13" in header[0], "the columns are not one row"
+    assert any(line.split()[:3] == ["2", "2.0", "2.1"] and "3.3" in line for line in lines)
+
+
+def test_a_dataframe_is_a_typst_table_with_its_values_aligned_right():
+    notebook = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell("frame", outputs=[wide_frame_output()])]
+    )
+    tool.prepare_for_print(notebook)
+    (output,) = notebook.cells[0].outputs
+    assert list(output.data) == ["text/markdown"]
+    table = output.data["text/markdown"]
+    assert table.startswith("```{=typst}\n#block(breakable: false)[") and "#table(" in table
+    assert "align: (left, " + "right, " * 13 + "right)" in table  # the index, then 14 columns
+    frame = pd.DataFrame({("a", "x"): [1], ("a", "y"): [2], ("b", "x"): [3]}, index=["r"])
+    grouped = tool.dataframe_table(frame._repr_html_())
+    assert "columns: (auto, 1fr, 1fr, 1fr, )," in grouped
+    assert "table.cell(colspan: 2, align: center)[a]" in grouped
+    long = pd.DataFrame({"n": range(tool.KEEP_LINES + 1)})
+    assert "breakable: false" not in tool.dataframe_table(long.to_html())
 
 
 # -- the lesson's handouts ----------------------------------------------------------
@@ -366,6 +406,49 @@ def test_the_rules_pages_are_handouts_too(handouts, page, heading):
     assert heading in (handouts / "html" / f"{page}.html").read_text()
     printed = pdf_text(handouts / "pdf" / f"{page}.pdf")
     assert heading in printed and "<span>" not in printed and "\\$" not in printed
+
+
+def source_lines_ending_in_a_backslash(path: Path) -> set[str]:
+    """The lines of a chapter's cells (code and Markdown) that end in a backslash (a shell
+    command continued), their spaces collapsed."""
+    cells = nbformat.read(path, as_version=4).cells
+    lines = (" ".join(line.split()) for cell in cells for line in cell.source.splitlines())
+    return {line for line in lines if line.endswith("\\")}
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_no_pdf_line_ends_in_pandas_wrap(handouts, path):
+    """pandas splits the text of a DataFrame wider than 80 characters into blocks of
+    columns, each line but the last ending in a backslash: print shows tables instead."""
+    allowed = source_lines_ending_in_a_backslash(path)
+    text = pdf_text(handouts / "pdf" / f"{path.stem}.pdf").replace(tool.CONTINUED.strip(), "")
+    ending = [" ".join(line.split()) for line in text.splitlines() if line.rstrip().endswith("\\")]
+    wrapped = [line for line in ending if not any(source.endswith(line) for source in allowed)]
+    assert not wrapped, f"{path.name}: {wrapped[:3]}"
+
+
+def lowest_text(pdf: Path, page: int = 0) -> tuple[float, float]:
+    """How high the lowest line of a page's text stands (the page number aside), and the
+    page's height, in points from the bottom edge."""
+    sheet = pypdf.PdfReader(pdf).pages[page]
+    heights = []
+
+    def visit(text, cm, tm, font, size):
+        if text.strip() and text.strip() != str(page + 1):
+            heights.append(tm[4] * cm[1] + tm[5] * cm[3] + cm[5])
+
+    sheet.extract_text(visitor_text=visit)
+    return min(heights), float(sheet.mediabox.height)
+
+
+def test_the_game_rules_page_one_is_filled(handouts):
+    """The lots table starts on page 1 and breaks (its header repeated) rather than leave
+    half of the page blank."""
+    low, height = lowest_text(handouts / "pdf" / "game_rules.pdf")
+    margin = 2 / 2.54 * 72  # 2 cm
+    assert low < margin + (height - 2 * margin) / 4, f"page 1 ends {low:.0f} pt from the bottom"
+    page_2 = pypdf.PdfReader(handouts / "pdf" / "game_rules.pdf").pages[1].extract_text()
+    assert "street" in page_2.split("\n")[0] and "Boardwalk" in page_2  # the header again
 
 
 # -- the student's handouts ----------------------------------------------------------

@@ -64,8 +64,14 @@ PRINT_WIDTH = 84
 CONTINUED = "\u21aa "  # "↪ ": starts a wrapped line's continuation
 # An output of at most this many printed lines fits on a page, so it is never split.
 KEEP_LINES = 60
-# Typst rules added to every handout: outputs marked "keep" (see fence_output) stay whole.
+# Typst rules added to every handout: outputs marked "keep" (see fence_output) stay whole;
+# a table may break across pages, its header repeated (kept tables are wrapped in an
+# unbreakable block: see dataframe_table), rather than leave the rest of a page blank.
 TYPST_RULES = """#show raw.where(block: true, lang: "keep"): it => block(breakable: false, it)
+#show figure.where(kind: table): set block(breakable: true)
+#show table: set text(size: 9pt, number-width: "tabular")
+#show table: set par(justify: false)
+#set table(inset: (x: 3pt, y: 3pt))
 """
 # The Markdown template with outputs in fenced blocks (wrapped, and marked "keep" if short).
 MARKDOWN_TEMPLATE = """{%- extends 'index.md.j2' -%}
@@ -76,6 +82,11 @@ MARKDOWN_TEMPLATE = """{%- extends 'index.md.j2' -%}
 {{ output.data['text/plain'] | fence_output }}
 {% endblock data_text %}
 """
+# A pandas DataFrame's HTML (printed as a table, not as pandas' wrapped text).
+DATAFRAME = re.compile(r'<table\b[^>]*class="dataframe"')
+# pandoc sizes a pipe table's columns by its dashes when a source line is longer than
+# this; no line of the lesson is, so Typst sizes each column to its cells.
+TABLE_SOURCE_WIDTH = 1000
 # How wide a picture (the stepper's board) is printed.
 PICTURE_WIDTH = "75%"
 # What the PDF prints in place of folded code.
@@ -254,8 +265,40 @@ def fence_output(text: str) -> str:
     return f"````{kind}\n{wrapped}\n````"
 
 
+def dataframe_table(html_text: str) -> str:
+    """A pandas DataFrame's HTML as a Typst table for print, in a raw block of Markdown.
+
+    Its text would be pandas' own, which splits a frame wider than 80 characters into
+    blocks of columns, each line but the last ending in a backslash. The index columns
+    are aligned left and the values right, a label over several columns centred; a table
+    that fits a page is kept whole.
+    """
+    table = pypandoc.convert_text(html_text, "typst", format="html")
+    first_row = re.search(r"<tbody>\s*<tr>(.*?)</tr>", html_text, re.DOTALL)
+    index = len(re.findall(r"<th\b", first_row.group(1))) if first_row else 0
+
+    def aligned(match: re.Match) -> str:
+        columns = match.group(1).count(",")
+        return f"align: ({', '.join(['left'] * index + ['right'] * (columns - index))})"
+
+    table = re.sub(r"align: \(((?:auto,)+)\)", aligned, table, count=1)
+    if "colspan" in table:  # labels over groups of columns: centred, over equal columns
+
+        def spread(match: re.Match) -> str:
+            return f"columns: ({'auto, ' * index}{'1fr, ' * (int(match.group(1)) - index)}),"
+
+        table = re.sub(r"columns: (\d+),", spread, table, count=1)
+        table = re.sub(r"table\.cell\(colspan: (\d+)\)", r"table.cell(colspan: \1, align: center)",
+                       table)  # fmt: skip
+    rows = html_text.count("<tr")
+    if rows < KEEP_LINES:
+        table = f"#block(breakable: false)[\n{table}\n]"
+    return f"```{{=typst}}\n{table}\n```"
+
+
 def prepare_for_print(notebook: nbformat.NotebookNode) -> None:
-    """Wrap code for paper and print each picture-with-text output as picture, then text."""
+    """Wrap code for paper, print each picture-with-text output as picture, then text, and
+    each DataFrame as a table (:func:`dataframe_table`)."""
     for cell in notebook.cells:
         if cell.cell_type != "code":
             continue
@@ -266,6 +309,9 @@ def prepare_for_print(notebook: nbformat.NotebookNode) -> None:
             if "image/svg+xml" in data and "text/markdown" in data:
                 for key in ("image/svg+xml", "text/markdown"):
                     outputs.append(nbformat.from_dict({**output, "data": {key: data[key]}}))
+            elif DATAFRAME.search(html_text := "".join(data.get("text/html", ""))):
+                table = {"text/markdown": dataframe_table(html_text)}
+                outputs.append(nbformat.from_dict({**output, "data": table}))
             else:
                 outputs.append(output)
         cell.outputs = outputs
@@ -318,6 +364,9 @@ def typeset(markdown: str, resources: dict, target: Path) -> Path:
                 "--variable=margin.x:2cm",
                 "--variable=margin.y:2cm",
                 "--variable=fontsize:10pt",
+                # A pipe table's columns as wide as their cells (Typst's auto columns), not
+                # in the proportions of its dashes, which wrapped "Mediterranean Avenue".
+                f"--columns={TABLE_SOURCE_WIDTH}",
             ],
         )
         typst.compile(str(work_dir / "chapter.typ"), output=str(target))
