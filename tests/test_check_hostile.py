@@ -16,6 +16,10 @@ import pytest
 from test_cli_check import NO_ROLL_AGAIN, OWN_TAKE_TURN
 
 REFERENCE = "take_turn is the package's reference engine (or calls it), not the student's own work"
+NOT_GRADED = (
+    "Not graded: the notebook changes the package's own code or how the kernel runs code "
+    "(not allowed)"
+)
 
 
 def notebook(folder: Path, *sources: str, name: str = "student.ipynb") -> Path:
@@ -79,8 +83,32 @@ def test_replacing_the_grading_functions_changes_nothing(tmp_path):
     done, _ = check(notebook(tmp_path, NO_ROLL_AGAIN, forged), "--timeout", "120")
     assert done.returncode == 1, done.stderr
     summary = done.stdout.split("\n\n")[0]
-    assert "Changes the checker's tools (not allowed): cell 2 changes the package's" in summary
-    assert "Broken rules: " in summary and "doubles roll again" in summary
+    assert summary == (
+        f"{NOT_GRADED}: cell 2 changes the package's own code "
+        "(monopoly_lesson.checker.notebook_check.grade_namespace); cell 2 changes the "
+        "package's own code (monopoly_lesson.grading.check_take_turn)"
+    )
+    assert "All rules pass" not in done.stdout and "PASS " not in done.stdout
+
+
+def test_a_strategy_notebook_that_patches_the_package_is_not_graded_and_shows_no_wins(tmp_path):
+    """The package function is named by the package's name, not the notebook's alias, and
+    no win table is printed: the games were not played."""
+    patched = (
+        "import monopoly_lesson.game.rent as _rent\n"
+        "from monopoly_lesson import make_strategy\n\n"
+        "_rent.rent_due = lambda game, space, dice: 0\n"
+        "mine = make_strategy('mine', buy=lambda game, me, space: True)\n"
+    )
+    book = notebook(tmp_path, patched, name="alice_09.ipynb")
+    done, _ = check(book, "--timeout", "120", "--games", "8")
+    assert done.returncode == 1, done.stdout + done.stderr
+    first = done.stdout.splitlines()[0]
+    assert first == (f"{NOT_GRADED}: cell 1 changes the package's own code "
+                     "(monopoly_lesson.game.rent.rent_due)"), first  # fmt: skip
+    assert "_rent" not in done.stdout
+    assert " won " not in done.stdout and "win rate" not in done.stdout
+    assert "games played" not in done.stdout
 
 
 def test_an_input_transformer_cannot_rewrite_the_checkers_questions(tmp_path):

@@ -114,3 +114,18 @@ def test_the_output_kept_per_cell_is_capped():
     kept = sum(len(out.get("text", "")) for out in outs)
     assert kept <= kernel_session.CELL_OUTPUT_LIMIT
     assert "output cut by the checker" in outs[-1]["text"]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import monopoly_lesson.game.rent as _rent\n_rent.rent_due = f",
+        "from monopoly_lesson.game import rent as _rent\nsetattr(_rent, 'rent_due', f)",
+        "import monopoly_lesson as ml\nml.game.rent.rent_due = f",
+        "from monopoly_lesson import rent_due as _rent\ndel _rent.__wrapped__",
+    ],
+)
+def test_a_patched_package_function_is_named_by_the_package_not_the_alias(source):
+    found = "; ".join(code(source).tampering())
+    assert "changes the package's own code (monopoly_lesson.game.rent.rent_due" in found, found
+    assert "_rent" not in found

@@ -83,6 +83,8 @@ MAX_TIMEOUT = 24 * 3600  # seconds: the longest time limit a check accepts
 MAX_MEMORY_GB = 1024  # GB: the largest memory cap a check accepts
 MAX_GAMES = 100_000  # the most games a chapter-9 strategy may be asked to play
 RERUN_LIMIT = 3_000_000  # player-turns: a longer simulation is not re-run to verify it
+NOT_GRADED = ("Not graded: the notebook changes the package's own code or how the kernel "
+              "runs code (not allowed)")  # fmt: skip
 REFERENCE = "take_turn is the package's reference engine (or calls it), not the student's own work"
 NO_STRATEGY = (f"no strategy named {STRATEGY_VARIABLE} (the chapter's "
                f'{STRATEGY_VARIABLE} = make_strategy("mine", buy=my_buy))')  # fmt: skip
@@ -266,7 +268,10 @@ class _Questions:
         return await self.session.ask(request)
 
     async def ask_all(self, chapter: Chapter, games: int) -> None:
-        """Ask what the notebook's chapter is graded on."""
+        """Ask what the notebook's chapter is graded on (nothing, if its code changes the
+        package or the kernel: no answer from that kernel could be trusted)."""
+        if self.code.tampering():
+            return
         if chapter.take_turn != "none":
             await self.take_turn(_graded_chapter(chapter), chapter.take_turn == "required")
         for variable in chapter.strategies:
@@ -476,14 +481,15 @@ def _verdict(code: SubmissionCode, chapter: Chapter, answers: _Answers, failed: 
     """The status and report: findings about the code first, then what the chapter grades
     (rules and trends, the strategy, the exercises), then the failed cells."""
     report = _Report(texts=[str(chapter)])
+    tampering = code.tampering()
+    if tampering:  # nothing was asked of its kernel (see _Questions.ask_all)
+        report.failures.append(f"{NOT_GRADED}: " + "; ".join(tampering))
+        report.texts.append(f"graded: nothing ({NOT_GRADED.lower()})")
     if answers.take_turn_graded:
         _take_turn_verdict(answers, report)
-    tampering = code.tampering()
-    if tampering:
-        report.failures.append("Changes the checker's tools (not allowed): " + "; ".join(tampering))
     for variable in chapter.strategies:
         _strategy_verdict(variable, answers, report)
-    if chapter.exercises:
+    if chapter.exercises and not tampering:
         _exercises_verdict(chapter, answers, expected, report)
     cells_graded = not answers.take_turn_graded  # with take_turn, failed cells are only listed
     report.texts.append(f"cells: {len(failed)} failed" if failed else "cells: every cell ran")

@@ -9,6 +9,7 @@ It also tells which variables hold results of the student's own simulation.
 from __future__ import annotations
 
 import ast
+import importlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,11 +41,14 @@ class SubmissionCode:
 
     ``names`` maps a name to ``ref:NAME`` (the reference engine), ``module:DOTTED`` or
     ``package:NAME`` (the package), ``own`` (defined here), ``result:own`` or
-    ``result:package`` (a simulation by the student's take_turn or by the package's engine).
+    ``result:package`` (a simulation by the student's take_turn or by the package's engine);
+    ``imported`` a name imported from the package to what it imports
+    (``monopoly_lesson.game.rent``), whatever the name it is given.
     """
 
     cells: list[tuple[int, ast.Module]]
     names: dict[str, str] = field(default_factory=dict)
+    imported: dict[str, str] = field(default_factory=dict)
     functions: dict[str, ast.AST] = field(default_factory=dict)
     where: dict[str, int] = field(default_factory=dict)
 
@@ -85,9 +89,29 @@ class SubmissionCode:
             and (isinstance(node.value, ast.Attribute) and node.value.attr == "events")
         ):
             return f"hooks into the kernel's events ({ast.unparse(node)[:80]})"
-        for container, attribute in _changed(node):
-            if (attribute and self._resolve(container, set())) or _is_system(container):
+        for container, attribute, name in _changed(node):
+            if attribute and self._resolve(container, set()):
+                return f"changes the package's own code ({self.package_name(container, name)})"
+            if _is_system(container):
                 return f"changes the package's or Python's own code ({ast.unparse(container)[:80]})"
+        return None
+
+    def package_name(self, node: ast.expr, attribute: str | None = None) -> str:
+        """The package's own name of what ``node`` (and its ``attribute``) refers to, for
+        example ``monopoly_lesson.game.rent.rent_due`` for ``_rent.rent_due``: the names the
+        notebook gave are aliases."""
+        dotted = self._dotted(node)
+        if dotted is None:
+            return ast.unparse(node)[:80]
+        return ".".join([_home(dotted), *([attribute] if attribute else [])])
+
+    def _dotted(self, node: ast.expr) -> str | None:
+        """The dotted path of the package object a name or attribute chain refers to."""
+        if isinstance(node, ast.Name):
+            return self.imported.get(node.id) if node.id in self.names else None
+        if isinstance(node, ast.Attribute):
+            base = self._dotted(node.value)
+            return f"{base}.{node.attr}" if base else None
         return None
 
     def _resolve(self, node: ast.AST, local: set[str]) -> str | None:
@@ -149,15 +173,21 @@ def _top_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
 def _bind(code: SubmissionCode, statement: ast.stmt, number: int) -> None:
     """Record what the names a top-level statement binds refer to."""
     bound: dict[str, str] = {}
+    imported: dict[str, str] = {}
     if isinstance(statement, ast.Import):
         for alias in statement.names:
             if alias.name.split(".")[0] == PACKAGE:
-                bound[alias.asname or PACKAGE] = f"module:{alias.name if alias.asname else PACKAGE}"
+                module = alias.name if alias.asname else PACKAGE
+                bound[alias.asname or PACKAGE], imported[alias.asname or PACKAGE] = (
+                    f"module:{module}",
+                    module,
+                )
     elif isinstance(statement, ast.ImportFrom) and (statement.module or "").startswith(PACKAGE):
         for alias in statement.names:
             names = ["take_turn", "Seat", "simulate"] if alias.name == "*" else [alias.name]
             for name in names:
                 bound[alias.asname or name] = _member(statement.module or PACKAGE, name)
+                imported[alias.asname or name] = f"{statement.module or PACKAGE}.{name}"
     elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         bound[statement.name] = "own"
         code.functions[statement.name] = statement
@@ -169,6 +199,10 @@ def _bind(code: SubmissionCode, statement: ast.stmt, number: int) -> None:
                 _alias_function(code, target.id, statement.value)
     for name, kind in bound.items():
         code.names[name], code.where[name] = kind, number
+        if name in imported:
+            code.imported[name] = imported[name]
+        else:
+            code.imported.pop(name, None)
         if kind != "own":
             code.functions.pop(name, None)
 
@@ -224,9 +258,9 @@ def _local_names(node: ast.AST) -> set[str]:
     return names | {n.id for n in stored}
 
 
-def _changed(node: ast.AST) -> list[tuple[ast.expr, bool]]:
-    """What a statement changes: (object, True) for an attribute set, deleted or ``setattr``,
-    (object, False) for an item set or deleted."""
+def _changed(node: ast.AST) -> list[tuple[ast.expr, bool, str | None]]:
+    """What a statement changes: (object, True, the attribute's name if known) for an
+    attribute set, deleted or ``setattr``, (object, False, None) for an item set or deleted."""
     if isinstance(node, (ast.Assign, ast.Delete)):
         targets = node.targets
     elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
@@ -237,11 +271,39 @@ def _changed(node: ast.AST) -> list[tuple[ast.expr, bool]]:
         and node.args
         and (node.func.id in ("setattr", "delattr"))
     ):
-        return [(node.args[0], True)]
+        named = node.args[1] if len(node.args) > 1 else None
+        text = named.value if isinstance(named, ast.Constant) else None
+        return [(node.args[0], True, text if isinstance(text, str) else None)]
     else:
         return []
-    return [(target.value, isinstance(target, ast.Attribute)) for target in targets
+    return [(target.value, isinstance(target, ast.Attribute),
+             target.attr if isinstance(target, ast.Attribute) else None) for target in targets
             if isinstance(target, (ast.Attribute, ast.Subscript))]  # fmt: skip
+
+
+def _home(dotted: str) -> str:
+    """Where the package object at ``dotted`` is defined (``monopoly_lesson.rent_due`` is
+    ``monopoly_lesson.game.rent.rent_due``); ``dotted`` itself if it cannot be looked up."""
+    if dotted in PACKAGE_MODULES:
+        return dotted
+    parts = dotted.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        module = ".".join(parts[:cut])
+        if module not in PACKAGE_MODULES:
+            continue
+        try:
+            found: object = importlib.import_module(module)
+            for part in parts[cut:]:
+                found = getattr(found, part)
+        except Exception:  # not there (a name the package does not have): as written
+            return dotted
+        if isinstance(found, type(importlib)):
+            return found.__name__
+        home, name = getattr(found, "__module__", None), getattr(found, "__qualname__", None)
+        if isinstance(home, str) and home.startswith(PACKAGE) and isinstance(name, str):
+            return f"{home}.{name}"
+        return dotted
+    return dotted
 
 
 def _is_system(node: ast.expr) -> bool:
