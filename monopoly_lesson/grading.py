@@ -341,7 +341,7 @@ class ResultsReport:
     """The course's trends in a results table, each with how often a correct run shows it."""
 
     rows: pd.DataFrame
-    rules_text: str = "the lesson's rules"
+    rules_text: str = ""  # the rules of a chapter, in words ("": the lesson's rules)
 
     @property
     def passed(self) -> bool:
@@ -351,7 +351,8 @@ class ResultsReport:
     def __str__(self) -> str:
         verdict = ("consistent with a correct simulation" if self.passed
                    else "a trend that correct runs nearly always show is missing")  # fmt: skip
-        lines = [f"results, held to the trends of {self.rules_text}: {verdict}"]
+        held = f", held to the trends of {self.rules_text}" if self.rules_text else ""
+        lines = [f"results{held}: {verdict}"]
         for row in self.rows.itertuples():
             mark = "yes" if row.shown else "NO "
             note = ""
@@ -384,5 +385,4 @@ def check_results(results: pd.Series | pd.DataFrame, chapter: int | None = None)
          "pass_rate": [rates[name] for name in shown]}
     )  # fmt: skip
     rows["suspicious"] = ~rows["shown"] & (rows["pass_rate"] >= 0.99)
-    taught = rules_taught(chapter) if chapter in GRADED_CHAPTERS else "the lesson's rules"
-    return ResultsReport(rows, taught)
+    return ResultsReport(rows, rules_taught(chapter) if chapter in GRADED_CHAPTERS else "")
