@@ -2,7 +2,7 @@
 
 Both take counts in the one shape every engine returns (a Series indexed 1..40).
 :func:`setup_figures` chooses how notebooks show them: interactive in JupyterLab, plus a
-static PNG for print when a browser for image export is available.
+static PNG for print only where notebooks are executed to be stored (:data:`PNG_ENV`).
 
 The whole game's figures (:mod:`monopoly_lesson.game.plots`) are re-exported here, so
 every figure a chapter draws is imported from this one module.
@@ -14,6 +14,7 @@ import base64
 import hashlib
 import json
 import math
+import os
 import shutil
 import threading
 import warnings
@@ -43,6 +44,8 @@ from .starter import NUM_SPACES, gameboard
 
 __all__ = [
     "COLORSCALE",
+    "PNG_ENV",
+    "PNG_WIDTH",
     "SHORT_TITLES",
     "SIGNIFICANT_DIGITS",
     "STREET_GROUPS",
@@ -57,6 +60,7 @@ __all__ = [
     "genes_by_group",
     "heat_map",
     "payback_chart",
+    "png_requested",
     "rounded",
     "rounds_histogram",
     "setup_figures",
@@ -309,12 +313,25 @@ def _typed_array(spec: dict) -> list:
     return (values.reshape(shape) if shape else values).tolist()
 
 
+PNG_WIDTH = 700
+"""The widest a figure's PNG is, in pixels. JupyterLab's plotly renderer shows a stored PNG
+at its pixel size in place of the figure until the mouse enters it (then it draws the
+interactive figure), and scales it to nothing: a wider PNG is cut off at the output area's
+edge (about 850 px in a window 1280 px wide with the file browser open)."""
+
+
+def _png_width(figure: Mapping) -> float:
+    """The width a figure's PNG is laid out at: its layout's, else plotly's default."""
+    return figure.get("layout", {}).get("width") or pio.defaults.default_width
+
+
 class LessonRenderer(MimetypeRenderer):
     """Each figure as plotly JSON (JupyterLab), HTML (books, web pages) and maybe PNG (print).
 
     The HTML draws with plotly.js when the page has it, and otherwise loads it (from
-    ``window.MONOPOLY_PLOTLY_URL`` if set, else the CDN). Element ids are derived from the
-    figure, so the stored outputs are the same on every run.
+    ``window.MONOPOLY_PLOTLY_URL`` if set, else the CDN). The PNG is at most
+    :data:`PNG_WIDTH` pixels wide, so a reopened notebook shows it whole. Element ids are
+    derived from the figure, so the stored outputs are the same on every run.
     """
 
     def __init__(self, png: bool = False) -> None:
@@ -335,7 +352,8 @@ class LessonRenderer(MimetypeRenderer):
             ),
         }
         if self.png:
-            image = _png_or_none(lambda: pio.to_image(figure, format="png", scale=2))
+            scale = min(1.0, PNG_WIDTH / _png_width(figure))
+            image = _png_or_none(lambda: pio.to_image(figure, format="png", scale=scale))
             if image is None:
                 self.png = False  # one warning, then interactive figures only
             else:
@@ -380,12 +398,30 @@ def _png_or_none(work: Callable[[], bytes]) -> bytes | None:
         return None
 
 
-def setup_figures(png: bool | None = None) -> str:
-    """Show figures interactively, as HTML for books, and as a PNG for print if possible.
+PNG_ENV = "MONOPOLY_LESSON_PNG"
+"""The environment variable that asks :func:`setup_figures` for PNGs (``"1"``; ``"0"`` or
+unset: none). ``tools/execute_notebooks.py`` (``make notebooks``) sets it in the kernels
+that execute the notebooks to be stored, so that the stored figures carry a PNG for print
+(the PDFs); a student's or instructor's own kernel makes none, and starts no browser."""
 
-    ``png=None`` adds the PNG only when a Chromium browser is on PATH, so a laptop
-    without one still gets interactive figures, and never in a kernel the grader's check
-    runs (:data:`~monopoly_lesson.checker.checked_kernel.CHECKED_ENV` set): images would only slow
+
+def png_requested() -> bool:
+    """Whether this process is asked for PNG figures (:data:`PNG_ENV` is ``"1"``)."""
+    value = os.environ.get(PNG_ENV, "")
+    if value not in ("", "0", "1"):
+        raise ValueError(f"{PNG_ENV} must be 1 (figures with a PNG) or 0 (none), not {value!r}.")
+    return value == "1"
+
+
+def setup_figures(png: bool | None = None) -> str:
+    """Show figures interactively, as HTML for books, and as a PNG for print where asked.
+
+    ``png=None`` adds the PNG only where notebooks are executed to be stored
+    (:data:`PNG_ENV` set to ``"1"``, as ``make notebooks`` does) and a Chromium browser is
+    on PATH: in a lesson kernel the image exporter's browser would hold about half a
+    gigabyte beside it, for images JupyterLab does not need. ``png=True`` asks for them
+    here, ``png=False`` never. ``png=None`` adds none in a kernel the grader's check runs
+    (:data:`~monopoly_lesson.checker.checked_kernel.CHECKED_ENV` set): images would only slow
     the check (there plotly's renderers are also imported without a slow optional module,
     see :func:`~monopoly_lesson.checker.checked_kernel.import_quickly`). The image exporter is
     started once and kept running, rather than starting a browser per figure. If the browser
@@ -394,10 +430,12 @@ def setup_figures(png: bool | None = None) -> str:
     """
     from .checker.checked_kernel import import_quickly, is_checked
 
+    if png is not None and not isinstance(png, bool):
+        raise TypeError(f"png must be True, False or None (PNGs where {PNG_ENV}=1), not {png!r}.")
     if is_checked():
         import_quickly("plotly.io._renderers")
     if png is None:
-        png = _chrome_available() and not is_checked()
+        png = png_requested() and _chrome_available() and not is_checked()
     if png:
         png = _start_exporter()
     name = "monopoly_png" if png else "monopoly"

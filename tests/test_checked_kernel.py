@@ -21,6 +21,7 @@ def chromium(monkeypatch):
 
 def test_a_checked_kernel_draws_no_png_with_chromium_on_path(chromium, monkeypatch):
     monkeypatch.setenv(CHECKED_ENV, "1")
+    monkeypatch.setenv(plots.PNG_ENV, "1")  # even where PNGs are asked for
     assert is_checked()
     assert plots.setup_figures() == "monopoly"
     assert chromium == [], "the image exporter was started"
@@ -28,6 +29,7 @@ def test_a_checked_kernel_draws_no_png_with_chromium_on_path(chromium, monkeypat
 
 def test_outside_a_check_chromium_still_gives_a_png(chromium, monkeypatch):
     monkeypatch.delenv(CHECKED_ENV, raising=False)
+    monkeypatch.setenv(plots.PNG_ENV, "1")  # where notebooks are executed to be stored
     assert not is_checked()
     assert plots.setup_figures() == "monopoly_png"
     assert chromium == [1]

@@ -8,8 +8,10 @@ from pathlib import Path
 
 import nbformat
 
+from monopoly_lesson.plots import PNG_ENV
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
-from execute_notebooks import WIDGET_VIEW, keep_static_outputs
+from execute_notebooks import WIDGET_VIEW, execute, keep_static_outputs
 
 
 def output(data):
@@ -26,3 +28,18 @@ def test_progress_bars_go_and_widgets_keep_their_snapshots():
     kept = notebook.cells[0].outputs
     assert [list(o.data) for o in kept] == [["text/html"], ["text/plain"]]
     assert "widgets" not in notebook.metadata
+
+
+def test_the_kernels_that_store_notebooks_are_asked_for_pngs(tmp_path, monkeypatch):
+    """``make notebooks`` hands PNG_ENV=1 to its kernel (so stored figures keep a PNG for
+    print), though the process that runs it has not set it: a real kernel reports it."""
+    monkeypatch.delenv(PNG_ENV, raising=False)
+    cell = nbformat.v4.new_code_cell(
+        "import os\nfrom monopoly_lesson.plots import png_requested\n"
+        f"print(os.environ.get({PNG_ENV!r}), png_requested())"
+    )
+    path = tmp_path / "tiny.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[cell]), path)
+    execute(path)
+    (printed,) = nbformat.read(path, as_version=4).cells[0].outputs
+    assert printed.text == "1 True\n"

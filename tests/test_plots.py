@@ -2,6 +2,8 @@
 
 import base64
 import shutil
+import struct
+import time
 
 import numpy as np
 import plotly.graph_objects as go
@@ -11,12 +13,19 @@ import pytest
 from monopoly_lesson import simulate
 from monopoly_lesson.plots import (
     COLORSCALE,
+    PNG_ENV,
+    PNG_WIDTH,
     LessonRenderer,
     bar_chart,
     board_map,
     board_position,
+    png_requested,
     rounded,
     setup_figures,
+)
+
+NEEDS_CHROMIUM = pytest.mark.skipif(
+    not shutil.which("chromium"), reason="needs Chromium: sudo apt-get install chromium"
 )
 
 
@@ -106,12 +115,123 @@ def test_rounding_keeps_integers_strings_and_typed_integer_arrays():
     assert rounded({"y": [float("nan"), 2.0000000000000004]})["y"][1] == 2.0
 
 
-@pytest.mark.skipif(
-    not shutil.which("chromium"), reason="needs Chromium: sudo apt-get install chromium"
+def png_size(bundle: dict) -> tuple[int, int]:
+    """The pixel width and height of a bundle's PNG (from its header)."""
+    image = base64.b64decode(bundle["image/png"])
+    assert image[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", image[16:24])
+
+
+@NEEDS_CHROMIUM
+def test_png_for_print_is_at_most_png_width_pixels_wide(counts):
+    """JupyterLab's plotly renderer shows a stored PNG at its pixel size, so a wider one
+    would be cut off at the output area's edge; a wider figure is scaled down, whole."""
+    import kaleido
+
+    from monopoly_lesson.plots import _start_exporter
+
+    assert _start_exporter()  # one browser for the figures below, as setup_figures starts
+    renderer = LessonRenderer(png=True)
+    wide = bar_chart(counts).update_layout(width=2 * PNG_WIDTH, height=500)
+    narrow = bar_chart(counts).update_layout(width=300, height=200)
+    try:
+        sizes = [
+            png_size(renderer.to_mimebundle(f.to_dict())) for f in (bar_chart(counts), wide, narrow)
+        ]
+    finally:
+        kaleido.stop_sync_server(silence_warnings=True)
+    assert sizes == [(PNG_WIDTH, 420), (PNG_WIDTH, 250), (300, 200)]
+
+
+@pytest.fixture
+def exporter(monkeypatch):
+    """Chromium on PATH and an image exporter that would start (each start is counted)."""
+    started = []
+    monkeypatch.setattr("monopoly_lesson.plots._chrome_available", lambda: True)
+    monkeypatch.setattr("monopoly_lesson.plots._start_exporter", lambda: started.append(1) or True)
+    monkeypatch.setattr(pio.renderers, "default", pio.renderers.default)
+    monkeypatch.delenv("MONOPOLY_LESSON_CHECKED", raising=False)
+    return started
+
+
+def test_pngs_only_where_notebooks_are_executed_to_be_stored(exporter, monkeypatch):
+    monkeypatch.delenv(PNG_ENV, raising=False)
+    assert setup_figures() == "monopoly" and exporter == []  # a lesson kernel: no browser
+    monkeypatch.setenv(PNG_ENV, "0")
+    assert setup_figures() == "monopoly" and exporter == []
+    monkeypatch.setenv(PNG_ENV, "1")  # as tools/execute_notebooks.py sets it
+    assert setup_figures() == "monopoly_png" and exporter == [1]
+
+
+def test_pngs_can_still_be_asked_for_or_refused_explicitly(exporter, monkeypatch):
+    monkeypatch.delenv(PNG_ENV, raising=False)
+    assert setup_figures(png=True) == "monopoly_png" and exporter == [1]
+    monkeypatch.setenv(PNG_ENV, "1")
+    assert setup_figures(png=False) == "monopoly" and exporter == [1]
+
+
+@pytest.mark.parametrize("value", ["yes", "true", " 1", "2"])
+def test_an_unknown_png_variable_is_refused_not_ignored(monkeypatch, value):
+    monkeypatch.setenv(PNG_ENV, value)
+    with pytest.raises(ValueError, match=f"{PNG_ENV} must be 1 .* or 0 .*, not '{value}'"):
+        png_requested()
+
+
+def test_png_must_be_true_false_or_none():
+    with pytest.raises(TypeError, match=r"png must be True, False or None .*, not 'yes'"):
+        setup_figures(png="yes")
+
+
+BROWSERS = ("chrom", "kaleido", "headless_shell")
+DRAW = (
+    "from monopoly_lesson import simulate\n"
+    "from monopoly_lesson.plots import bar_chart, setup_figures\n"
+    "setup_figures({png})\n"
+    "bar_chart(simulate(games=20, seed=1, progress=False).counts)"
 )
-def test_png_for_print(counts):
-    bundle = LessonRenderer(png=True).to_mimebundle(bar_chart(counts).to_dict())
-    assert base64.b64decode(bundle["image/png"])[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def draw_in_kernel(client, png: str) -> list[str]:
+    """Run the lesson's set-up and draw one figure in a kernel; the figure's MIME types."""
+    shown = []
+
+    def keep(message: dict) -> None:
+        if message["msg_type"] == "display_data" or message["msg_type"] == "execute_result":
+            shown.extend(message["content"]["data"])
+
+    reply = client.execute_interactive(DRAW.format(png=png), timeout=120, output_hook=keep)
+    assert reply["content"]["status"] == "ok", reply["content"]
+    return shown
+
+
+def browsers_beside(pid: int) -> list[str]:
+    """The names of the browser processes among a process's descendants (after a moment)."""
+    import psutil
+
+    time.sleep(1)  # a browser started by the cell has had time to appear
+    names = [child.name() for child in psutil.Process(pid).children(recursive=True)]
+    return [name for name in names if name.lower().startswith(BROWSERS)]
+
+
+@NEEDS_CHROMIUM
+def test_a_lesson_kernel_that_draws_a_figure_starts_no_browser(monkeypatch):
+    """A student's kernel (no PNG_ENV) holds no image exporter's browser; asked for PNGs, it
+    does (so the look for one would find it)."""
+    from jupyter_client.manager import start_new_kernel
+
+    monkeypatch.delenv(PNG_ENV, raising=False)
+    monkeypatch.delenv("MONOPOLY_LESSON_CHECKED", raising=False)
+    manager, client = start_new_kernel(kernel_name="python3")
+    try:
+        kernel = manager.provisioner.process.pid
+        shown = draw_in_kernel(client, "")
+        assert "application/vnd.plotly.v1+json" in shown and "image/png" not in shown
+        assert browsers_beside(kernel) == []
+        assert "image/png" in draw_in_kernel(client, "png=True")
+        assert browsers_beside(kernel), "asked for PNGs, the kernel started no browser"
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
 
 
 def test_a_browser_that_does_not_start_leaves_interactive_figures(monkeypatch, counts):

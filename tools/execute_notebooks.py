@@ -4,10 +4,16 @@ Each notebook runs in a fresh kernel of this environment. Live widget views are 
 dropped from the stored outputs, keeping each widget's static snapshot (HTML and
 Markdown): a widget needs a running kernel, so a stored view would show nothing useful in
 a rendered book, a PDF, or a notebook that has not been run yet.
+
+The kernels run with ``MONOPOLY_LESSON_PNG=1`` (:data:`monopoly_lesson.plots.PNG_ENV`), so
+that ``setup_figures()`` stores each figure with a PNG for print (the PDFs): only here, not
+in a student's or instructor's own kernel, where the image exporter's browser would only
+hold memory.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 import time
@@ -15,6 +21,8 @@ from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
+
+from monopoly_lesson.plots import PNG_ENV
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 PROGRESS = re.compile(r"\d+%\|.*\| *\d+/\d+")
@@ -41,6 +49,11 @@ def is_progress_bar(output: nbformat.NotebookNode) -> bool:
     return WIDGET_VIEW in data and bool(PROGRESS.search(text if isinstance(text, str) else ""))
 
 
+def kernel_env() -> dict[str, str]:
+    """The environment of the kernels that execute notebooks: this one, asking for PNGs."""
+    return {**os.environ, PNG_ENV: "1"}
+
+
 def execute(path: Path) -> float:
     """Execute one notebook in place; return the seconds it took."""
     notebook = nbformat.read(path, as_version=4)
@@ -51,7 +64,7 @@ def execute(path: Path) -> float:
         timeout=600,
         record_timing=False,
         resources={"metadata": {"path": str(path.parent)}},
-    ).execute()
+    ).execute(env=kernel_env())
     keep_static_outputs(notebook)
     nbformat.write(notebook, path)
     return time.perf_counter() - start
