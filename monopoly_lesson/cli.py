@@ -611,8 +611,9 @@ def run_play(args: argparse.Namespace) -> None:
     if args.verbose:
         print()
     seat = result.winner
+    trading = ", in a game with trading" if args.trading else ""
     print(f"Winner: {result.names[seat - 1]} (seat {seat}), "
-          f"net worth ${result.net_worth[seat - 1]:,}.")  # fmt: skip
+          f"net worth ${result.net_worth[seat - 1]:,}{trading}.")  # fmt: skip
     print(result)
 
 
@@ -827,9 +828,10 @@ def _evolve_summary(result: EvolutionResult, out: str) -> str:
     last = history.iloc[-1]
     ran = result.generations_run
     pace = f" ({result.seconds / ran:.2f} s per generation)" if ran else ""
+    trading = ", with trading" if p.get("trading") else ""
     lines = [
         f"{p['chromosome']} players, fitness {p['fitness']}, population {p['population']}, "
-        f"{p['games_per_player']} games per player per generation, seed {p['seed']}.",
+        f"{p['games_per_player']} games per player per generation, seed {p['seed']}{trading}.",
         f"Generations: {len(history)}, of which {ran} run now{pace}.",
         f"Generation {int(last['generation'])}: best fitness {last['max']:g}, "
         f"mean {last['mean']:g}.",
@@ -839,7 +841,7 @@ def _evolve_summary(result: EvolutionResult, out: str) -> str:
         lines.append(
             f"Benchmark at generation {int(b['generation'])}: the best player won "
             f"{b['win_rate']:.1%} of {int(b['games'])} games against "
-            f"{', '.join(BENCHMARK_OPPONENTS)} (95% CI {b['ci_low']:.1%} to "
+            f"{', '.join(BENCHMARK_OPPONENTS)}{trading} (95% CI {b['ci_low']:.1%} to "
             f"{b['ci_high']:.1%}); an equal player would win 25%."
         )
     lines.append(f"Saved in {out}.")

@@ -7,6 +7,9 @@ then comes the trading step, before building.
 
 from __future__ import annotations
 
+import inspect
+import warnings
+
 import pytest
 from game_scenarios import (
     BOTH_ENGINES,
@@ -20,7 +23,7 @@ from game_scenarios import (
     set_cash,
 )
 
-from monopoly_lesson import Trade, play_games, play_monopoly
+from monopoly_lesson import Trade, make_strategy, play_games, play_monopoly
 from monopoly_lesson.game.engine import MonopolyGame
 from monopoly_lesson.game.strategies import NeverBuy, StrategyError, completion_swap
 from monopoly_lesson.game.trading import MAX_PROPOSALS, why_not_trade
@@ -310,7 +313,104 @@ def test_the_command_line_plays_with_trading(capsys):
     out = capsys.readouterr().out
     assert "with trading" in out and all(name in out for name in names.split(","))
     assert main(["play", "--strategy", "always,always", "--trading", "--verbose"]) in (0, None)
-    assert "accepts the trade." in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "accepts the trade." in out and ", in a game with trading." in out
+    assert main(["play", "--strategy", "always,always"]) in (0, None)
+    assert "trading" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("trading", [True, False])
+def test_evolve_on_the_command_line_says_whether_it_traded(capsys, tmp_path, trading):
+    """The summary's first line and its benchmark sentence say the games had trades."""
+    from monopoly_lesson.cli import main
+
+    argv = ["evolve", "--chromosome", "ega", "--population", "8", "--games-per-player", "2",
+            "--max-rounds", "10", "--generations", "1", "--benchmark-every", "1",
+            "--benchmark-games", "4", "--no-progress", "--out", str(tmp_path / "run")]  # fmt: skip
+    assert main(argv + ["--trading"] * trading) in (0, None)
+    lines = capsys.readouterr().out.splitlines()
+    summary, bench = lines[0], next(line for line in lines if line.startswith("Benchmark"))
+    assert summary.endswith(", with trading.") is trading
+    assert (", with trading (95% CI" in bench) is trading
+
+
+# ---------------------------------------------------------------------------
+# A strategy's own trade decisions in a game without trading: a warning
+# ---------------------------------------------------------------------------
+
+
+def offer_nothing(game, me):
+    return None
+
+
+def refuse(game, me, offer):
+    return False
+
+
+def trader(**decisions):
+    return make_strategy("trader", buy=lambda game, me, space: True, **decisions)
+
+
+def warned(call):
+    """The warnings ``call()`` gives, every one recorded (none filtered out as repeats)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    return caught
+
+
+def test_a_trader_without_trading_is_warned_once_at_the_callers_line():
+    mine = trader(propose_trade=offer_nothing, accept_trade=refuse)
+    line = inspect.currentframe().f_lineno + 1
+    caught = warned(lambda: play_games([mine, "always"], games=6, seed=1))
+    assert len(caught) == 1  # once, not once per game
+    (warning,) = caught
+    assert warning.category is UserWarning
+    assert (warning.filename, warning.lineno) == (__file__, line)  # the student's own line
+    text = str(warning.message)
+    assert "'trader'" in text and "propose_trade and accept_trade" in text
+    assert "trading=True" in text
+
+
+@pytest.mark.parametrize(
+    ("play", "decision"),
+    [
+        (lambda s: play_monopoly([s, "never"], seed=1, max_rounds=5), "propose_trade"),
+        (lambda s: MonopolyGame([s, "never"], seed=1), "propose_trade"),
+    ],
+)
+def test_play_monopoly_and_a_game_warn_too(play, decision):
+    caught = warned(lambda: play(trader(propose_trade=offer_nothing)))
+    assert [str(w.message).split(",")[0] for w in caught] == [
+        f"strategy 'trader' has its own {decision}"
+    ]
+    assert caught[0].filename == __file__
+
+
+def test_a_class_with_its_own_answer_is_warned_of_it():
+    class Refuser(NeverBuy):
+        def accept_trade(self, game, me, offer):
+            return False
+
+    caught = warned(lambda: play_monopoly([Refuser(), "always"], seed=1, max_rounds=5))
+    assert len(caught) == 1 and "own accept_trade, which" in str(caught[0].message)
+
+
+@pytest.mark.parametrize(
+    "strategies",
+    [
+        ["always", "heuristic", "ega", "rga"],  # the package's own decisions
+        [make_strategy(buy=lambda game, me, space: True), NeverBuy()],  # no trade decisions
+    ],
+)
+def test_no_warning_without_trade_decisions_of_ones_own(strategies):
+    assert warned(lambda: play_games(strategies, games=2, seed=1, max_rounds=20)) == []
+
+
+def test_no_warning_when_trading_is_on():
+    s = trader(propose_trade=offer_nothing, accept_trade=refuse)
+    assert warned(lambda: play_games([s, "always"], games=2, seed=1, trading=True)) == []
+    assert warned(lambda: play_monopoly([s, "always"], seed=1, trading=True)) == []
 
 
 def test_the_default_swaps_play_on_both_engines():

@@ -15,8 +15,13 @@ short function below or in the modules it calls: :mod:`~monopoly_lesson.game.buy
 from __future__ import annotations
 
 import numbers
+import os
+import sys
+import warnings
+import weakref
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 
@@ -67,6 +72,51 @@ class _Tally:
         self.counts[space] += 1
 
 
+TRADE_DECISIONS = ("propose_trade", "accept_trade")
+_PACKAGE = str(Path(__file__).parent.parent) + os.sep  # ".../monopoly_lesson/"
+_TOLD: weakref.WeakSet[object] = weakref.WeakSet()  # the strategies already warned about
+
+
+def own_trade_decisions(strategy: object) -> list[str]:
+    """The trade decisions of ``strategy`` that run code of its own (not the package's)."""
+    own = []
+    for decision in TRADE_DECISIONS:
+        function = getattr(strategy, decision, None)
+        module = getattr(getattr(function, "__func__", function), "__module__", None) or ""
+        if function is not None and module.partition(".")[0] != "monopoly_lesson":
+            own.append(decision)
+    return own
+
+
+def warn_trades_not_asked(strategies: Sequence[object], trading: bool) -> None:
+    """Warn, once for each strategy, that its own trade decisions are never asked in a game
+    without trading; the warning points at the line that called the package."""
+    for strategy in strategies if not trading else ():
+        own = own_trade_decisions(strategy)
+        try:
+            if not own or strategy in _TOLD:
+                continue
+            _TOLD.add(strategy)
+        except TypeError:  # unhashable: warned every time
+            pass
+        if own:
+            name = getattr(strategy, "name", type(strategy).__name__)
+            warnings.warn(
+                f"strategy {name!r} has its own {' and '.join(own)}, which the game never "
+                "asks: it is played without trading. Pass trading=True to play with trades.",
+                UserWarning,
+                stacklevel=_callers_level(),
+            )
+
+
+def _callers_level() -> int:
+    """The ``stacklevel`` of the first frame outside the package: the student's own line."""
+    frame, level = sys._getframe(2), 2  # the frame that called warnings.warn is level 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 class MonopolyGame:
     """One game in progress: its state, the players' seats, and the money rules' hooks.
 
@@ -95,6 +145,7 @@ class MonopolyGame:
     ) -> None:
         strategies = check_strategies(strategies)
         self.trading = check_flag(trading, "trading")
+        warn_trades_not_asked(strategies, self.trading)
         self.max_rounds = check_max_rounds(max_rounds)
         verbose = check_flag(verbose, "verbose")
         sequence = np.random.SeedSequence(seed_or_fresh(seed, limit=None))
