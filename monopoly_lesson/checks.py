@@ -1,5 +1,5 @@
 """What every entry point checks, written once: whole numbers, seeds, True or False,
-rounds, tallies by space, and sizes that must fit in memory before any of it is spent.
+rounds, tallies by space, names, and sizes that must fit in memory before any of it is spent.
 
 One home for each check, so that the starter classes, ``simulate``, ``play_monopoly``,
 ``play_games``, ``fast_games``, ``evolve`` and the command line refuse the same things with
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numbers
 import os
+from types import TracebackType
 
 import numpy as np
 import pandas as pd
@@ -33,6 +34,7 @@ __all__ = [
     "check_space_counts",
     "check_whole",
     "describe_bytes",
+    "is_list",
     "seed_or_fresh",
 ]
 
@@ -42,6 +44,40 @@ at 100), and a bound on the time and memory one game can take."""
 SEED_LIMIT = 2**32
 """Seeds are whole numbers from 0 to 2**32 - 1 (the fast engine's generator takes 32
 bits; a larger seed would silently wrap)."""
+
+
+class at_the_call:  # lower case: it reads as a statement, with at_the_call(): ...
+    """``with at_the_call():`` around a public function's checks of its arguments, at its top:
+    a ``TypeError`` or ``ValueError`` they raise is shown from that line of the public
+    function, the frames of the checks below it left out. The student's traceback is their
+    own line, one line of the package, and the message that names the argument.
+
+    Other kinds of error may be named instead (``at_the_call(StrategyError)``).
+
+    >>> def evolve_like(population):
+    ...     with at_the_call():
+    ...         check_whole(population, "population", 4)
+    >>> evolve_like(2)
+    Traceback (most recent call last):
+    ...
+    ValueError: population must be at least 4, got 2.
+    """
+
+    def __init__(self, *kinds: type[BaseException]) -> None:
+        self.kinds = kinds or (TypeError, ValueError)
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> bool:
+        if trace is not None and isinstance(error, self.kinds):
+            trace.tb_next = None  # the traceback ends at the public function's own line
+        return False  # the error goes on, from there
 
 
 def check_whole(value: object, what: str, low: int | None = None, high: int | None = None) -> int:
@@ -94,6 +130,55 @@ def check_seed(value: object, what: str = "seed", limit: int | None = SEED_LIMIT
         spelt = "" if limit is None else f" ({limit - 1:,})"
         raise ValueError(f"{what} must be {allowed}{spelt}, got {value}.")
     return int(value)
+
+
+def check_seeds(values: object, what: str = "seeds") -> list[int]:
+    """A list of seeds (each as :func:`check_seed` has it), at least one; a single whole
+    number is refused with the list it was likely meant to be.
+
+    >>> check_seeds(2)
+    Traceback (most recent call last):
+    ...
+    TypeError: seeds must be a list of whole numbers, for example [2]; got 2.
+    """
+    example = f"[{values}]" if _is_whole(values) else "[1, 2, 3]"
+    if not is_list(values):
+        raise TypeError(f"{what} must be a list of whole numbers, for example {example}; "
+                        f"got {values!r}.")  # fmt: skip
+    seeds = list(values)  # type: ignore[call-overload]
+    if not seeds:
+        raise ValueError(f"{what} must hold at least one seed (a whole number from 0 to "
+                         "2**32 - 1), for example [1].")  # fmt: skip
+    return [check_seed(seed, "each seed") for seed in seeds]
+
+
+def _is_whole(value: object) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def is_list(value: object) -> bool:
+    """Whether ``value`` is a list, a tuple, a range, an array...: values in an order (not
+    a string, a set or a dict)."""
+    return (hasattr(value, "__len__") and hasattr(value, "__iter__")
+            and not isinstance(value, (str, bytes, set, frozenset, dict)))  # fmt: skip
+
+
+def check_name(value: object, what: str, known: object, fold_case: bool = True) -> str:
+    """``value`` if it is one of the names ``known`` (any case unless ``fold_case=False``;
+    returned in the known spelling), else a plain error that lists them.
+
+    >>> check_name("NET_WORTH", "fitness", ["finish_order", "net_worth"])
+    'net_worth'
+    """
+    names = [str(name) for name in known]  # type: ignore[attr-defined]
+    allowed = ", ".join(names)
+    if not isinstance(value, str):
+        raise TypeError(f"{what} must be a name, one of {allowed}; got {value!r}.")
+    spelt = {name.lower(): name for name in names} if fold_case else {n: n for n in names}
+    name = spelt.get(value.strip().lower() if fold_case else value)
+    if name is None:
+        raise ValueError(f"{what} must be one of {allowed}, got {value!r}.")
+    return name
 
 
 def _power_of_2(number: int) -> str:

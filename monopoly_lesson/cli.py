@@ -33,7 +33,7 @@ from .evolution.operators import (
     SELECTIONS,
     check_fitness,
 )
-from .evolution.run import BENCHMARK_OPPONENTS, EvolutionResult, evolve
+from .evolution.run import BENCHMARK_OPPONENTS, EvolutionResult, evolve, fitness_summary
 from .exact import MAX_SIDES, euler84, expected_tallies
 from .game.chromosomes import CHROMOSOME_PLAYERS
 from .game.engine import play_monopoly
@@ -704,10 +704,12 @@ examples:
   {PROG} evolve --chromosome sga --population 100 --games-per-player 20 \\
       --generations 10 --out runs/small""",
     )
-    evo.add_argument("--chromosome", choices=tuple(CHROMOSOME_PLAYERS), default="rga",
-                     help="the kind of player (default rga)")  # fmt: skip
+    evo.add_argument("--chromosome", type=str.lower, choices=tuple(CHROMOSOME_PLAYERS),
+                     default="rga", help="the kind of player, in any case (default rga)"
+                     )  # fmt: skip
     evo.add_argument("--fitness", type=_fitness, default="finish_order", metavar="FITNESS",
-                     help=f"points per game: {', '.join(FITNESS)} (default finish_order), "
+                     help=f"points per game: {', '.join(FITNESS)}, in any case (default "
+                     "finish_order), "
                      "or vs:A,B,C to score against a fixed field of three built-in "
                      "strategies (vs:A,B,C:SCORING for another scoring)")  # fmt: skip
     evo.add_argument("--generations", type=_positive, default=100, help="generations (100)")
@@ -822,6 +824,13 @@ def _long_command(command: str, stopped: str) -> Iterator[None]:
         raise
 
 
+def _in_dollars(parameters: dict, row: pd.Series) -> str:
+    """For a NET_WORTH run, its fitness as net worth in dollars a game (else nothing)."""
+    if not fitness_summary(parameters, row).startswith("best $"):
+        return ""
+    return f" (net worth: {fitness_summary(parameters, row)})"
+
+
 def _evolve_summary(result: EvolutionResult, out: str) -> str:
     """A few lines: what was evolved, how long it took, the last fitness and benchmark."""
     p, history = result.parameters, result.history
@@ -834,7 +843,7 @@ def _evolve_summary(result: EvolutionResult, out: str) -> str:
         f"{p['games_per_player']} games per player per generation, seed {p['seed']}{trading}.",
         f"Generations: {len(history)}, of which {ran} run now{pace}.",
         f"Generation {int(last['generation'])}: best fitness {last['max']:g}, "
-        f"mean {last['mean']:g}.",
+        f"mean {last['mean']:g}{_in_dollars(p, last)}.",
     ]
     if not result.benchmark.empty:
         b = result.benchmark.iloc[-1]
@@ -898,7 +907,7 @@ examples:
 
 
 def _chromosomes(text: str) -> list[str]:
-    names = [name.strip() for name in text.split(",") if name.strip()]
+    names = [name.strip().lower() for name in text.split(",") if name.strip()]
     for name in names or [""]:
         if name not in CHROMOSOME_PLAYERS:
             raise argparse.ArgumentTypeError(
@@ -909,7 +918,7 @@ def _chromosomes(text: str) -> list[str]:
 
 
 def _fitness_list(text: str) -> list[str]:
-    if text.strip() == "all":
+    if text.strip().lower() == "all":
         return list(FITNESS)
     names = [name.strip().replace("+", ",") for name in text.split(",") if name.strip()]
     return [_fitness(name) for name in names or [""]]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from .checks import check_seed, check_whole
+from .checks import at_the_call, check_seed, check_whole
 from .rules import LESSON_RULES, Rules, Seat, check_rules
 from .starter import (
     GO,
@@ -132,17 +132,18 @@ class StepperState:
         chest_order: Sequence[int] = (),
         rules: Rules = LESSON_RULES,
     ) -> None:
-        if not callable(take_turn):
-            raise TypeError(
-                "take_turn must be a function such as monopoly_lesson.take_turn, "
-                f"got {type(take_turn).__name__}."
-            )
-        self.take_turn = take_turn
-        self.setup = StepperSetup(
-            players=players, seed=seed, preset=preset, start=start,
-            chance_order=chance_order, chest_order=chest_order, rules=rules,
-        )  # fmt: skip
-        self.reset()
+        with at_the_call():  # a mistake in an argument is shown from here, not from the checks
+            if not callable(take_turn):
+                raise TypeError(
+                    "take_turn must be a function such as monopoly_lesson.take_turn, "
+                    f"got {type(take_turn).__name__}."
+                )
+            self.take_turn = take_turn
+            self.setup = StepperSetup(
+                players=players, seed=seed, preset=preset, start=start,
+                chance_order=chance_order, chest_order=chest_order, rules=rules,
+            )  # fmt: skip
+            self.reset()
 
     def configure(self, **changes: object) -> None:
         """Change some of the setup (``players=2``, ``seed=5``, ``preset=[3, 4]``...), start again.
@@ -153,7 +154,8 @@ class StepperState:
         if unknown:
             allowed = ", ".join(field.name for field in dataclasses.fields(StepperSetup))
             raise TypeError(f"configure() can change {allowed}; got {', '.join(unknown)}.")
-        self.setup = dataclasses.replace(self.setup, **changes)
+        with at_the_call():  # a mistake in a value is shown from here, not from the checks
+            self.setup = dataclasses.replace(self.setup, **changes)
         self.reset()
 
     def reset(self) -> None:

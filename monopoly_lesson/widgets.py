@@ -14,6 +14,7 @@ import ipywidgets as widgets
 import pandas as pd
 
 from .board_view import board_html, board_svg
+from .checks import at_the_call
 from .rules import LESSON_RULES, Rules
 from .starter import NUM_SPACES, gameboard
 from .stepper import StepperState
@@ -113,10 +114,11 @@ class TurnStepper(widgets.VBox):
         chest_order: Sequence[int] = (),
         rules: Rules = LESSON_RULES,
     ) -> None:
-        self.state = StepperState(
-            take_turn, players=players, seed=seed, preset=preset, start=start,
-            chance_order=chance_order, chest_order=chest_order, rules=rules,
-        )  # fmt: skip
+        with at_the_call():  # a mistake in an argument is shown from here, not from the checks
+            self.state = StepperState(
+                take_turn, players=players, seed=seed, preset=preset, start=start,
+                chance_order=chance_order, chest_order=chest_order, rules=rules,
+            )  # fmt: skip
         self.one_turn = _button("One turn", "Play one turn for the next player", "play")
         self.ten_turns = _button("Ten turns", "Play ten turns", "forward")
         self.reset_button = _button("Reset", "Start again from the start space", "undo")

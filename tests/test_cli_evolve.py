@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -116,3 +117,17 @@ def test_the_real_command_prints_no_traceback(tmp_path):
     )  # fmt: skip
     assert done.returncode == 2 and done.stdout == "" and one_line(done.stderr)
     assert "multiple of 4" in done.stderr
+
+
+def test_the_chapters_capitals_are_taken_and_net_worth_is_summed_up_in_dollars(capsys, tmp_path):
+    words = [word for word in SMALL if word not in ("tga", "finish_order")]
+    words[words.index("--chromosome") + 1 : words.index("--chromosome") + 1] = ["TGA"]
+    words[words.index("--fitness") + 1 : words.index("--fitness") + 1] = ["NET_WORTH"]
+    out = tmp_path / "run"
+    status, printed, err = run(capsys, *words, "--generations", "1", "--out", str(out))
+    assert status == 0 and err == ""
+    assert printed.startswith("tga players, fitness net_worth, population 16")
+    best = printed.split("best fitness ")[1].split(",")[0]
+    dollars = f"${float(best) * 100 / 2:,.0f} a game"  # net worth / 100 summed over 2 games
+    assert f"(net worth: best {dollars}, mean $" in printed
+    assert json.loads((out / "parameters.json").read_text())["fitness"] == "net_worth"

@@ -1,9 +1,14 @@
-"""Bad input is refused with a message that says what was wrong and what is allowed."""
+"""Bad input is refused with a message that says what was wrong and what is allowed, from
+the student's own call (not from deep inside the package)."""
+
+import traceback
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
+import monopoly_lesson
 from monopoly_lesson import (
     CardDeck,
     Player,
@@ -16,7 +21,18 @@ from monopoly_lesson import (
     play_monopoly,
     take_turn,
 )
+from monopoly_lesson.evolution.experiment import experiment
+from monopoly_lesson.evolution.run import evolve, win_rates_against
+from monopoly_lesson.evolution.shipped import load_shipped_experiment, load_shipped_run
+from monopoly_lesson.game.fast import fast_games, strategy_codes
+from monopoly_lesson.game.plugins import make_strategy
+from monopoly_lesson.game.stepper import GameStepperState
+from monopoly_lesson.game.strategies import StrategyError
+from monopoly_lesson.game.tournament import play_games, win_rates
+from monopoly_lesson.game.widget import GameStepper
 from monopoly_lesson.starter import DiceUsedUpError
+from monopoly_lesson.stepper import StepperState
+from monopoly_lesson.widgets import TurnStepper
 
 CASES = [
     # (callable, error, message fragment)
@@ -109,3 +125,111 @@ def test_numpy_booleans_and_integers_are_options_too(capsys):
     result = play_monopoly(["always", "never"], seed=1, max_rounds=np.int64(2), verbose=np.True_)
     assert result.rounds == 2
     assert "Round 2, P1 always" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------------------
+# Argument mistakes are refused at the student's call: one frame of the package
+# ---------------------------------------------------------------------------
+
+PACKAGE = Path(monopoly_lesson.__file__).resolve().parent
+TINY = dict(population=8, games_per_player=1, generations=1, benchmark_every=0, max_rounds=5,
+            progress=False)  # fmt: skip
+
+
+def _take_turn(*args, **kwargs):
+    """A take_turn for the steppers (never called: their arguments are refused first)."""
+
+
+def _bad_buy(game, me, space):
+    return "yes"  # not True or False
+
+
+AT_THE_CALL = [
+    # (call, error, message): the words that name the argument and what is allowed
+    (lambda: evolve(fitness="NET_WORTHY", **TINY), ValueError,
+     "fitness must be one of num_wins, num_properties, num_monopolies, finish_order, "
+     "net_worth (in any case: NET_WORTH is net_worth), or 'vs:A,B,C'"),
+    (lambda: evolve(**{**TINY, "population": 150}), ValueError,
+     "population must be a multiple of 4 (the players are shuffled into tables of 4), got "
+     "150; try 148."),
+    (lambda: evolve("xga", **TINY), ValueError,
+     "chromosome must be one of rga, tga, sga, ega, got 'xga'."),
+    (lambda: evolve(**{**TINY, "generations": 0}), ValueError, "generations must be at least 1"),
+    (lambda: evolve(**TINY, trading="yes"), TypeError, "trading must be True or False"),
+    (lambda: evolve(**TINY, selection="best"), ValueError,
+     "selection must be one of roulette, tournament, rank, got 'best'."),
+    (lambda: evolve(**TINY, out=""), ValueError, "out must be a folder's path"),
+    (lambda: experiment("rga", "num_wins", seeds=2, out="never-made"), TypeError,
+     "seeds must be a list of whole numbers, for example [2]"),
+    (lambda: experiment("rga", "num_wins", seeds=[1.5], out="never-made"), TypeError,
+     "each seed must be a whole number"),
+    (lambda: experiment(7, "num_wins", out="never-made"), TypeError,
+     "chromosomes must be a list of names or one comma-separated string"),
+    (lambda: experiment("rga", 7, out="never-made"), TypeError,
+     "fitness must be a name, 'all' or a list of names"),
+    (lambda: experiment("rga", "wins", out="never-made"), ValueError, "fitness must be one of"),
+    (lambda: experiment("rga", "num_wins", generations=0, out="never-made"), ValueError,
+     "generations must be at least 1"),
+    (lambda: win_rates_against("always"), TypeError,
+     "players must be a list of strategies (names, Strategy objects or chromosome players), "
+     "got the single string 'always': write ['always']."),
+    (lambda: win_rates_against(["always"], ["best"]), ValueError,
+     "opponents: unknown strategy 'best'"),
+    (lambda: win_rates_against(["always"], ["always"] * 8), ValueError,
+     "opponents must be 1 to 7 strategies"),
+    (lambda: win_rates_against(["always"], games=0), ValueError, "games must be at least 1"),
+    (lambda: win_rates_against(["always"], trading=1), TypeError, "trading must be True or False"),
+    (lambda: play_games(["always", "best"]), ValueError, "unknown strategy 'best'"),
+    (lambda: play_games(["always", "never"], games=2.5), TypeError,
+     "games must be a whole number, got 2.5."),
+    (lambda: play_games(["always", "never"], trading="yes"), TypeError,
+     "trading must be True or False"),
+    (lambda: play_monopoly(["always"]), ValueError, "a game has 2 to 8 players, got 1 strategies"),
+    (lambda: play_monopoly(["always", "never"], seed=-1), ValueError, "seed must be 0 or more"),
+    (lambda: win_rates("table"), TypeError, "table must be play_games()'s DataFrame, got str."),
+    (lambda: fast_games("always", np.array([[0, 1]]), seeds=[0]), TypeError,
+     "codes must be strategy_codes([...]) or genome_codes(...)"),
+    (lambda: fast_games(strategy_codes(["always", "never"]), np.array([[0, 1]]), seeds=[0],
+                        max_rounds=0), ValueError, "max_rounds must be from 1 to 10,000"),
+    (lambda: load_shipped_run("rga_best"), ValueError,
+     "name (of a shipped run) must be one of rga_finish_order, rga_level, ega_always, "
+     "ega_trading, got 'rga_best'."),
+    (lambda: load_shipped_experiment("papers"), ValueError,
+     "name (of a shipped experiment) must be one of paper, got 'papers'."),
+    (lambda: GameStepper(["always"] * 9), ValueError, "strategies"),
+    (lambda: GameStepper(["always", "best"]), ValueError, "unknown strategy 'best'"),
+    (lambda: GameStepper(seed=2**31), ValueError, "seed must be from 0 to 2**31 - 1"),
+    (lambda: GameStepperState(["always", "never"], max_rounds=0), ValueError,
+     "max_rounds must be from 1 to 10,000"),
+    (lambda: TurnStepper(5), TypeError, "take_turn must be a function"),
+    (lambda: TurnStepper(_take_turn, players=3), ValueError, "players must be 1 or 2, got 3."),
+    (lambda: StepperState(_take_turn, start=41), ValueError,
+     "start must be a space number from 1 to 40, got 41."),
+]  # fmt: skip
+
+
+def package_frames(raised: pytest.ExceptionInfo) -> list[traceback.FrameSummary]:
+    """The traceback's frames inside the package (the test's own frame is not)."""
+    return [frame for frame in traceback.extract_tb(raised.tb)
+            if Path(frame.filename).resolve().is_relative_to(PACKAGE)]  # fmt: skip
+
+
+@pytest.mark.parametrize(("call", "error", "message"), AT_THE_CALL)
+def test_an_argument_mistake_is_refused_at_the_call_naming_the_argument(call, error, message):
+    with pytest.raises(error) as raised:
+        call()
+    assert message in str(raised.value)
+    frames = package_frames(raised)
+    assert len(frames) <= 1, [f"{frame.name} ({frame.filename})" for frame in frames]
+    assert raised.value.__cause__ is None
+
+
+def test_a_strategys_bad_answer_in_a_tournament_is_one_frame_of_the_package():
+    mine = make_strategy("mine", buy=_bad_buy)
+    for play in (lambda: play_games([mine, "always"], games=3, seed=1),
+                 lambda: play_monopoly([mine, "always"], seed=1)):  # fmt: skip
+        with pytest.raises(StrategyError, match="mine's buy decision must return True or Fa"):
+            play()
+        with pytest.raises(StrategyError) as raised:
+            play()
+        assert len(package_frames(raised)) <= 1

@@ -389,3 +389,21 @@ def test_a_trading_generation_is_its_games_with_trades():
     assert np.array_equal(fitness, np.bincount(tables.ravel(), out["monopolies"].ravel(), 16))
     plain = play_population_games("tga", buy, jail, tables, seeds, 60)
     assert out["monopolies"].sum() > plain["monopolies"].sum()  # trades complete groups
+
+
+def test_fitness_names_are_taken_in_the_chapters_capitals_and_kept_as_the_api_spells_them():
+    tiny = dict(population=8, games_per_player=1, generations=1, benchmark_every=0,
+                max_rounds=5, progress=False)  # fmt: skip
+    capitals = evolve("RGA", "NET_WORTH", **tiny)
+    api = evolve("rga", "net_worth", **tiny)
+    assert capitals.parameters["fitness"] == "net_worth"
+    assert capitals.parameters["chromosome"] == "rga"
+    assert "--fitness net_worth" in capitals.parameters["command"]
+    pd.testing.assert_frame_equal(capitals.history, api.history)
+    assert check_fitness("vs:heuristic,always,heuristic:NUM_WINS") == (
+        "vs:heuristic,always,heuristic:num_wins"
+    )
+    assert fitness_parts("VS:heuristic,always,heuristic") == (
+        "finish_order",
+        ("heuristic", "always", "heuristic"),
+    )

@@ -111,6 +111,10 @@ def test_the_grid_is_chromosome_then_fitness_then_seed_and_all_is_the_papers_fiv
         ({"chromosomes": ["xga"]}, "chromosome must be one of"),
         ({"fitness": ["wins"]}, "fitness"),
         ({"seeds": []}, "seeds must hold at least one seed"),
+        ({"seeds": 2}, r"seeds must be a list of whole numbers, for example \[2\]"),
+        ({"seeds": "1,2"}, "seeds must be a list of whole numbers"),
+        ({"seeds": [1.0]}, "each seed must be a whole number"),
+        ({"fitness": 3}, "fitness must be a name, 'all' or a list of names"),
         ({"seeds": [-1]}, "seed must be"),
         ({"chromosomes": ["rga", "rga"]}, "names a run twice"),
         ({"workers": 0}, "workers must be at least 1"),
@@ -209,3 +213,13 @@ def test_the_summary_row_is_the_last_generation_and_the_last_benchmark():
     )
     empty = experiment_module.summary_row("r", "rga", "num_wins", 7, history, bench.iloc[:0])
     assert empty["benchmark_generation"] == 0 and pd.isna(empty["ci_high"])
+
+
+def test_the_chapters_capitals_name_the_same_runs_as_the_apis_spelling():
+    capitals = experiment_runs("RGA,SGA", ["NET_WORTH", "vs:heuristic,always,heuristic:NUM_WINS"],
+                               [1])  # fmt: skip
+    api = experiment_runs("rga,sga", ["net_worth", "vs:heuristic,always,heuristic:num_wins"], [1])
+    assert capitals == api
+    assert capitals[0].name == "rga-net_worth-seed1"
+    assert experiment_runs(["tga"], "ALL", [1]) == experiment_runs(["tga"], "all", [1])
+    assert [run.fitness for run in experiment_runs("tga", "Finish_Order", [1])] == ["finish_order"]

@@ -33,9 +33,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..checks import check_whole
+from ..checks import at_the_call, check_flag, check_seeds, check_whole, is_list
 from .files import _write_atomic, _write_csv
-from .operators import FITNESS, OPERATORS, check_fitness
+from .operators import FITNESS, OPERATORS, _check_name, check_fitness
 
 __all__ = [
     "CONNECT_TIMEOUT",
@@ -83,23 +83,21 @@ def experiment_runs(chromosomes: Sequence[str], fitness: Sequence[str],
     unknown chromosome or fitness is a ``ValueError`` that lists what is allowed.
     ``chromosomes`` may be one comma-separated string; ``fitness`` one name (``"all"``: the
     paper's five) or a list of names."""
-    from .operators import _check_name
-
-    chromosomes = _names(chromosomes, "chromosomes")
-    if isinstance(fitness, str):  # one name: vs:A,B,C holds commas
-        fitness = [fitness]
-    fitness, seeds = list(fitness), list(seeds)
-    if fitness == ["all"]:
-        fitness = list(FITNESS)
-    for name in chromosomes:
-        _check_name(name, "chromosome")
-    if not fitness:
-        raise ValueError("fitness must name at least one fitness function.")
-    fitness = [check_fitness(name) for name in fitness]
-    if not seeds:
-        raise ValueError("seeds must hold at least one seed (a whole number from 0 to 2**32 - 1).")
-    for seed in seeds:
-        check_whole(seed, "seed", 0, 2**32 - 1)
+    with at_the_call():  # a mistake in an argument is shown from here, not from the checks
+        chromosomes = [_check_name(name, "chromosome")
+                       for name in _names(chromosomes, "chromosomes")]  # fmt: skip
+        if isinstance(fitness, str):  # one name: vs:A,B,C holds commas
+            fitness = [fitness]
+        if not is_list(fitness):
+            raise TypeError(f"fitness must be a name, 'all' or a list of names, for example "
+                            f"['num_wins', 'finish_order']; got {fitness!r}.")  # fmt: skip
+        fitness = list(fitness)
+        if len(fitness) == 1 and isinstance(fitness[0], str) and fitness[0].lower() == "all":
+            fitness = list(FITNESS)
+        if not fitness:
+            raise ValueError("fitness must name at least one fitness function.")
+        fitness = [check_fitness(name) for name in fitness]
+        seeds = check_seeds(seeds)
     runs = [ExperimentRun(f"{c}-{_slug(f)}-seed{s}", c, f, int(s))
             for c in chromosomes for f in fitness for s in seeds]  # fmt: skip
     names = [run.name for run in runs]
@@ -112,6 +110,9 @@ def _names(values: Sequence[str] | str, what: str) -> list[str]:
     """A list of names (a comma-separated string is split), at least one."""
     if isinstance(values, str):
         values = [v.strip() for v in values.split(",") if v.strip()]
+    if not is_list(values):
+        raise TypeError(f"{what} must be a list of names or one comma-separated string, for "
+                        f"example 'rga,sga'; got {values!r}.")  # fmt: skip
     values = list(values)
     if not values:
         raise ValueError(f"{what} must name at least one.")
@@ -150,31 +151,41 @@ def experiment(
     """
     from .run import _parameters
 
-    unknown = sorted(set(options) - set(_OPTIONS))
-    if unknown:
-        raise TypeError(f"unknown option {unknown[0]!r}; the options are {', '.join(_OPTIONS)}.")
-    if workers is not None and scheduler is not None:
-        raise ValueError("give workers (a local cluster) or scheduler (a running one), not both.")
-    if workers is not None:
-        check_whole(workers, "workers", 1, 1024)
-    for flag, name in ((progress, "progress"), (options.get("trading", False), "trading")):
-        if not isinstance(flag, bool):
-            raise TypeError(f"{name} must be True or False, got {flag!r}.")
-    runs = experiment_runs(chromosomes, fitness, seeds)
-    check_whole(generations, "generations", 1)
-    folder = Path(out).resolve()
-    given = {**_evolve_defaults(), **options}
-    for run in runs:  # every run's options checked here, before a worker starts
-        _parameters(run.chromosome, run.fitness, given["population"],
-                    given["games_per_player"], generations, run.seed, folder / run.name,
-                    given["benchmark_every"], given["benchmark_games"], given["max_rounds"],
-                    {key: options[key] for key in OPERATORS if key in options},
-                    given["trading"])  # fmt: skip
-    grid = {"chromosomes": list(dict.fromkeys(run.chromosome for run in runs)),
-            "fitness": list(dict.fromkeys(run.fitness for run in runs)),
-            "seeds": list(dict.fromkeys(run.seed for run in runs)),
-            "options": dict(sorted(options.items()))}  # fmt: skip
-    _open_experiment(folder, grid, generations)
+    with at_the_call():  # a mistake in an argument is shown from here, not from the checks
+        unknown = sorted(set(options) - set(_OPTIONS))
+        if unknown:
+            raise TypeError(f"unknown option {unknown[0]!r}; the options are "
+                            f"{', '.join(_OPTIONS)}.")  # fmt: skip
+        if workers is not None and scheduler is not None:
+            raise ValueError("give workers (a local cluster) or scheduler (a running one), "
+                             "not both.")  # fmt: skip
+        if workers is not None:
+            check_whole(workers, "workers", 1, 1024)
+        if scheduler is not None and not isinstance(scheduler, str):
+            raise TypeError(f"scheduler must be an address (text, e.g. 'tcp://10.0.0.5:8786'), "
+                            f"got {scheduler!r}.")  # fmt: skip
+        if on_start is not None and not callable(on_start):
+            raise TypeError(f"on_start must be a function (it is called with the dashboard's "
+                            f"address), got {on_start!r}.")  # fmt: skip
+        check_flag(progress, "progress")
+        check_flag(options.get("trading", False), "trading")
+        runs = experiment_runs(chromosomes, fitness, seeds)
+        check_whole(generations, "generations", 1)
+        if not isinstance(out, (str, os.PathLike)) or not os.fspath(out):
+            raise TypeError(f"out must be a folder's path, e.g. 'runs/paper'; got {out!r}.")
+        folder = Path(out).resolve()
+        given = {**_evolve_defaults(), **options}
+        for run in runs:  # every run's options checked here, before a worker starts
+            _parameters(run.chromosome, run.fitness, given["population"],
+                        given["games_per_player"], generations, run.seed, folder / run.name,
+                        given["benchmark_every"], given["benchmark_games"], given["max_rounds"],
+                        {key: options[key] for key in OPERATORS if key in options},
+                        given["trading"])  # fmt: skip
+        grid = {"chromosomes": list(dict.fromkeys(run.chromosome for run in runs)),
+                "fitness": list(dict.fromkeys(run.fitness for run in runs)),
+                "seeds": list(dict.fromkeys(run.seed for run in runs)),
+                "options": dict(sorted(options.items()))}  # fmt: skip
+        _open_experiment(folder, grid, generations)
     with _cluster(workers, scheduler) as client:
         if on_start is not None:
             on_start(client.dashboard_link)

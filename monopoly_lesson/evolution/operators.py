@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from ..checks import check_whole
+from ..checks import check_name, check_whole
 from ..game.chromosomes import BUY_SHAPE, CHROMOSOME_PLAYERS, GENE_BITS, GENE_MAX, RGA
 from ..game.state import PRICE
 
@@ -160,19 +160,21 @@ def fitness_parts(spec: str) -> tuple[str, tuple[str, ...] | None]:
     >>> fitness_parts("net_worth"), fitness_parts("vs:heuristic,always,heuristic:num_wins")
     (('net_worth', None), ('num_wins', ('heuristic', 'always', 'heuristic')))
     """
-    allowed = f"one of {', '.join(FITNESS)}, or '{FIELD}A,B,C' (against a fixed field)"
+    allowed = (f"one of {', '.join(FITNESS)} (in any case: NET_WORTH is net_worth), or "
+               f"'{FIELD}A,B,C' (against a fixed field)")  # fmt: skip
     if not isinstance(spec, str):
         raise TypeError(f"fitness must be a name, {allowed}; got {spec!r}.")
-    if not spec.startswith(FIELD):
-        if spec not in FITNESS:
+    if not spec.lower().startswith(FIELD):
+        if spec.strip().lower() not in FITNESS:
             raise ValueError(f"fitness must be {allowed}; got {spec!r}.")
-        return spec, None
-    names, _, scoring = spec.removeprefix(FIELD).partition(":")
+        return spec.strip().lower(), None
+    names, _, scoring = spec[len(FIELD) :].partition(":")
     field = tuple(name.strip() for name in names.split(","))
     if len(field) != SEATS - 1 or not all(field):
         raise ValueError(f"an absolute fitness names the {SEATS - 1} strategies of its fixed "
                          f"field, e.g. '{FIELD}heuristic,always,heuristic'; got {spec!r}."
                          )  # fmt: skip
+    scoring = scoring.strip().lower()
     if scoring and scoring not in FITNESS:
         raise ValueError(f"the scoring after the field must be one of {', '.join(FITNESS)}; "
                          f"got {scoring!r}.")  # fmt: skip
@@ -536,13 +538,9 @@ def _check_choice(value: object, what: str, allowed: tuple[str, ...]) -> None:
 
 
 def _check_name(value: object, what: str) -> str:
-    """A chromosome's or a fitness function's name, checked: one of those known."""
-    known = CHROMOSOME_PLAYERS if what == "chromosome" else FITNESS
-    if not isinstance(value, str):
-        raise TypeError(f"{what} must be a name, one of {', '.join(known)}; got {value!r}.")
-    if value not in known:
-        raise ValueError(f"{what} must be one of {', '.join(known)}, got {value!r}.")
-    return value
+    """A chromosome's or a fitness function's name, checked: one of those known, in any case
+    (``RGA`` is ``rga``), returned as the API spells it."""
+    return check_name(value, what, CHROMOSOME_PLAYERS if what == "chromosome" else FITNESS)
 
 
 def _check_population(value: object) -> int:

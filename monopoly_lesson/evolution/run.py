@@ -35,8 +35,16 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from ..checks import available_memory, check_fits, check_max_rounds, check_seed, check_whole
-from ..engine_cache import COMPILING, compile_engines, engines_ready
+from ..checks import (
+    at_the_call,
+    available_memory,
+    check_fits,
+    check_flag,
+    check_max_rounds,
+    check_seed,
+    check_whole,
+)
+from ..engine_cache import COMPILING, LOADING, compile_engines, engines_cached, engines_ready
 from ..game.chromosomes import RGA
 from ..game.tournament import play_games, table_bytes, wilson_interval, win_rates
 from .files import (
@@ -82,6 +90,7 @@ __all__ = [
     "benchmark",
     "benchmark_each",
     "evolve",
+    "fitness_summary",
     "load_evolution",
     "play_generation",
     "run_bytes",
@@ -335,13 +344,28 @@ def win_rates_against(
     """
     from ..game.fast import strategy_codes
 
-    games = check_whole(games, "games", 1)
-    wins = _field_wins(strategy_codes(list(players)), opponents, games, check_seed(seed),
-                       check_max_rounds(max_rounds), trading)  # fmt: skip
+    with at_the_call():
+        codes = strategy_codes(players, "players")
+        _check_opponents(opponents)
+        games = check_whole(games, "games", 1)
+        seed, max_rounds = check_seed(seed), check_max_rounds(max_rounds)
+        trading = check_flag(trading, "trading")
+    wins = _field_wins(codes, opponents, games, seed, max_rounds, trading)
     low, high = wilson_interval(wins, np.full(len(wins), games))
     names = pd.Index([str(getattr(p, "name", p)) for p in players], name="player")
     return pd.DataFrame({"games": games, "wins": wins, "win_rate": wins / games,
                          "ci_low": low, "ci_high": high}, index=names)  # fmt: skip
+
+
+def _check_opponents(opponents: object) -> None:
+    """The fixed field of :func:`win_rates_against`: 1 to 7 strategies the fast engine plays
+    (a table holds 2 to 8 players)."""
+    from ..game.fast import strategy_codes
+
+    count = len(strategy_codes(opponents, "opponents").kind)
+    if count > 7:
+        raise ValueError(f"opponents must be 1 to 7 strategies (a table holds at most 8 "
+                         f"players), got {count}.")  # fmt: skip
 
 
 def _field_wins(codes: StrategyCodes, opponents: Sequence[str], games: int, seed: int,
@@ -481,16 +505,15 @@ def evolve(
     run needs (:func:`run_bytes`) free; a run that cannot fit is refused with a
     ``ValueError`` that says what population would.
     """
-    for flag, name in ((resume, "resume"), (progress, "progress"), (trading, "trading")):
-        if not isinstance(flag, bool):
-            raise TypeError(f"{name} must be True or False, got {flag!r}.")
     operators = {"init": init, "selection": selection, "crossover": crossover,
                  "mutation_rate": mutation_rate, "mutation_sd": mutation_sd}  # fmt: skip
-    parameters = _parameters(
-        chromosome, fitness, population, games_per_player, generations, seed, out,
-        benchmark_every, benchmark_games, max_rounds, operators, trading,
-    )  # fmt: skip
-    folder, run = _open_folder(out, parameters, resume)
+    with at_the_call():  # a mistake in an argument is shown from here, not from the checks
+        resume, progress = check_flag(resume, "resume"), check_flag(progress, "progress")
+        parameters = _parameters(
+            chromosome, fitness, population, games_per_player, generations, seed, out,
+            benchmark_every, benchmark_games, max_rounds, operators, check_flag(trading, "trading"),
+        )  # fmt: skip
+        folder, run = _open_folder(out, parameters, resume)
     if run.generation > generations:
         raise ValueError(
             f"{out} already holds {run.generation} generations, more than the {generations} "
@@ -524,7 +547,8 @@ def _run_generations(run: _Run, folder: Path | None, progress: bool) -> Evolutio
             bar.set_postfix_str(f"{summary}game {played}/{total}")
 
         if run.generation < target and not engines_ready(movement=False):
-            bar.set_postfix_str(COMPILING)  # the bar is on screen while the engine compiles
+            # the bar is on screen while the engine is compiled (or, a second, loaded)
+            bar.set_postfix_str(LOADING if engines_cached(movement=False) else COMPILING)
             compile_engines(movement=False)
         saving: Future[None] | None = None
         while run.generation < target:
@@ -538,14 +562,31 @@ def _run_generations(run: _Run, folder: Path | None, progress: bool) -> Evolutio
                 if saving is not None:
                     saving.result()  # the files of the generation before (its errors too)
                 saving = saver.submit(_save, folder, _snapshot(run))
-            row = run.history[-1]
-            summary = (f"best {row['max']:g}, mean {row['mean']:.4g}, "
+            summary = (f"{fitness_summary(run.parameters, run.history[-1])}, "
                        f"{time.perf_counter() - began:.3g} s/gen, ")  # fmt: skip
             bar.set_postfix_str(summary.rstrip(", "), refresh=False)
             bar.update(1)
         if saving is not None:
             saving.result()
     return _result(run, target - first, time.perf_counter() - started)
+
+
+def fitness_summary(parameters: Mapping[str, Any], row: Mapping[str, Any]) -> str:
+    """A generation's best and mean fitness as the progress bar shows them; NET_WORTH's
+    (net worth / 100, summed over the games) as dollars of net worth a game.
+
+    >>> fitness_summary({"fitness": "net_worth", "games_per_player": 100},
+    ...                {"max": 4210.4, "mean": 2950.0})
+    'best $4,210 a game, mean $2,950 a game'
+    >>> fitness_summary({"fitness": "finish_order", "games_per_player": 100},
+    ...                {"max": 211.0, "mean": 150.0})
+    'best 211, mean 150'
+    """
+    scoring, _ = fitness_parts(parameters["fitness"])
+    if scoring != "net_worth":
+        return f"best {row['max']:g}, mean {row['mean']:.4g}"
+    dollars = 100 / parameters["games_per_player"]  # a point is $100 of one game's net worth
+    return f"best ${row['max'] * dollars:,.0f} a game, mean ${row['mean'] * dollars:,.0f} a game"
 
 
 def _snapshot(run: _Run) -> _Run:
@@ -612,7 +653,8 @@ def load_evolution(out: str | os.PathLike[str]) -> EvolutionResult:
     damaged or foreign file is refused with a ``ValueError`` that names it. Temporary files
     left by a run that was killed while writing are removed.
     """
-    run = _read_run(out)
+    with at_the_call():
+        run = _read_run(out)
     if run.generation == 0:
         raise ValueError(f"{out} holds no completed generation yet.")
     return _result(run)

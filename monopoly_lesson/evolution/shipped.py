@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..checks import at_the_call, check_name
 from ..game.chromosomes import CHROMOSOME_PLAYERS, RGA
 from .operators import genome_genes
 
@@ -70,8 +71,8 @@ class ShippedRun:
 
 def load_shipped_run(name: str = "rga_finish_order") -> ShippedRun:
     """Read the shipped run ``name`` (one of :data:`SHIPPED_RUNS`)."""
-    if name not in SHIPPED_RUNS:
-        raise ValueError(f"no shipped run {name!r}; the package has {', '.join(SHIPPED_RUNS)}.")
+    with at_the_call():
+        name = check_name(name, "name (of a shipped run)", SHIPPED_RUNS)
     folder = DATA / name
     genes = np.load(folder / "genes.npz")
     return ShippedRun(
@@ -113,9 +114,8 @@ class ShippedExperimentRun:
 def load_shipped_experiment(name: str = "paper") -> dict[str, ShippedExperimentRun]:
     """Read the shipped experiment ``name`` (one of :data:`SHIPPED_EXPERIMENTS`): its runs
     by name (``rga-finish_order-seed1``, ...), in the grid's order."""
-    if name not in SHIPPED_EXPERIMENTS:
-        raise ValueError(f"no shipped experiment {name!r}; the package has "
-                         f"{', '.join(SHIPPED_EXPERIMENTS)}.")  # fmt: skip
+    with at_the_call():
+        name = check_name(name, "name (of a shipped experiment)", SHIPPED_EXPERIMENTS)
     folder = DATA / f"experiment_{name}"
     runs = json.loads((folder / "runs.json").read_text())
     history = pd.read_csv(folder / "history.csv.gz")

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..checks import check_flag, check_max_rounds, seed_or_fresh
+from ..checks import at_the_call, check_flag, check_max_rounds, seed_or_fresh
 from ..rules import Rules, Seat, play_turn
 from ..starter import (
     NUM_SPACES,
@@ -264,7 +264,6 @@ class MonopolyGame:
         use_card_or_pay(self.state, self.mover)
 
 
-@shows_strategy_errors
 def play_monopoly(
     strategies: Sequence[object],
     *,
@@ -281,9 +280,11 @@ def play_monopoly(
     lasts at most ``max_rounds`` rounds, from 1 to :data:`~monopoly_lesson.checks.MAX_ROUNDS`.
     ``trading=True`` plays with trading (off in the paper's game).
     """
-    game = MonopolyGame(strategies, seed=seed, max_rounds=max_rounds, verbose=verbose,
-                        trading=trading)  # fmt: skip
-    return game.play()
+    with at_the_call():  # a mistake in an argument is shown from here, not from the checks
+        game = MonopolyGame(strategies, seed=seed, max_rounds=max_rounds, verbose=verbose,
+                            trading=trading)  # fmt: skip
+    with at_the_call(StrategyError):  # a strategy's error, from here: not the engine's frames
+        return game.play()
 
 
 # ---------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from tqdm.auto import tqdm
 
 from ..checks import (
     SEED_LIMIT,
+    at_the_call,
     available_memory,
     check_fits,
     check_flag,
@@ -184,23 +185,29 @@ class StrategyCodes:
             )
 
 
-def strategy_codes(strategies: Sequence[object]) -> StrategyCodes:
+def strategy_codes(strategies: Sequence[object], what: str = "strategies") -> StrategyCodes:
     """The compiled loop's codes for ``strategies``: a list of names, Strategy objects or
-    chromosome players, one member each (:func:`fast_games` seats them by index)."""
+    chromosome players, one member each (:func:`fast_games` seats them by index); an error
+    names the argument ``what``."""
     if isinstance(strategies, (str, bytes)):
         raise TypeError(
-            f"strategies must be a list of strategies (names, Strategy objects or chromosome "
+            f"{what} must be a list of strategies (names, Strategy objects or chromosome "
             f"players), got the single string {strategies!r}: write [{strategies!r}]."
         )
     if not isinstance(strategies, (Sequence, np.ndarray)):
         raise TypeError(
-            f"strategies must be a list of strategies (names, Strategy objects or chromosome "
+            f"{what} must be a list of strategies (names, Strategy objects or chromosome "
             f"players), got {type(strategies).__name__}."
         )
     if not len(strategies):
-        raise ValueError("strategies must hold at least one strategy, got an empty list.")
-    members = [as_strategy(s) for s in strategies]
-    kind = np.array([_kind_of(member) for member in members], np.int64)
+        raise ValueError(f"{what} must hold at least one strategy, got an empty list.")
+    try:
+        members = [as_strategy(s) for s in strategies]
+        kind = np.array([_kind_of(member) for member in members], np.int64)
+    except (TypeError, ValueError) as error:
+        if what == "strategies":
+            raise
+        raise type(error)(f"{what}: {error}") from None
     genes = [_genes_of(member) for member in members]
     return StrategyCodes(kind, np.concatenate(genes))
 
@@ -394,27 +401,27 @@ def fast_games(
     Games are played in chunks of at most :data:`TURNS_PER_CHUNK` turns, so Ctrl-C stops
     a call within a second; ``progress=True`` shows a progress bar.
     """
-    if not isinstance(codes, StrategyCodes):
-        raise TypeError(
-            f"codes must be strategy_codes([...]) or genome_codes(...), got {type(codes).__name__}."
-        )
-    codes.check()
-    who = check_seating(who, len(codes))
-    max_rounds = check_max_rounds(max_rounds)
-    trace, progress = check_flag(trace, "trace"), check_flag(progress, "progress")
-    trading = check_flag(trading, "trading")
-    games, players = who.shape
-    if (seeds is None) == (streams is None):
-        raise ValueError(
-            "give either seeds (one whole number from 0 to 2**32 - 1 per game) or streams "
-            "(one GameStreams per game), not " + ("both." if seeds is not None else "neither.")
-        )
-    if streams is not None:
-        streams = _check_streams(streams, games, players)
-        seed_array = np.zeros(games, np.uint32)
-    else:
-        seed_array = check_game_seeds(seeds, games)
-    out = _results(games, players, max_rounds, trace)
+    with at_the_call():  # a mistake in an argument is shown from here, not from the checks
+        if not isinstance(codes, StrategyCodes):
+            raise TypeError(f"codes must be strategy_codes([...]) or genome_codes(...), got "
+                            f"{type(codes).__name__}.")  # fmt: skip
+        codes.check()
+        who = check_seating(who, len(codes))
+        max_rounds = check_max_rounds(max_rounds)
+        trace, progress = check_flag(trace, "trace"), check_flag(progress, "progress")
+        trading = check_flag(trading, "trading")
+        games, players = who.shape
+        if (seeds is None) == (streams is None):
+            raise ValueError(
+                "give either seeds (one whole number from 0 to 2**32 - 1 per game) or streams "
+                "(one GameStreams per game), not " + ("both." if seeds is not None else "neither.")
+            )
+        if streams is not None:
+            streams = _check_streams(streams, games, players)
+            seed_array = np.zeros(games, np.uint32)
+        else:
+            seed_array = check_game_seeds(seeds, games)
+        out = _results(games, players, max_rounds, trace)
     step = _chunk(players, max_rounds, streams is not None)
     at = codes.offsets
     with tqdm(total=games, unit="game", disable=not progress, mininterval=0.2) as bar:

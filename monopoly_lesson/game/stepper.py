@@ -16,6 +16,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from ..board_view import TOKEN_COLOURS, SpaceExtras
+from ..checks import at_the_call, is_list
 from .engine import MonopolyGame
 from .state import HOTEL
 
@@ -42,14 +43,16 @@ class GameStepperState:
         max_rounds: int = 100,
         trading: bool = False,
     ) -> None:
-        if len(strategies) > len(TOKEN_COLOURS):
-            raise ValueError(
-                f"the game widget shows at most {len(TOKEN_COLOURS)} players, "
-                f"got {len(strategies)} strategies."
-            )
-        self.strategies, self.seed, self.max_rounds = list(strategies), seed, max_rounds
-        self.trading = trading
-        self.reset()
+        with at_the_call():  # a mistake in an argument is shown from here, not from the checks
+            if is_list(strategies) and len(strategies) > len(TOKEN_COLOURS):
+                raise ValueError(
+                    f"strategies: the game widget shows at most {len(TOKEN_COLOURS)} players, "
+                    f"got {len(strategies)} strategies."
+                )
+            self.strategies, self.seed, self.max_rounds = strategies, seed, max_rounds
+            self.trading = trading
+            self.reset()  # the game checks them all
+            self.strategies = list(strategies)
 
     def reset(self, seed: int | None = None) -> None:
         """Start a new game (with a new ``seed`` if given)."""

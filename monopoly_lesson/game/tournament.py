@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ..checks import (
+    at_the_call,
     available_memory,
     check_fits,
     check_flag,
@@ -30,7 +31,6 @@ from ..checks import (
     check_seed,
     check_whole,
 )
-from .asking import shows_strategy_errors
 from .engine import play_monopoly
 from .plugins import check_strategies
 from .result import GameResult
@@ -74,7 +74,6 @@ def game_seed(seed: int, game: int) -> int:
     return int(child.generate_state(1, np.uint64)[0] >> np.uint64(1))
 
 
-@shows_strategy_errors
 def play_games(
     strategies: Sequence[object],
     games: int = 100,
@@ -114,16 +113,26 @@ def play_games(
     >>> table.groupby("strategy", observed=True)["seat"].apply(sorted).to_dict()
     {'always': [1, 2, 3], 'always#2': [1, 2, 3], 'never': [1, 2, 3]}
     """
-    entries = check_strategies(strategies)
-    labels = strategy_labels(entries)
-    games = check_whole(games, "games", 1)
-    seed = check_seed(seed)
-    max_rounds = check_max_rounds(max_rounds)
-    rotate, progress = check_flag(rotate, "rotate"), check_flag(progress, "progress")
-    trading = check_flag(trading, "trading")
+    with at_the_call():  # a mistake in an argument is shown from here, not from the checks
+        entries = check_strategies(strategies)
+        labels = strategy_labels(entries)
+        games = check_whole(games, "games", 1)
+        seed = check_seed(seed)
+        max_rounds = check_max_rounds(max_rounds)
+        rotate, progress = check_flag(rotate, "rotate"), check_flag(progress, "progress")
+        trading = check_flag(trading, "trading")
+        n = len(entries)
+        check_fits(table_bytes(games, n), f"a tournament of {games:,} games of {n} players",
+                   f"at most {games_that_fit(n):,} games of {n} players fit")  # fmt: skip
+    with at_the_call(StrategyError):  # a strategy's error, from here: not the engine's frames
+        return _play_all(entries, labels, games, seed, max_rounds, rotate, progress, trading)
+
+
+def _play_all(entries: list[Strategy], labels: list[str], games: int, seed: int,
+              max_rounds: int, rotate: bool, progress: bool,
+              trading: bool) -> pd.DataFrame:  # fmt: skip
+    """:func:`play_games`, its arguments checked: the games, then their table."""
     n = len(entries)
-    check_fits(table_bytes(games, n), f"a tournament of {games:,} games of {n} players",
-               f"at most {games_that_fit(n):,} games of {n} players fit")  # fmt: skip
     columns = _Columns(games, n)
     bar = _progress_bar(games, progress)
     try:
@@ -201,11 +210,12 @@ def win_rates(table: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
     >>> bool(rates["wins"].sum() == 6), rates.columns.tolist()[:3]
     (True, ['games', 'wins', 'win_rate'])
     """
-    _check_table(table)
-    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real):
-        raise TypeError(f"confidence must be a number between 0 and 1, got {confidence!r}.")
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must be between 0 and 1 (e.g. 0.95), got {confidence}.")
+    with at_the_call():  # a mistake in an argument is shown from here, not from the checks
+        _check_table(table)
+        if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real):
+            raise TypeError(f"confidence must be a number between 0 and 1, got {confidence!r}.")
+        if not 0 < confidence < 1:
+            raise ValueError(f"confidence must be between 0 and 1 (e.g. 0.95), got {confidence}.")
     by = table.groupby("strategy", observed=True, sort=False)
     rates = pd.DataFrame(
         {

@@ -13,12 +13,14 @@ from collections.abc import Sequence
 import ipywidgets as widgets
 
 from ..board_view import board_html, board_svg
+from ..checks import at_the_call, check_seed
 from ..widgets import STATIC_NOTE, log_html, reopened_html, static_html, widget_button
 from .stepper import DEFAULT_STRATEGIES, GameStepperState
 
 __all__ = ["GameStepper"]
 
 PREFIX = "game-stepper"  # the CSS classes of the widget and its parts
+SEED_BOX_LIMIT = 2**31  # the seed box holds seeds from 0 to 2**31 - 1
 
 
 class GameStepper(widgets.VBox):
@@ -37,8 +39,10 @@ class GameStepper(widgets.VBox):
         max_rounds: int = 100,
         trading: bool = False,
     ) -> None:
-        self.state = GameStepperState(strategies, seed=seed, max_rounds=max_rounds,
-                                      trading=trading)  # fmt: skip
+        with at_the_call():  # a mistake in an argument is shown from here, not from the checks
+            check_seed(seed, limit=SEED_BOX_LIMIT)
+            self.state = GameStepperState(strategies, seed=seed, max_rounds=max_rounds,
+                                          trading=trading)  # fmt: skip
         self.one_turn = widget_button(PREFIX, "One turn", "Play the next player's turn", "play")
         self.one_round = widget_button(
             PREFIX, "One round", "Play the rest of this round", "forward"
@@ -47,7 +51,7 @@ class GameStepper(widgets.VBox):
             PREFIX, "To the end", "Play until the game is over", "fast-forward"
         )
         self.new_game = widget_button(PREFIX, "New game", "Start again with the seed below", "undo")
-        self.seed_box = widgets.BoundedIntText(value=seed, min=0, max=2**31 - 1,
+        self.seed_box = widgets.BoundedIntText(value=seed, min=0, max=SEED_BOX_LIMIT - 1,
                                                description="Seed:")  # fmt: skip
         self.one_turn.on_click(lambda _: self._do(self.state.step_turn))
         self.one_round.on_click(lambda _: self._do(self.state.step_round))
