@@ -21,6 +21,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from monopoly_lesson.widgets import REOPENED_NOTE
@@ -357,7 +358,7 @@ def test_money_reads_as_money_not_maths(page, lab, name, sentence):
 
 def test_chapter_6_figures_are_drawn_without_errors(page, lab):
     open_notebook(page, lab, "06_full_simulation.ipynb")
-    run_all_cells(page)  # stored figures of an untrusted notebook show as PNG until run
+    run_all_cells(page)  # stored figures show their PNG until run; live ones have none
     plots = page.locator(".jp-RenderedPlotly")
     plots.first.wait_for(state="attached", timeout=60_000)
     figures = plots.count()
@@ -370,6 +371,77 @@ def test_chapter_6_figures_are_drawn_without_errors(page, lab):
     assert figures >= 1 and drawn == figures
     errors = [line for line in page.console_lines if line.startswith(("error", "pageerror"))]
     assert errors == []
+
+
+# Each figure's output in the open notebook: the output area's edges, and every part of the
+# figure that is shown in it (the stored PNG, or the drawn interactive figure).
+FIGURES = """() => [...document.querySelectorAll(
+    '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output.jp-RenderedPlotly')]
+  .map(output => {
+    const area = output.getBoundingClientRect();
+    const shown = [...output.querySelectorAll('img.plot-img, .plot-container')]
+      .filter(part => getComputedStyle(part).display !== 'none')
+      .map(part => {
+        const box = part.getBoundingClientRect();
+        return {kind: part.tagName === 'IMG' ? 'png' : 'interactive', left: box.left,
+                right: box.right, natural: part.naturalWidth || 0};
+      });
+    return {left: area.left, right: area.right, overflow: output.scrollWidth - output.clientWidth,
+            shown};
+  })"""
+
+ALL_IMAGES_LOADED = """() => [...document.querySelectorAll(
+    '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-RenderedPlotly img.plot-img')]
+  .every(img => img.complete && img.naturalWidth > 0)"""
+
+
+def stored_figures(name: str) -> int:
+    """How many plotly figures the stored notebook holds."""
+    notebook = nbformat.read(ROOT / "notebooks" / name, as_version=4)
+    return sum(
+        "application/vnd.plotly.v1+json" in output.get("data", {})
+        for cell in notebook.cells
+        for output in cell.get("outputs", [])
+    )
+
+
+def outside_their_area(figures: list[dict]) -> list[str]:
+    """Every shown part of a figure that reaches past its output area, described."""
+    return [
+        f"figure {i + 1}: its {part['kind']} spans {part['left']:.0f}-{part['right']:.0f} px"
+        f" (PNG {part['natural']} px wide) in an area {figure['left']:.0f}-{figure['right']:.0f}"
+        for i, figure in enumerate(figures)
+        for part in figure["shown"]
+        if part["left"] < figure["left"] - 0.5 or part["right"] > figure["right"] + 0.5
+    ] + [
+        f"figure {i + 1} overflows by {f['overflow']} px"
+        for i, f in enumerate(figures)
+        if f["overflow"] > 0
+    ]
+
+
+@pytest.mark.parametrize("name", ["06_full_simulation.ipynb", "09_whole_game.ipynb"])
+def test_a_reopened_chapter_shows_every_stored_figure_whole(page, lab, name):
+    """Opened as stored (not run), each figure is its PNG, inside its output area, in a
+    window 1280 px wide with the file browser open; the mouse on it draws it, still inside."""
+    page.set_viewport_size({"width": 1280, "height": 1000})
+    open_notebook(page, lab, name)
+    plots = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-RenderedPlotly")
+    plots.first.wait_for(state="attached", timeout=60_000)
+    page.wait_for_function(ALL_IMAGES_LOADED, timeout=30_000)
+    figures = page.evaluate(FIGURES)
+    assert len(figures) == stored_figures(name) >= 1
+    assert all([part["kind"] for part in f["shown"]] == ["png"] for f in figures), figures
+    assert outside_their_area(figures) == []
+
+    plots.first.scroll_into_view_if_needed()
+    image = plots.first.locator("img.plot-img").bounding_box()
+    # the mouse enters the picture: plotly's renderer draws the figure in its place
+    page.mouse.move(image["x"] + image["width"] / 2, image["y"] + image["height"] / 2)
+    plots.first.locator(".plot-container svg.main-svg").first.wait_for(timeout=30_000)
+    first = page.evaluate(FIGURES)[0]
+    assert [part["kind"] for part in first["shown"]] == ["interactive"]
+    assert outside_their_area([first]) == []
 
 
 def test_no_news_or_update_pop_ups(page, lab):
