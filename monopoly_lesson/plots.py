@@ -320,9 +320,11 @@ interactive figure), and scales it to nothing: a wider PNG is cut off at the out
 edge (about 850 px in a window 1280 px wide with the file browser open)."""
 
 
-def _png_width(figure: Mapping) -> float:
-    """The width a figure's PNG is laid out at: its layout's, else plotly's default."""
-    return figure.get("layout", {}).get("width") or pio.defaults.default_width
+def _png(figure: Mapping) -> bytes:
+    """The figure's PNG, laid out at its layout's width (else plotly's default, 700 px) and
+    scaled down to :data:`PNG_WIDTH` pixels if it is wider."""
+    width = figure.get("layout", {}).get("width") or pio.defaults.default_width
+    return pio.to_image(figure, format="png", scale=min(1.0, PNG_WIDTH / width))
 
 
 class LessonRenderer(MimetypeRenderer):
@@ -352,8 +354,7 @@ class LessonRenderer(MimetypeRenderer):
             ),
         }
         if self.png:
-            scale = min(1.0, PNG_WIDTH / _png_width(figure))
-            image = _png_or_none(lambda: pio.to_image(figure, format="png", scale=scale))
+            image = _png_or_none(lambda: _png(figure))
             if image is None:
                 self.png = False  # one warning, then interactive figures only
             else:
