@@ -282,8 +282,11 @@ def _add_check(commands: argparse._SubParsersAction) -> None:
         "one) against every rule, and its results table against the trends of those rules; "
         "chapter 9 its own strategy (mine), played in "
         "--games games against heuristic, always and always, every answer checked, with its "
-        "win rates; chapters 10 to 12 the exercises' answer variables; every chapter, that "
-        "its cells ran. The cells that failed are listed. Exit status: 0 all pass, 1 "
+        "win rates, and its trade policy (trader); chapters 10 to 12 the exercises' answer "
+        "variables; every chapter, that its cells ran. An exercise not answered (the "
+        "chapter's starter code unchanged included) fails, as a wrong answer does, which is "
+        "told with a hint (--show-expected: with the right value). The cells that failed are "
+        "listed. Exit status: 0 all pass, 1 "
         "something fails (named first), 2 the notebook cannot be graded (not a notebook, no "
         "take_turn or no strategy where the chapter needs one, too slow, too much memory), "
         "with the reason. The grade is computed in this process; the submission's processes "
@@ -302,6 +305,10 @@ def _add_check(commands: argparse._SubParsersAction) -> None:
     check.add_argument(
         "--games", type=_check_games, default=CAPSTONE_GAMES,
         help=f"games a chapter-9 strategy plays, 1 to {MAX_GAMES} (default {CAPSTONE_GAMES})",
+    )  # fmt: skip
+    check.add_argument(
+        "--show-expected", action="store_true",
+        help="for graders: show the right value of a wrong answer (by default, a hint)",
     )  # fmt: skip
 
 
@@ -452,7 +459,7 @@ class CheckFailed(Exception):
 def run_check(args: argparse.Namespace) -> None:
     """``check``: run and grade a student's notebook, print the report (status 2: one line)."""
     outcome = check_notebook(args.notebook, timeout=args.timeout, memory_gb=args.memory,
-                             games=args.games)  # fmt: skip
+                             games=args.games, show_expected=args.show_expected)  # fmt: skip
     if outcome.status == 2:
         raise UsageError(f"{PROG} check: {' '.join(outcome.report.split())}")
     print(outcome.report)

@@ -6,26 +6,37 @@ The kernel's side (``strategy_probe``) is played here too, so these tests need n
 tests/test_check_chapters.py runs the same through ``python -m monopoly_lesson check``.
 """
 
+import inspect
 import json
 import re
+import subprocess
+import sys
+from pathlib import Path
 
+import nbformat
 import pytest
 
 from monopoly_lesson import Trade, lots, make_strategy, play_games, win_rates
 from monopoly_lesson.checker.answers import MalformedAnswer, read_strategy, read_strategy_games
 from monopoly_lesson.checker.capstone_check import (
+    NO_STRATEGY,
     OPPONENTS,
     StrategyReport,
     capstone_games,
     decode,
+    handed_out_reason,
+    handed_out_strategy,
+    refusal_before_running,
     replay_game,
 )
+from monopoly_lesson.checker.handed_out import handed_out, handed_out_at
 from monopoly_lesson.checker.strategy_probe import (
     describe_strategy,
     encode,
     find_strategy,
     play_recorded,
 )
+from monopoly_lesson.checker.submission_code import read_code
 from monopoly_lesson.game.strategies import Heuristic, completion_accepts, completion_swap
 
 
@@ -341,3 +352,138 @@ def test_the_trader_is_found_by_its_name_or_as_the_only_trade_policy():
 def test_a_trader_whose_trades_are_the_defaults_is_named(value, builtin):
     described = describe_strategy({"trader": value}, "trader")
     assert read_strategy(json.loads(json.dumps(described)))["builtin"] == builtin
+
+
+# -- before the games: the chapter's starter is not answered; no strategy, refused unrun -----
+
+ROOT = Path(__file__).resolve().parents[1]
+STARTER_BUY = inspect.getsource(my_buy)  # the chapter's my_buy, with another docstring
+
+
+def executed(*sources):
+    """A notebook as the check has run it: code cells numbered by their execution counts."""
+    cells = [nbformat.v4.new_code_cell(source, execution_count=n + 1)
+             for n, source in enumerate(sources)]  # fmt: skip
+    return nbformat.v4.new_notebook(cells=cells)
+
+
+def test_the_handed_out_functions_are_the_student_editions():
+    """The check's record of what each chapter hands out is the student edition's own."""
+    pytest.importorskip("nbgrader", reason="the student edition needs nbgrader")
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "handed_out.py"), "--check"],
+                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert set(handed_out()[9].values()) == {"my_buy", "my_offer", "my_answer"}
+
+
+@pytest.mark.parametrize(
+    ("source", "name"),
+    [
+        (STARTER_BUY, "my_buy"),
+        (STARTER_BUY.replace("def my_buy", "def buy_it"), "my_buy"),  # renamed
+        (STARTER_BUY.replace(">= 300:", ">= 300:  # keep $300"), "my_buy"),  # a comment
+        ("\n" + STARTER_BUY.replace("(game, me, space)", "(\n    game, me, space\n)"), None),
+        (STARTER_BUY.replace(">= 300", ">= 200"), None),  # changed
+        (STARTER_BUY.replace('"red")', '"red", "yellow")'), None),
+    ],
+    ids=["as handed out", "renamed", "commented", "another line", "changed", "more groups"],
+)  # fmt: skip
+def test_the_starter_is_known_whatever_its_name_docstring_and_comments(source, name):
+    line = 2 if source.startswith("\n") else 1
+    assert handed_out_at(9, source, line) == name
+    assert handed_out_at(10, source, line) is None  # chapter 10 hands out no strategy
+
+
+def test_a_strategy_is_the_starter_only_if_each_of_its_graded_decisions_is():
+    def place(cell, line=1):
+        return {"cell": cell, "line": line}
+
+    mine = 'mine = make_strategy("mine", buy=my_buy, bid=lambda game, me, space: 0)'
+    offer, answer = inspect.getsource(my_offer), inspect.getsource(my_answer)
+    book = executed(STARTER_BUY, mine, offer, answer.replace("return False", "return True"))
+    assert handed_out_strategy(book, 9, "mine", {"buy": place(1)}) == ["my_buy"]
+    assert handed_out_strategy(book, 9, "mine", {"buy": place(1), "bid": place(2)}) == []
+    assert handed_out_strategy(book, 9, "mine", {"buy": None}) == []  # not in the notebook
+    assert handed_out_strategy(book, 9, "mine", {"buy": place(5)}) == []  # no such cell
+    # the trade policy's graded decisions are its trades; my_offer is not the chapter's text
+    trades = {"buy": place(1), "propose_trade": place(3), "accept_trade": place(4)}
+    assert handed_out_strategy(book, 9, "trader", trades) == []
+    chapter_offer = (ROOT / "notebooks" / "09_whole_game.ipynb").read_text()
+    assert "def my_offer(game, me):" in chapter_offer
+    starter = executed(STARTER_BUY, "", _chapter_function("my_offer"), answer)
+    assert handed_out_strategy(starter, 9, "trader", trades) == ["my_offer", "my_answer"]
+    assert handed_out_reason("trader", ["my_offer", "my_answer"]) == (
+        "the chapter's starter my_offer and my_answer, unchanged: write your own trade "
+        "policy in the variable trader"
+    )
+
+
+def _chapter_function(name):
+    """A function of chapter 9 as the student edition hands it out."""
+    book = nbformat.read(ROOT / "notebooks" / "09_whole_game.ipynb", as_version=4)
+    for cell in book.cells:
+        if cell.cell_type == "code" and f"def {name}(" in cell.source:
+            lines = [line for line in cell.source.splitlines() if "SOLUTION" not in line]
+            source = "\n".join(lines)
+            if "### BEGIN" not in cell.source:
+                return source.split("\n\n\n")[[f"def {name}(" in p for p in
+                                                source.split("\n\n\n")].index(True)]  # fmt: skip
+            start = cell.source.index("### BEGIN SOLUTION")
+            end = cell.source.index("### END SOLUTION") + len("### END SOLUTION\n")
+            cleared = cell.source[:start].rstrip(" ") + cell.source[end:]
+            parts = cleared.split("\n\n\n")
+            return next(part for part in parts if f"def {name}(" in part)
+    raise LookupError(name)
+
+
+CHAPTER_IMPORTS = "from monopoly_lesson import lots, make_strategy, play_games, win_rates"
+OWN_BUY = "def bold(game, me, space):\n    return True"
+
+
+@pytest.mark.parametrize(
+    ("sources", "reason"),
+    [
+        ([CHAPTER_IMPORTS, STARTER_BUY], NO_STRATEGY),
+        ([CHAPTER_IMPORTS, STARTER_BUY, 'trader = make_strategy("t", buy=my_buy, '
+          "accept_trade=lambda game, me, offer: False)"], NO_STRATEGY),
+        ([CHAPTER_IMPORTS, STARTER_BUY, 'a = make_strategy("a", buy=my_buy)',
+          'b = make_strategy("b", buy=lambda game, me, space: False)'],
+         "several strategies (a, b) and none named mine: name the one to grade mine"),
+        ([CHAPTER_IMPORTS, STARTER_BUY, 'mine = make_strategy("mine", buy=my_buy)'], ""),
+        ([CHAPTER_IMPORTS, STARTER_BUY, 'bold = make_strategy("bold", buy=my_buy)'], ""),
+        ([CHAPTER_IMPORTS, "for mine in [make_strategy(buy=lambda g, m, s: True)]:\n    pass"],
+         ""),
+        ([CHAPTER_IMPORTS, "def setup():\n    global mine\n    mine = 'always'"], ""),
+        ([CHAPTER_IMPORTS, "if (mine := make_strategy(buy=len)):\n    pass"], ""),
+        ([CHAPTER_IMPORTS, "from helpers import mine"], ""),
+        ([CHAPTER_IMPORTS, "import helpers\n\nbold = helpers.make()"], ""),
+        ([CHAPTER_IMPORTS, "from helpers import *"], ""),
+        ([CHAPTER_IMPORTS, "%run helpers.py"], ""),
+        ([CHAPTER_IMPORTS, "exec('mine = make_strategy(buy=lambda g, m, s: True)')"], ""),
+        ([CHAPTER_IMPORTS, "globals()['mi' + 'ne'] = 'always'"], ""),
+        ([CHAPTER_IMPORTS, "class Bold:\n    def buy(self, game, me, space):\n        "
+          "return True\n\n\nbold = Bold()"], ""),
+        ([CHAPTER_IMPORTS, OWN_BUY, "bold = SimpleNamespace(buy=bold)"], ""),
+        ([CHAPTER_IMPORTS, OWN_BUY, "kw = {'buy': bold}\ns = make_strategy(**kw)"], ""),
+        ([CHAPTER_IMPORTS, OWN_BUY, 'a = make_strategy("a", buy=bold)',
+          'b = make_strategy("b", buy=bold)', "b = a"], ""),  # b rebound: only a may be left
+    ],
+    ids=["starter without mine", "only a trader", "several", "mine", "one of its own",
+         "a loop", "global", "walrus", "imported", "another module", "import *", "magic",
+         "exec", "globals", "a class", "a namespace", "keywords", "rebound"],
+)  # fmt: skip
+def test_a_notebook_without_mine_is_refused_from_its_code_only_when_sure(sources, reason):
+    code = read_code(list(enumerate(sources, 1)))
+    assert refusal_before_running(code) == reason
+
+
+def test_the_chapter_itself_is_refused_unrun_only_without_mine():
+    book = nbformat.read(ROOT / "notebooks" / "09_whole_game.ipynb", as_version=4)
+    sources = [(n, c.source) for n, c in enumerate(book.cells, 1) if c.cell_type == "code"]
+    assert refusal_before_running(read_code(sources)) == ""
+    line = 'mine = make_strategy("mine", buy=my_buy)'
+    assert sum(line in source for _, source in sources) == 1
+    without = [(n, source.replace(line, "")) for n, source in sources]
+    assert refusal_before_running(read_code(without)) == NO_STRATEGY
+    renamed = [(n, source.replace(line, line.replace("mine =", "bold ="))) for n, source in sources]
+    assert refusal_before_running(read_code(renamed)) == ""

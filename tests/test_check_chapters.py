@@ -3,13 +3,16 @@
 Chapter 9: the student's own strategy (``mine``) plays the checker's games in its kernel,
 and the checker replays every game from the answers it reported: a good strategy passes
 with its win rates, a broken one fails with the reason and its line, a notebook without
-one cannot be graded, and a kernel that reports other answers than its games got is
-caught. The trade policy (``trader``) is played the same way with trading on; a notebook
-without one is noted, not failed.
-Chapters 10 and 11: the exercises' answer variables, right, wrong or missing.
+one cannot be graded (told from its code, before it runs), and a kernel that reports other
+answers than its games got is caught. The trade policy (``trader``) is played the same way
+with trading on; a notebook without one fails as not answered, and so does the chapter's
+starter left unchanged.
+Chapters 10 to 12: the exercises' answer variables, right, wrong (told with a hint, or
+with the right value for a grader) or not answered, however that came about.
 Chapters 0, 7 and 8 without a take_turn: their cells. Each test starts a kernel, so the
 notebooks are small (chapter 9's strategy cells, not its long tournaments) and the
-strategy plays few games.
+strategy plays few games; the slow ones check chapters 9 to 12 as stored in notebooks/
+(they pass) and as the student edition hands them out (they do not).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import inspect
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import nbformat
@@ -26,14 +30,16 @@ from test_cli_check import notebook  # a notebook of the given cells ("md:" for 
 
 GAMES = "24"  # few games: each is played in the kernel and replayed by the checker
 
+ROOT = Path(__file__).resolve().parents[1]
 IMPORTS = "from monopoly_lesson import lots, make_strategy, play_games, win_rates"
-MY_BUY = '''\
+STARTER_BUY = '''\
 def my_buy(game, me, space):
     """Buy while $300 stays in hand; past that, only orange and red lots."""
     if me.cash - lots.at[space, "price"] >= 300:
         return True
     return lots.at[space, "group"] in ("orange", "red")
 '''
+MY_BUY = STARTER_BUY.replace(">= 300", ">= 200")  # a student's change of the starter
 MINE = 'mine = make_strategy("mine", buy=my_buy)'
 NO_BOARDWALK = """\
 def my_buy(game, me, space):
@@ -57,10 +63,7 @@ def grab(game, me):
 
 trader = make_strategy("trader", buy=my_buy, propose_trade=grab)
 """
-NO_TRADER = (
-    'no trade policy named trader (the chapter\'s trader = make_strategy("trader", '
-    "buy=my_buy, propose_trade=my_offer, accept_trade=my_answer))"
-)
+NO_TRADER = "Not answered: trader (write your trade policy in the variable trader)"
 LIAR = """\
 import monopoly_lesson.checker.strategy_probe as probe_module
 
@@ -93,19 +96,43 @@ def summary(done: subprocess.CompletedProcess) -> list[str]:
     return done.stdout.split("\n\n")[0].splitlines()
 
 
-def test_chapter_9_plays_the_students_strategy_and_reports_its_win_rate(tmp_path):
-    book = notebook(tmp_path, "md:# 9. The whole game", IMPORTS, MY_BUY, MINE)
-    done = check(book, "--games", GAMES)
+def test_chapter_9_plays_the_students_strategy_and_trade_policy_with_their_win_rates(tmp_path):
+    sources = ["md:# 9. The whole game", IMPORTS, MY_BUY, MINE, TRADE_POLICY]
+    done = check(notebook(tmp_path, *sources), "--games", GAMES)
     assert done.returncode == 0, done.stdout + done.stderr
     first = summary(done)
     assert first[0] == "All checks pass."
     assert first[1].startswith("mine won ") and f"of {GAMES} games (95% interval " in first[1]
     assert "the heuristic player" in first[1]
+    assert first[2].startswith("trader won ")
+    assert f"of {GAMES} games (95% interval " in first[2] and "the heuristic player" in first[2]
     assert 'chapter: 9 (from its first heading "# 9. The whole game")' in done.stdout
     assert f"all {GAMES} games played, every answer legal" in done.stdout
-    for row in ("mine", "heuristic", "always", "always#2"):
+    head = "trade policy: trader (named 'trader') against heuristic, always, always, trading on"
+    assert f"{head}, seats rotated, seed 2026: all {GAMES} games played" in done.stdout
+    for row in ("mine", "trader", "heuristic", "always", "always#2"):
         assert f"\n  {row} " in done.stdout
     assert "take_turn" not in done.stdout
+
+
+def test_chapter_9_the_chapters_starter_unchanged_is_not_answered(tmp_path):
+    """The starter strategy and trade policy as the student edition hands them out (their
+    docstrings aside): not the student's work, so not played."""
+    offer = inspect.getsource(my_offer).replace(
+        "    return trade if trade is not None and trade.cash <= 100 else None",
+        "    if trade is not None and trade.cash <= 100:\n        return trade\n    return None",
+    )  # as the chapter writes it
+    policy = TRADE_POLICY.replace(inspect.getsource(my_offer), offer)
+    sources = ["md:# 9. The whole game", IMPORTS, STARTER_BUY, MINE, policy]
+    done = check(notebook(tmp_path, *sources), "--games", GAMES)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert summary(done) == [
+        "Not answered: mine (the chapter's starter my_buy, unchanged: write your own "
+        "strategy in the variable mine)",
+        "Not answered: trader (the chapter's starter my_offer and my_answer, unchanged: "
+        "write your own trade policy in the variable trader)",
+    ]
+    assert "games played" not in done.stdout
 
 
 @pytest.mark.parametrize(
@@ -169,8 +196,12 @@ def test_chapter_9_an_illegal_answer_points_at_the_return_that_gave_it(tmp_path)
     ids=["blank", "several"],
 )  # fmt: skip
 def test_chapter_9_without_a_strategy_cannot_be_graded(tmp_path, sources, reason):
-    """Renamed as submissions are: the chapter comes from the file name."""
-    done = check(notebook(tmp_path, *sources, name="alice_09.ipynb"), "--games", GAMES)
+    """Renamed as submissions are: the chapter comes from the file name. Told from the code,
+    before the cells run (this one would take a minute)."""
+    slow = "import time\n\ntime.sleep(60)"
+    started = time.monotonic()
+    done = check(notebook(tmp_path, *sources, slow, name="alice_09.ipynb"), "--games", GAMES)
+    assert time.monotonic() - started < 40, "the notebook was run before it was refused"
     assert done.returncode == 2
     assert (
         done.stderr
@@ -196,22 +227,8 @@ def test_chapter_9_the_packages_strategy_is_not_the_students_own(tmp_path):
     assert summary(done) == [
         "Not the student's own work: mine plays the package's heuristic strategy, not the "
         "student's own.",
-        f"Not answered (not graded): {NO_TRADER}",
+        NO_TRADER,
     ]
-
-
-def test_chapter_9_plays_the_students_trade_policy_with_trading_on(tmp_path):
-    sources = ["md:# 9. The whole game", IMPORTS, MY_BUY, MINE, TRADE_POLICY]
-    done = check(notebook(tmp_path, *sources), "--games", GAMES)
-    assert done.returncode == 0, done.stdout + done.stderr
-    first = summary(done)
-    assert first[0] == "All checks pass."
-    assert first[1].startswith("mine won ") and first[2].startswith("trader won ")
-    assert f"of {GAMES} games (95% interval " in first[2] and "the heuristic player" in first[2]
-    head = "trade policy: trader (named 'trader') against heuristic, always, always, trading on"
-    assert f"{head}, seats rotated, seed 2026: all {GAMES} games played" in done.stdout
-    for row in ("trader", "heuristic", "always", "always#2"):
-        assert f"\n  {row} " in done.stdout
 
 
 def test_chapter_9_an_illegal_proposal_fails_with_the_rule_and_the_line(tmp_path):
@@ -228,37 +245,76 @@ def test_chapter_9_an_illegal_proposal_fails_with_the_rule_and_the_line(tmp_path
     assert first[1].startswith("mine won ")  # the strategy is graded all the same
 
 
-def test_chapter_9_without_a_trade_policy_notes_it_and_passes(tmp_path):
+def test_chapter_9_without_a_trade_policy_it_is_not_answered_and_fails(tmp_path):
     done = check(
         notebook(tmp_path, "md:# 9. The whole game", IMPORTS, MY_BUY, MINE), "--games", GAMES
     )
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert summary(done)[2] == f"Not answered (not graded): {NO_TRADER}"
-    assert f"trade policy: not played ({NO_TRADER})" in done.stdout
+    assert done.returncode == 1, done.stdout + done.stderr
+    first = summary(done)
+    assert first[0] == NO_TRADER and first[1].startswith("mine won ")
+    assert "trade policy: not played (write your trade policy in the variable trader)" in (
+        done.stdout
+    )
 
 
-def test_chapter_10_answers_right_and_missing_pass(tmp_path):
+def test_chapter_10_an_answer_missing_is_not_answered_and_fails(tmp_path):
     sources = ["md:# 10. What is a property worth?",
                "from monopoly_lesson import rent_per_turn\n\n"
                "boardwalk_hotel = rent_per_turn().at[40, 'hotel']",
                "hotel_payback = 18.2  # rounded as the chapter shows it"]  # fmt: skip
     done = check(notebook(tmp_path, *sources))
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert summary(done) == ["All checks pass.", "Not answered (not graded): best_one_house"]
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert summary(done) == [
+        "Not answered: best_one_house (write your answer in the variable best_one_house)"
+    ]
     assert "exercises: 2 of 3 answered right" in done.stdout
     assert "right         boardwalk_hotel: 57.97" in done.stdout
 
 
-def test_chapter_10_wrong_answers_fail_with_what_was_expected(tmp_path):
-    sources = ["md:# 10. What is a property worth?", "boardwalk_hotel = 58",
-               "hotel_payback = '18.2'", "best_one_house = 'Orange'"]  # fmt: skip
-    done = check(notebook(tmp_path, *sources))
+WRONG = ["md:# 10. What is a property worth?", "boardwalk_hotel = 58", "hotel_payback = '18.2'",
+         "best_one_house = 'Orange'"]  # fmt: skip
+
+
+def test_chapter_10_wrong_answers_get_a_hint_not_the_answer(tmp_path):
+    from monopoly_lesson.checker.exercise_answers import chapter_exercises
+
+    done = check(notebook(tmp_path, *WRONG))
+    assert done.returncode == 1
+    hints = [exercise.hint for exercise in chapter_exercises(10)]
+    assert summary(done) == [
+        f"Wrong answer: boardwalk_hotel = 58 is not right. Hint: {hints[0]}",
+        f"Wrong answer: hotel_payback = '18.2' is not a number. Hint: {hints[1]}",
+        f"Wrong answer: best_one_house = 'Orange' is not right. Hint: {hints[2]}",
+    ]
+    for expected in ("57.9", "18.1", "18.2 (", "dark blue", "expected"):
+        assert expected not in done.stdout.lower()
+
+
+def test_chapter_10_a_grader_may_see_the_expected_answers(tmp_path):
+    done = check(notebook(tmp_path, *WRONG), "--show-expected")
     assert done.returncode == 1
     assert summary(done) == [
-        "Wrong answers: boardwalk_hotel (expected 57.97 (within 0.005), got 58); "
-        "hotel_payback (expected 18.2 (within 0.05), got '18.2'); "
-        "best_one_house (expected 'dark blue', got 'Orange')"
+        "Wrong answer: boardwalk_hotel = 58 is not right. Expected 57.97 (within 0.005).",
+        "Wrong answer: hotel_payback = '18.2' is not a number. Expected 18.2 (within 0.05).",
+        "Wrong answer: best_one_house = 'Orange' is not right. Expected 'dark blue', whatever "
+        "its capitals.",
     ]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ['# YOUR CODE HERE\nraise NotImplementedError("Write this part, then run this cell '
+     'again.")\nprint(num_wins_mean)', "print('done')", "num_wins = 75"],
+    ids=["placeholder kept", "deleted", "misnamed"],
+)  # fmt: skip
+def test_chapter_11_every_way_of_not_answering_gets_one_verdict(tmp_path, answer):
+    done = check(notebook(tmp_path, "md:# 11. Evolving players", answer))
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert summary(done)[0] == (
+        "Not answered: num_wins_mean (write your answer in the variable num_wins_mean)"
+    )
+    assert "All checks pass" not in done.stdout
+    assert "not answered  num_wins_mean: write your answer in the variable" in done.stdout
 
 
 def test_chapter_11_by_its_file_name(tmp_path):
@@ -289,6 +345,48 @@ def test_a_chapter_without_take_turn_fails_on_a_failed_cell(tmp_path):
         "Cells that failed (the notebook was run past them and each failed cell fails):",
         "  cell 3: AssertionError: the exact answer differs",
     ]
+
+
+# -- the chapters themselves: as stored (they pass) and as handed out (they do not) ---------
+
+CAPSTONES = {9: "09_whole_game", 10: "10_property_values", 11: "11_evolving_players",
+             12: "12_the_papers_experiment"}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def student_edition(tmp_path_factory):
+    """The student edition of chapters 9 to 12, written once as ``make student`` writes it."""
+    pytest.importorskip("nbgrader", reason="the student edition needs nbgrader")
+    out = tmp_path_factory.mktemp("student")
+    paths = [str(ROOT / "notebooks" / f"{name}.ipynb") for name in CAPSTONES.values()]
+    subprocess.run([sys.executable, str(ROOT / "tools" / "student_edition.py"), "--out",
+                    str(out), *paths], check=True, capture_output=True, timeout=300)  # fmt: skip
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chapter", sorted(CAPSTONES))
+def test_a_chapter_as_handed_out_does_not_pass(student_edition, chapter):
+    done = check(student_edition / f"{CAPSTONES[chapter]}.ipynb", "--timeout", "400")
+    assert done.returncode == 1, done.stdout + done.stderr
+    first = summary(done)
+    assert first[0].startswith("Not answered: "), first
+    if chapter == 9:  # the starter runs: nothing fails but what is not answered
+        assert first == [
+            "Not answered: mine (the chapter's starter my_buy, unchanged: write your own "
+            "strategy in the variable mine)",
+            "Not answered: trader (the chapter's starter my_offer and my_answer, unchanged: "
+            "write your own trade policy in the variable trader)",
+        ]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chapter", sorted(CAPSTONES))
+def test_a_chapter_as_stored_passes(chapter):
+    done = check(ROOT / "notebooks" / f"{CAPSTONES[chapter]}.ipynb", "--timeout", "400",
+                 "--games", GAMES)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert summary(done)[0] == "All checks pass."
 
 
 # -- without a kernel: which chapter, and the exercises' grading ---------------------------
@@ -363,7 +461,42 @@ def test_a_number_is_right_rounded_to_the_digits_shown(given, verdict):
     exercises = chapter_exercises(10)[:1]
     report = grade_answers(exercises, {"boardwalk_hotel": 57.971171366827754}, given)
     assert report.rows[0][1] == verdict
-    assert report.passed == (verdict != "WRONG")
+    assert report.passed == (verdict == "right")
+    assert len(report.failures) == (verdict != "right")
+
+
+@pytest.mark.parametrize("show_expected", [False, True])
+def test_a_wrong_answer_says_so_with_its_hint_or_for_a_grader_the_answer(show_expected):
+    from monopoly_lesson.checker.exercise_answers import chapter_exercises, grade_answers
+
+    exercise = chapter_exercises(11)[0]
+    report = grade_answers((exercise,), {"num_wins_mean": 75.0}, {"num_wins_mean": 300},
+                           show_expected)  # fmt: skip
+    assert not report.passed and report.wrong == ["num_wins_mean"]
+    told = "Expected 75 (within 0.5)." if show_expected else f"Hint: {exercise.hint}"
+    assert report.failures == (f"Wrong answer: num_wins_mean = 300 is not right. {told}",)
+    assert ("75" in str(report)) == show_expected
+    assert "75" not in exercise.hint
+
+
+def test_every_exercise_has_a_hint_that_does_not_give_its_answer():
+    from monopoly_lesson.checker.exercise_answers import EXERCISES
+
+    for exercise in EXERCISES:
+        expected = exercise.expected()
+        shown = expected if isinstance(expected, str) else f"{expected:.{exercise.digits}f}"
+        assert exercise.hint.endswith((".", "?")) and len(exercise.hint) > 40
+        assert shown.lower() not in exercise.hint.lower(), exercise.name
+
+
+def test_an_answer_not_given_has_one_verdict():
+    from monopoly_lesson.checker.exercise_answers import chapter_exercises, grade_answers
+
+    report = grade_answers(chapter_exercises(12), {"finish_order_mean": 150.0}, {})
+    assert report.failures == (
+        "Not answered: finish_order_mean (write your answer in the variable finish_order_mean)",
+    )
+    assert report.missing == ["finish_order_mean"] and not report.passed
 
 
 @pytest.mark.parametrize(

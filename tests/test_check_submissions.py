@@ -23,6 +23,8 @@ name = sys.argv[1].rsplit("/", 1)[-1]
 if text == "fail":
     print("Broken rules: doubles roll again")
     print("Cells that failed (...):\\n  cell 4: AssertionError: x")
+elif text == "unanswered":
+    print("Not answered: num_wins_mean (write your answer in the variable num_wins_mean)")
 elif text == "unusable":
     print(f"check: {name} cannot be graded: no take_turn", file=sys.stderr)
 print()
@@ -43,7 +45,7 @@ if text == "detach":  # a check that leaves a double-forked, detached process ru
         time.sleep(0.05)
     text = "pass"
 print("options:", " ".join(sys.argv[2:]))
-sys.exit({"pass": 0, "fail": 1, "unusable": 2, "crash": 3}[text])
+sys.exit({"pass": 0, "fail": 1, "unanswered": 1, "unusable": 2, "crash": 3}[text])
 """
 
 
@@ -117,6 +119,25 @@ def test_the_number_of_games_is_passed_on_only_when_given(tmp_path, fake, capsys
     assert "options: --timeout 600 --games 40" in capsys.readouterr().out
     assert tool.main([str(folder), "--verbose"], command=fake) == 0
     assert "options: --timeout 600\n" in capsys.readouterr().out
+
+
+def test_show_expected_is_passed_on_only_when_given(tmp_path, fake, capsys):
+    folder = submit(tmp_path / "in", alice="pass")
+    assert tool.main([str(folder), "--show-expected", "--verbose"], command=fake) == 0
+    assert "options: --timeout 600 --show-expected" in capsys.readouterr().out
+    assert tool.main([str(folder), "--verbose"], command=fake) == 0
+    assert "--show-expected" not in capsys.readouterr().out
+
+
+def test_the_summary_counts_the_failures_with_something_not_answered(tmp_path, fake, capsys):
+    folder = submit(tmp_path / "in", alice="pass", bob="unanswered", carol="fail", dan="unanswered")
+    assert tool.main([str(folder)], command=fake) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1:3] == [
+        "  1  fails       bob.ipynb",
+        "       Not answered: num_wins_mean (write your answer in the variable num_wins_mean)",
+    ]
+    assert lines[-1] == "4 submission(s): 1 pass, 3 fails (2 with something not answered)"
 
 
 def test_a_passing_checks_notes_are_shown_below_its_line(tmp_path):
@@ -198,19 +219,26 @@ def test_the_real_check_grades_capstone_submissions(tmp_path, capsys):
 
     imports = "from monopoly_lesson import lots, make_strategy"
     good = "mine = make_strategy('mine', buy=lambda game, me, space: me.cash > 400)"
+    trader = ("trader = make_strategy('trader', buy=lambda game, me, space: me.cash > 400, "
+              "accept_trade=lambda game, me, offer: False)")  # fmt: skip
     broken = "mine = make_strategy('mine', buy=lambda game, me, space: 'yes')"
-    for name, strategy in (("alice_09", good), ("bob_09", broken)):
-        cells = [nbformat.v4.new_code_cell(source) for source in (imports, strategy)]
+    for name, strategies in (("alice_09", [good, trader]), ("bob_09", [broken, trader]),
+                             ("carol_09", [good])):  # fmt: skip
+        cells = [nbformat.v4.new_code_cell(source) for source in (imports, *strategies)]
         nbformat.write(nbformat.v4.new_notebook(cells=cells), tmp_path / f"{name}.ipynb")
     assert tool.main([str(tmp_path), "--timeout", "120", "--games", "12"]) == 1
     lines = capsys.readouterr().out.splitlines()
     assert lines[:2] == ["  0  pass        alice_09.ipynb", "       All checks pass."]
     assert lines[2].startswith("       mine won ") and "of 12 games (95% interval" in lines[2]
-    assert lines[3].startswith("       Not answered (not graded): no trade policy named trader")
+    assert lines[3].startswith("       trader won ")
     assert lines[4] == "  1  fails       bob_09.ipynb"
     assert lines[5].startswith("       Broken strategy: mine: game 0 of the check's 12 (count")
     assert "mine's buy decision must return True or False, got 'yes'" in lines[5]
-    assert lines[-1] == "2 submission(s): 1 pass, 1 fails"
+    at = lines.index("  1  fails       carol_09.ipynb")
+    assert lines[at + 1] == (
+        "       Not answered: trader (write your trade policy in the variable trader)"
+    )
+    assert lines[-1] == "3 submission(s): 1 pass, 2 fails (1 with something not answered)"
 
 
 def test_the_real_command_is_the_lesson_check_in_this_python():

@@ -187,7 +187,8 @@ def test_a_failing_chapter_check_is_graded_and_its_cell_listed(tmp_path):
         (["raise RuntimeError('half done')", "x = 1"],
          "student.ipynb cannot be graded: no take_turn function is defined at the end of the "
          "notebook (cells that failed: cell 1: RuntimeError: half done)"),
-        (["import time\ntime.sleep(60)"], "ran longer than the time limit of 8 s"),
+        (["import time\ntime.sleep(60)"], "student.ipynb cannot be graded: it ran longer than "
+         "the time limit of 8 s in the notebook's cells (cell 1 of 1 was running)"),
     ],
 )  # fmt: skip
 def test_notebooks_that_cannot_be_graded_exit_2_with_the_reason(tmp_path, sources, message):
@@ -197,6 +198,38 @@ def test_notebooks_that_cannot_be_graded_exit_2_with_the_reason(tmp_path, source
     assert message in done.stderr
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert done.stdout == ""
+
+
+def test_a_check_past_its_time_in_the_graded_games_says_so(tmp_path):
+    """The cells run at once; the strategy's games are what take long."""
+    slow = ("import time\n\nfrom monopoly_lesson import make_strategy\n\n"
+            "mine = make_strategy('mine', buy=lambda game, me, space: "
+            "time.sleep(0.5) or True)")  # fmt: skip
+    done = check(notebook(tmp_path, "# 9", slow, name="alice_09.ipynb"), "--timeout", "20")
+    assert done.returncode == 2
+    assert done.stderr.startswith(
+        "python -m monopoly_lesson check: alice_09.ipynb cannot be graded: it ran longer than "
+        "the time limit of 20 s in the graded games (strategy mine's 400 games, 0 replayed), "
+        "after its cells ran in "
+    ), done.stderr
+
+
+def test_a_check_past_its_time_says_which_part_ran_long():
+    from types import SimpleNamespace
+
+    from monopoly_lesson.checker.notebook_check import _too_long
+
+    def session(running, ran_in):
+        return SimpleNamespace(running=running, cells_ran_in=ran_in)
+
+    limit = "it ran longer than the time limit of 60 s"
+    assert _too_long(60, session(0, None), 5, "") == f"{limit} while its kernel started"
+    assert _too_long(60, session(3, None), 5, "") == (
+        f"{limit} in the notebook's cells (cell 3 of 5 was running)"
+    )
+    assert _too_long(60, session(0, 41.6), 5, "the graded games (x)") == (
+        f"{limit} in the graded games (x), after its cells ran in 42 s"
+    )
 
 
 @pytest.mark.parametrize("value", ["0", "-5", "nan", "inf", "1e9", "100000", "soon"])

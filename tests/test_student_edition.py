@@ -68,8 +68,15 @@ def solution_lines(source: str) -> set[str]:
     return inside - outside
 
 
+def is_starter(cell: nbformat.NotebookNode) -> bool:
+    """A cell of working code handed out to be changed: its solutions leave no placeholder."""
+    return tool.STARTER_TAG in cell.metadata.get("tags", [])
+
+
 def has_solutions(path: Path, cell_type: str = "code") -> bool:
-    return any(BEGIN in c.source for c in read(path).cells if c.cell_type == cell_type)
+    """Whether the chapter has solutions of ``cell_type`` that become placeholders."""
+    return any(BEGIN in c.source for c in read(path).cells
+               if c.cell_type == cell_type and not is_starter(c))  # fmt: skip
 
 
 MARKED = [path for path in NOTEBOOKS if has_solutions(path)]
@@ -242,6 +249,13 @@ def test_student_notebook_is_valid_and_holds_no_solution(edition, source):
         count = len(regions(before.source))
         if before.cell_type == "markdown":  # a written answer
             assert after.source.count(tool.TEXT_PLACEHOLDER) == count, f"answers in cell {i}"
+        elif is_starter(before):  # the starter as it is: the regions gone, no placeholder
+            kept, inside = [], False
+            for line in before.source.split("\n"):
+                inside = inside or BEGIN in line
+                kept += [] if inside else [line]
+                inside = inside and END not in line
+            assert after.source.split("\n") == kept, f"the starter in cell {i}"
         else:
             assert after.source.count("# YOUR CODE HERE") == count, f"placeholders in cell {i}"
             assert after.source.count("raise NotImplementedError(") == count, f"raise in cell {i}"

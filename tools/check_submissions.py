@@ -1,6 +1,7 @@
 """Run the lesson's check on every submitted notebook in a folder, one line per submission.
 
-    python tools/check_submissions.py SUBMISSIONS [--timeout 600] [--games 400] [--verbose]
+    python tools/check_submissions.py SUBMISSIONS [--timeout 600] [--games 400]
+                                      [--show-expected] [--verbose]
 
 runs ``python -m monopoly_lesson check FILE`` on each ``*.ipynb`` under the folder (its
 subfolders too, for one folder per student; checkpoints are skipped), one after the other,
@@ -10,19 +11,22 @@ and prints a line per file with the check's exit status:
     1  fails       bob/09_whole_game.ipynb
     2  unusable    carol/06_full_simulation.ipynb
 
-then a summary. The check grades what each notebook's chapter asks for (its take_turn, its
-chapter-9 strategy, its exercises' answers, its cells), so a folder may mix chapters. Each
-check is given ``--timeout`` (a positive number of seconds, at most a day), and
-``--games`` if given (the games a chapter-9 strategy plays); every process a submission
-started is killed when its check ends. Submissions are code that can read and write the
-grader's files and use the network: run this in a container (see the README, "Checking
-submissions"). Below the line of a submission that fails go the check's first lines: what
-fails (broken rules, a broken strategy, wrong answers) and the cells that failed when the
-notebook was run (it is run past them); below an unusable one, the reason it cannot be
-graded; below a pass, its notes (a strategy's win rate, exercises not answered, cells that
-failed) if it has any. A check that crashes with another status shows as ``error``, one
-that runs past the timeout as ``timeout``. ``--verbose`` prints each check's whole output
-instead. Exit status: 0 if every submission passed, 1 if any did not, 2 if there was none.
+then a summary, which counts the failing submissions with something not answered. The
+check grades what each notebook's chapter asks for (its take_turn, its chapter-9 strategy
+and trade policy, its exercises' answers, its cells), so a folder may mix chapters. Each
+check is given ``--timeout`` (a positive number of seconds, at most a day), ``--games`` if
+given (the games a chapter-9 strategy plays) and ``--show-expected`` if given (a wrong
+answer's right value, instead of its hint); every process a submission started is killed
+when its check ends. Submissions are code that can read and write the grader's files and
+use the network: run this in a container (see the README, "Checking submissions"). Below
+the line of a submission that fails go the check's first lines: what fails (broken rules,
+a broken strategy, exercises not answered, among them the chapter's starter code left
+unchanged, and wrong answers) and the cells that failed when the notebook was run (it is
+run past them); below an unusable one, the reason it cannot be graded; below a pass, its
+notes (a strategy's win rate, cells that failed) if it has any. A check that crashes with
+another status shows as ``error``, one that runs past the timeout as ``timeout``.
+``--verbose`` prints each check's whole output instead. Exit status: 0 if every submission
+passed, 1 if any did not, 2 if there was none.
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ MAX_TIMEOUT = 24 * 3600  # seconds, as the check command itself accepts
 MAX_OUTPUT = 1_000_000  # bytes of a check's output kept
 INDENT = " " * 7
 PASSED = ("All rules pass.", "All checks pass.")  # the first line of a check that passes
+NOT_ANSWERED = "Not answered: "  # how the check's line of a piece not answered starts
 
 
 @dataclass
@@ -55,9 +60,15 @@ class Result:
 
     @property
     def meaning(self) -> str:
+        """pass, fails, unusable, timeout, or error (a check that crashed)."""
         if self.status is None:
             return "timeout"
         return MEANINGS.get(self.status, "error")
+
+    @property
+    def not_answered(self) -> bool:
+        """Whether the check failed with something not answered (among its first lines)."""
+        return self.status == 1 and any(text.startswith(NOT_ANSWERED) for text in reasons(self))
 
 
 def submissions(folder: Path) -> list[Path]:
@@ -67,8 +78,9 @@ def submissions(folder: Path) -> list[Path]:
 
 
 def check_one(path: Path, command: Sequence[str] = CHECK, timeout: float = 600,
-              games: int | None = None) -> Result:  # fmt: skip
-    """Run the check command on one notebook, passing ``--timeout`` (and ``--games``) on.
+              games: int | None = None, show_expected: bool = False) -> Result:  # fmt: skip
+    """Run the check command on one notebook, passing ``--timeout`` (and ``--games``,
+    ``--show-expected``) on.
 
     The check enforces that limit itself; should it overrun by more than a grace period it
     is killed. Either way, every process it left behind (re-parented here, a subreaper) is
@@ -79,7 +91,8 @@ def check_one(path: Path, command: Sequence[str] = CHECK, timeout: float = 600,
     with tempfile.TemporaryFile() as out:  # a file, not a pipe: a process left holding it
         with ProcessGuard(timeout + grace(timeout)) as guard:  # cannot keep us waiting
             games_option = [] if games is None else ["--games", str(games)]
-            options = ["--timeout", f"{timeout:g}", *games_option]
+            expected_option = ["--show-expected"] if show_expected else []
+            options = ["--timeout", f"{timeout:g}", *games_option, *expected_option]
             process = subprocess.Popen(
                 [*command, str(path), *options],
                 stdout=out,
@@ -147,11 +160,17 @@ def reasons(result: Result) -> list[str]:
 
 
 def summary(results: list[Result]) -> str:
-    """How many submissions, and how many of each outcome."""
+    """How many submissions, and how many of each outcome (and of the failing ones, how many
+    have something not answered)."""
     counts = Counter(result.meaning for result in results)
+    unanswered = sum(result.not_answered for result in results)
     order = [*MEANINGS.values(), "error", "timeout"]
-    parts = ", ".join(f"{counts[name]} {name}" for name in order if counts[name])
-    return f"{len(results)} submission(s): {parts}"
+    parts = []
+    for name in order:
+        detail = f" ({unanswered} with something not answered)" if name == "fails" else ""
+        if counts[name]:
+            parts.append(f"{counts[name]} {name}{detail if unanswered else ''}")
+    return f"{len(results)} submission(s): {', '.join(parts)}"
 
 
 def main(argv: list[str] | None = None, command: Sequence[str] = CHECK) -> int:
@@ -163,6 +182,10 @@ def main(argv: list[str] | None = None, command: Sequence[str] = CHECK) -> int:
         "--games", type=games_count, default=None,
         help="games a chapter-9 strategy plays (default: the check's, 400)",
     )  # fmt: skip
+    parser.add_argument(
+        "--show-expected", action="store_true",
+        help="show the right value of a wrong answer (by default, the exercise's hint)",
+    )  # fmt: skip
     parser.add_argument("--verbose", action="store_true", help="show each check's output")
     args = parser.parse_args(argv)
     notebooks = submissions(args.folder) if args.folder.is_dir() else []
@@ -171,7 +194,7 @@ def main(argv: list[str] | None = None, command: Sequence[str] = CHECK) -> int:
         return 2
     results = []
     for path in notebooks:
-        result = check_one(path, command, args.timeout, args.games)
+        result = check_one(path, command, args.timeout, args.games, args.show_expected)
         results.append(result)
         print(line(result, args.folder), flush=True)
         shown = result.output.strip().splitlines() if args.verbose else reasons(result)

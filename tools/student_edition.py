@@ -24,6 +24,11 @@ that the book folds (Quarto's ``#| code-fold: true``, with a ``#| code-summary:`
 Written answers to exercises (Markdown cells) sit between the same markers; each becomes
 ``*Your answer here.*``.
 
+A cell tagged ``starter`` hands out working code for the student to change (chapter 9's
+starter strategy): its solution regions (the instructor's own changes) are taken out with
+no placeholder, so the starter runs as it is. The check treats that starter, unchanged, as
+not answered (tools/handed_out.py records it).
+
 Cells without markers (prose, checks, simulations, figures) are kept as they are. Every
 output is cleared, so nothing the solutions computed (tables, figures, printed narration)
 reaches the students, and metadata other than the kernel's and language's is dropped.
@@ -58,6 +63,7 @@ PASTE = (
     'then run {which} cell again.")'
 )
 TEXT_PLACEHOLDER = "*Your answer here.*"
+STARTER_TAG = "starter"  # a cell whose code is handed out to be changed: no placeholder
 # What a student edition keeps; any other metadata (nbgrader's, widget state, timings) goes.
 NOTEBOOK_METADATA = {"kernelspec", "language_info"}
 CELL_METADATA = {"tags", "editable", "deletable", "jupyter", "slideshow"}
@@ -96,14 +102,19 @@ def carried_from(source: str) -> str | None:
 def clear_solutions(notebook: nbformat.NotebookNode) -> None:
     """Replace every marked solution region by its placeholder (nbgrader's ClearSolutions).
 
-    Code carried over from an earlier chapter (a folded cell) asks to be pasted; any other
-    code asks to be written; a written answer becomes ``*Your answer here.*``.
+    Code carried over from an earlier chapter (a folded cell) asks to be pasted; a starter
+    (a cell tagged ``starter``) loses its solution regions and runs as it is; any other code
+    asks to be written; a written answer becomes ``*Your answer here.*``.
     """
     for index, cell in enumerate(notebook.cells):
         chapter = carried_from(cell.source) if cell.cell_type == "code" else None
         if chapter:
             paste = f"{PASTE_HERE}\n{PASTE}".replace("{chapter}", chapter)
             clearer(paste).preprocess_cell(cell, {"language": "python"}, index)
+        elif cell.cell_type == "code" and STARTER_TAG in cell.metadata.get("tags", []):
+            clearer("").preprocess_cell(cell, {"language": "python"}, index)
+            lines = cell.source.split("\n")  # the empty stub leaves a line of indentation
+            cell.source = "\n".join(line for line in lines if line == "" or line.strip())
     clearer(f"{YOUR_CODE_HERE}\n{RAISE}").preprocess(notebook, {})
 
 

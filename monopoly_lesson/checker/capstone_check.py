@@ -16,21 +16,28 @@ left, or ends the game otherwise than the kernel said.
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 from types import SimpleNamespace
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from ..game.engine import play_monopoly
 from ..game.result import GameResult
-from ..game.strategies import Strategy, StrategyError
+from ..game.strategies import DECISIONS, Strategy, StrategyError
 from ..game.tournament import game_seed, strategy_labels, win_rates
 from ..game.trade import Trade
-from .strategy_probe import STRATEGY_VARIABLE, TRADER_VARIABLE
+from .handed_out import handed_out_at
+from .strategy_probe import GRADED, STRATEGY_VARIABLE, TRADER_VARIABLE
+
+if TYPE_CHECKING:
+    from .submission_code import SubmissionCode
 
 __all__ = [
     "CAPSTONE_GAMES",
     "CAPSTONE_SEED",
+    "NO_STRATEGY",
     "OPPONENTS",
     "TRADING",
     "GameReplay",
@@ -38,6 +45,9 @@ __all__ = [
     "StrategyReport",
     "capstone_games",
     "decode",
+    "handed_out_strategy",
+    "missing_strategy",
+    "refusal_before_running",
     "replay_game",
 ]
 
@@ -53,6 +63,11 @@ TRADING = {STRATEGY_VARIABLE: False, TRADER_VARIABLE: True}
 MAX_ROUNDS = 100
 BATCH = 20
 """Games the kernel is asked to play per question."""
+NO_STRATEGY = (f"no strategy named {STRATEGY_VARIABLE} (the chapter's "
+               f'{STRATEGY_VARIABLE} = make_strategy("mine", buy=my_buy))')  # fmt: skip
+"""Why a chapter-9 notebook without the strategy to grade cannot be graded."""
+WHAT = {STRATEGY_VARIABLE: "strategy", TRADER_VARIABLE: "trade policy"}
+"""What each graded variable holds, in the check's words."""
 
 
 def capstone_games(games: int = CAPSTONE_GAMES, seed: int = CAPSTONE_SEED,
@@ -339,3 +354,188 @@ class StrategyReport:
 
 def _interval(row: pd.Series) -> str:
     return f"{row['ci_low']:.1%} to {row['ci_high']:.1%}"
+
+
+# -- before the games: a strategy to grade, and not the chapter's own starter --------------
+
+PLURAL = {STRATEGY_VARIABLE: "strategies", TRADER_VARIABLE: "trade policies"}
+
+
+def missing_strategy(variable: str, candidates: list[str]) -> str:
+    """Why a notebook has no ``variable`` to grade: several candidates and none named so, or
+    none at all (for ``mine``, the chapter's line to keep)."""
+    if candidates:
+        return (f"several {PLURAL[variable]} ({', '.join(candidates)}) and none named "
+                f"{variable}: name the one to grade {variable}")  # fmt: skip
+    if variable == STRATEGY_VARIABLE:
+        return NO_STRATEGY
+    return f"write your {WHAT[variable]} in the variable {variable}"
+
+
+def _cell_source(notebook: object, count: int) -> str | None:
+    """The source of the executed notebook's code cell whose execution count is ``count``."""
+    for cell in getattr(notebook, "cells", []):
+        if cell.get("cell_type") == "code" and cell.get("execution_count") == count:
+            return str(cell.get("source", ""))
+    return None
+
+
+def handed_out_strategy(notebook: object, chapter: int | None, variable: str,
+                        where: dict[str, dict | None]) -> list[str]:  # fmt: skip
+    """The chapter's handed-out functions that ``variable``'s graded decisions are, if every
+    one of them is the student edition's code unchanged ([] if any is the student's own).
+
+    ``where`` is the kernel's place of each own decision (execution count and line); the
+    code there is read from the notebook and compared by fingerprint
+    (:mod:`monopoly_lesson.checker.handed_out`).
+    """
+    graded = [decision for decision in GRADED[variable] if decision in where]
+    names: list[str] = []
+    for decision in graded:
+        place = where[decision]
+        source = _cell_source(notebook, place["cell"]) if place else None
+        name = handed_out_at(chapter, source, place["line"]) if source and place else None
+        if name is None:
+            return []
+        names.append(name)
+    return list(dict.fromkeys(names))
+
+
+def handed_out_reason(variable: str, names: list[str]) -> str:
+    """How to answer when ``variable`` plays the chapter's starter functions ``names``."""
+    return (f"the chapter's starter {' and '.join(names)}, unchanged: write your own "
+            f"{WHAT[variable]} in the variable {variable}")  # fmt: skip
+
+
+DECISION_NAMES = frozenset(DECISIONS)
+HATCHES = frozenset({
+    "exec", "eval", "compile", "globals", "vars", "locals", "setattr", "__import__",
+    "get_ipython", "__dict__", "__builtins__", "builtins", "modules", "f_globals", "f_locals",
+    "user_ns", "run_cell", "run_line_magic", "run_cell_magic", "import_module", "run_path",
+    "run_module", "push", "read_pickle", "allow_pickle", "__getattr__", "__getattribute__",
+    "__class_getitem__", "__init_subclass__", "__set_name__",
+})  # fmt: skip
+"""Names through which code may bind a variable, or make a strategy, out of a static look's
+sight."""
+SAFE_MODULES = frozenset({
+    "monopoly_lesson", "math", "cmath", "random", "statistics", "itertools", "functools",
+    "collections", "inspect", "dataclasses", "typing", "re", "time", "string", "fractions",
+    "decimal", "operator", "textwrap", "pprint", "warnings", "json", "csv", "datetime", "copy",
+    "enum", "abc", "heapq", "bisect", "numpy", "pandas", "plotly", "matplotlib", "scipy",
+    "IPython", "ipywidgets",
+})  # fmt: skip
+"""Modules that give a notebook no strategy of their own (any other might)."""
+
+
+def _binds(node: ast.AST, name: str) -> bool:
+    """Whether ``node`` may bind the variable ``name`` (anywhere, in any scope)."""
+    if isinstance(node, ast.Name | ast.Attribute):
+        found = node.id if isinstance(node, ast.Name) else node.attr
+        return found == name and not isinstance(node.ctx, ast.Load)
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.ExceptHandler):
+        return node.name == name
+    if isinstance(node, ast.alias):
+        return (node.asname or node.name.split(".")[0]) == name
+    if isinstance(node, ast.Global | ast.Nonlocal):
+        return name in node.names
+    if isinstance(node, ast.MatchAs | ast.MatchStar):
+        return node.name == name
+    return isinstance(node, ast.MatchMapping) and node.rest == name
+
+
+def _out_of_sight(node: ast.AST) -> bool:
+    """Code that may bind names or make strategies that a static look cannot see: ``exec``,
+    the namespace's dictionaries, the kernel's own runner, ``import *``, other modules."""
+    if isinstance(node, ast.Import | ast.ImportFrom):
+        module = [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+        modules = module or [alias.name for alias in node.names]
+        relative = isinstance(node, ast.ImportFrom) and node.level > 0
+        star = any(alias.name == "*" for alias in node.names)
+        return relative or star or any(m.split(".")[0] not in SAFE_MODULES for m in modules)
+    names = {
+        ast.Name: "id", ast.Attribute: "attr", ast.keyword: "arg", ast.FunctionDef: "name",
+        ast.AsyncFunctionDef: "name", ast.ClassDef: "name",
+    }  # fmt: skip
+    field_name = names.get(type(node))
+    return bool(field_name) and getattr(node, field_name) in HATCHES
+
+
+def _strategy_site(node: ast.AST) -> bool:
+    """Code that may make a strategy: a decision's name (a keyword, a method, an attribute,
+    a text), ``**`` keywords, or a call of something named a strategy."""
+    if isinstance(node, ast.keyword):
+        return node.arg is None or node.arg in DECISION_NAMES
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        return node.name in DECISION_NAMES
+    if isinstance(node, ast.Attribute):
+        return node.attr in DECISION_NAMES
+    if isinstance(node, ast.Name):
+        return node.id in DECISION_NAMES
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str) and node.value in DECISION_NAMES
+    if isinstance(node, ast.Call):
+        func = node.func
+        called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+        return "strateg" in called.lower()
+    return False
+
+
+def _bindings(nodes: list[ast.AST], name: str) -> list[ast.AST]:
+    return [node for node in nodes if _binds(node, name)]
+
+
+def _plain_strategy(statement: ast.stmt, nodes: list[ast.AST], makes: bool) -> str | None:
+    """The variable a top-level ``NAME = make_strategy(..., buy=f)`` binds, if it surely holds
+    a strategy of the notebook's own: bound there only, with a decision that is a lambda or a
+    function the notebook defines (and binds) once, with ``def``."""
+    if not (makes and isinstance(statement, ast.Assign) and len(statement.targets) == 1):
+        return None
+    target, value = statement.targets[0], statement.value
+    if not (isinstance(target, ast.Name) and isinstance(value, ast.Call)):
+        return None
+    name = target.id
+    if name.startswith("_") or name in GRADED or len(_bindings(nodes, name)) != 1:
+        return None
+    if not (isinstance(value.func, ast.Name) and value.func.id == "make_strategy"):
+        return None
+    if any(keyword.arg is None for keyword in value.keywords):
+        return None
+    for keyword in value.keywords:
+        if keyword.arg in DECISION_NAMES:
+            decision = keyword.value
+            if isinstance(decision, ast.Lambda):
+                return name
+            bound = _bindings(nodes, decision.id) if isinstance(decision, ast.Name) else []
+            if len(bound) == 1 and isinstance(bound[0], ast.FunctionDef | ast.AsyncFunctionDef):
+                return name
+    return None
+
+
+def refusal_before_running(code: SubmissionCode) -> str:
+    """Why a chapter-9 notebook cannot be graded, told from its code before it runs: no
+    strategy named ``mine`` and none of its own, or several and none named ``mine``.
+
+    '' whenever the code may bind ``mine`` or make a single strategy of its own, or does
+    something a static look cannot follow (``exec``, ``globals()``, a magic, an import of
+    another module): then the notebook is run and the kernel asked.
+    """
+    nodes = [node for _, tree in code.cells for node in ast.walk(tree)]
+    if any(_binds(node, STRATEGY_VARIABLE) or _out_of_sight(node) for node in nodes):
+        return ""
+    makes = code.names.get("make_strategy", "").startswith("package:")
+    plain: dict[str, None] = {}
+    seen: set[int] = set()
+    for _, tree in code.cells:
+        for statement in tree.body:
+            name = _plain_strategy(statement, nodes, makes)
+            other = isinstance(statement, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id in GRADED for t in statement.targets)  # fmt: skip
+            if name or other:
+                seen |= {id(node) for node in ast.walk(statement.value)}  # type: ignore[attr-defined]
+            if name:
+                plain[name] = None
+    if any(_strategy_site(node) and id(node) not in seen for node in nodes):
+        return ""
+    if len(plain) == 1:
+        return ""
+    return missing_strategy(STRATEGY_VARIABLE, list(plain)[:20])

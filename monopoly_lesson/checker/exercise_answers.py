@@ -3,9 +3,12 @@
 A chapter's checkable exercise assigns its answer to a variable of a fixed name in a code
 cell (``boardwalk_hotel = ...``). The checker reads those variables from the student's
 kernel as data and compares them with the values it computes itself, from the package, in
-its own process. A variable the notebook does not define is "not answered" (not a failure);
-a number is right when it is the exact value rounded to the digits the chapter shows, or
-closer; a group's name is right whatever its capitals and spacing.
+its own process. A variable the notebook does not define is not answered, which fails as a
+wrong answer does, with one message however it came about (the placeholder left in, the
+answer deleted or written under another name). A number is right when it is the exact value
+rounded to the digits the chapter shows, or closer; a group's name is right whatever its
+capitals and spacing. A wrong answer is told with the exercise's hint, not the right value
+(graders may ask for it).
 """
 
 from __future__ import annotations
@@ -16,7 +19,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["EXERCISES", "AnswersReport", "Exercise", "chapter_exercises", "grade_answers"]
+__all__ = [
+    "EXERCISES",
+    "NOT_ANSWERED",
+    "AnswersReport",
+    "Exercise",
+    "chapter_exercises",
+    "grade_answers",
+    "not_answered",
+]
 
 
 def boardwalk_hotel() -> float:
@@ -62,7 +73,8 @@ class Exercise:
     """A checkable exercise: the variable that holds its answer and how to compute it.
 
     ``digits``: the decimals the chapter shows (a number within half a unit of the last one
-    is right); None for an answer in words.
+    is right); None for an answer in words. ``hint``: what to compute, shown with a wrong
+    answer (never the value).
     """
 
     chapter: int
@@ -70,18 +82,26 @@ class Exercise:
     what: str
     expected: Callable[[], float | str]
     digits: int | None = None
+    hint: str = ""
 
 
 EXERCISES = (
     Exercise(10, "boardwalk_hotel", "Boardwalk's rent per opponent turn with a hotel",
-             boardwalk_hotel, 2),
+             boardwalk_hotel, 2, "read Boardwalk's (space 40) hotel rent in the chapter's "
+             "table of rent per opponent turn."),
     Exercise(10, "hotel_payback", "opponent turns to pay back Boardwalk's hotel",
-             hotel_payback, 1),
-    Exercise(10, "best_one_house", "the best group per dollar with one house", best_one_house),
+             hotel_payback, 1, "divide the hotel's cost (five buildings at $200) by what the "
+             "hotel adds per opponent turn to the complete group's double rent."),
+    Exercise(10, "best_one_house", "the best group per dollar with one house", best_one_house,
+             hint="find the group with the most rent per dollar in the one-house column of "
+             "the chapter's rent-per-dollar table, and give its name as text."),
     Exercise(11, "num_wins_mean", "the mean fitness of a generation under NUM_WINS, 100 games "
-             "per player", num_wins_mean, 0),
+             "per player", num_wins_mean, 0, "each game gives one win to one of its four "
+             "players: how many wins does a player have on average after its 100 games?"),
     Exercise(12, "finish_order_mean", "the mean fitness of a generation under FINISH_ORDER, "
-             "100 games per player", finish_order_mean, 0),
+             "100 games per player", finish_order_mean, 0, "each game gives 3, 2, 1 and 0 "
+             "points to its four players: how many points does a player have on average "
+             "after its 100 games?"),
 )  # fmt: skip
 """Every checkable exercise, by chapter."""
 
@@ -89,6 +109,16 @@ EXERCISES = (
 def chapter_exercises(chapter: int | None) -> tuple[Exercise, ...]:
     """The checkable exercises of ``chapter``."""
     return tuple(exercise for exercise in EXERCISES if exercise.chapter == chapter)
+
+
+NOT_ANSWERED = "Not answered: {name} ({how})"
+"""The verdict of a required piece the notebook does not answer (the same whether the
+placeholder is left in, the answer deleted or written under another name)."""
+
+
+def not_answered(name: str, how: str = "") -> str:
+    """The one line that says ``name`` is not answered, and how to answer it."""
+    return NOT_ANSWERED.format(name=name, how=how or f"write your answer in the variable {name}")
 
 
 def _shown(exercise: Exercise, value: float | str) -> str:
@@ -106,37 +136,47 @@ def _given(value: object) -> str:
 
 
 def _verdict(exercise: Exercise, expected: float | str, value: object) -> tuple[bool, str]:
-    """Whether ``value`` (an encoded answer) is right, and what was expected if not."""
+    """Whether ``value`` (an encoded answer) is right, and what is wrong with it if not
+    (its kind, when it is not a number or a text as the exercise asks)."""
     if exercise.digits is None:
         right = isinstance(value, str) and " ".join(value.lower().split()) == str(expected)
-        return right, f"expected {_shown(exercise, expected)}"
+        return right, "is not right" if isinstance(value, str) else "is not a text"
     tolerance = 0.5 * 10 ** (-exercise.digits)
     number = isinstance(value, (int, float)) and not isinstance(value, bool)
     right = number and math.isclose(value, expected, rel_tol=1e-12, abs_tol=tolerance)  # type: ignore[arg-type]
-    return bool(right), f"expected {_shown(exercise, expected)} (within {tolerance:g})"
+    return bool(right), "is not right" if number else "is not a number"
+
+
+def _expected_text(exercise: Exercise, expected: float | str) -> str:
+    """The right answer as the grader sees it (``--show-expected``): the value and its margin."""
+    if exercise.digits is None:
+        return f"Expected {_shown(exercise, expected)}, whatever its capitals."
+    tolerance = 0.5 * 10 ** (-exercise.digits)
+    return f"Expected {_shown(exercise, expected)} (within {tolerance:g})."
 
 
 @dataclass(frozen=True)
 class AnswersReport:
-    """Each checkable exercise of a chapter: right, wrong (with what was expected) or not
-    answered."""
+    """Each checkable exercise of a chapter: right, wrong or not answered, one row each
+    (variable, verdict, note), and the summary line of each that does not pass."""
 
     rows: tuple[tuple[str, str, str], ...]
+    failures: tuple[str, ...] = ()
 
     @property
     def wrong(self) -> list[str]:
-        """The wrong answers, one line each: the variable, what was expected, what was given."""
-        return [f"{name} ({note})" for name, verdict, note in self.rows if verdict == "WRONG"]
+        """The variables whose answers are wrong."""
+        return [name for name, verdict, _ in self.rows if verdict == "WRONG"]
 
     @property
     def missing(self) -> list[str]:
-        """The variables the notebook does not define."""
+        """The variables the notebook does not define (not answered)."""
         return [name for name, verdict, _ in self.rows if verdict == "not answered"]
 
     @property
     def passed(self) -> bool:
-        """True when no answer is wrong (a missing one is not)."""
-        return not self.wrong
+        """True only when every answer is given and right."""
+        return all(verdict == "right" for _, verdict, _ in self.rows)
 
     def __str__(self) -> str:
         right = sum(verdict == "right" for _, verdict, _ in self.rows)
@@ -145,19 +185,32 @@ class AnswersReport:
         return "\n".join(lines)
 
 
-def grade_answers(exercises: tuple[Exercise, ...], expected: dict[str, float | str],
-                  given: dict[str, object]) -> AnswersReport:  # fmt: skip
+def grade_answers(
+    exercises: tuple[Exercise, ...],
+    expected: dict[str, float | str],
+    given: dict[str, object],
+    show_expected: bool = False,
+) -> AnswersReport:
     """Grade the variables the notebook defines (``given``, encoded answers read strictly)
-    against the ``expected`` values computed here."""
-    rows = []
+    against the ``expected`` values computed here.
+
+    A variable not defined is not answered. A wrong answer's note gives the exercise's hint,
+    not the right value, unless ``show_expected`` (for graders).
+    """
+    rows, failures = [], []
     for exercise in exercises:
-        if exercise.name not in given:
-            rows.append((exercise.name, "not answered", f"{exercise.what}; no variable "
-                         f"{exercise.name} in the notebook"))  # fmt: skip
+        name = exercise.name
+        if name not in given:
+            failures.append(not_answered(name))
+            rows.append((name, "not answered", f"write your answer in the variable {name}"))
             continue
-        value = given[exercise.name]
-        right, note = _verdict(exercise, expected[exercise.name], value)
-        shown = f"{_given(value)}, {exercise.what}"
-        rows.append((exercise.name, "right" if right else "WRONG",
-                     shown if right else f"{note}, got {_given(value)}"))  # fmt: skip
-    return AnswersReport(tuple(rows))
+        value = given[name]
+        right, what = _verdict(exercise, expected[name], value)
+        if right:
+            rows.append((name, "right", f"{_given(value)}, {exercise.what}"))
+            continue
+        help_text = (_expected_text(exercise, expected[name]) if show_expected
+                     else f"Hint: {exercise.hint}")  # fmt: skip
+        failures.append(f"Wrong answer: {name} = {_given(value)} {what}. {help_text}")
+        rows.append((name, "WRONG", f"{_given(value)} {what} ({exercise.what}). {help_text}"))
+    return AnswersReport(tuple(rows), tuple(failures))

@@ -15,6 +15,7 @@ import json
 import os
 import queue
 import subprocess
+import time
 from dataclasses import dataclass, field
 
 from jupyter_client.manager import AsyncKernelManager
@@ -78,7 +79,9 @@ class KernelSession:
     guard: ProcessGuard
     memory: int
     client: _CappedClient = field(init=False)
-    running: int = 0  # the cell being run (numbered from 1), 0 once all have run
+    running: int = 0  # the cell being run (numbered from 1), 0 before and once all have run
+    cells_ran_in: float | None = None  # seconds the cells took, once all have run
+    timed_out: bool = False  # a question went unanswered because the time limit ran out
 
     def __post_init__(self) -> None:
         manager = _LimitedKernelManager(kernel_name="python3")
@@ -103,10 +106,11 @@ class KernelSession:
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             env={**os.environ, CHECKED_ENV: "1"},
         ):  # fmt: skip
+            started = time.monotonic()
             for index, cell in enumerate(client.nb.cells):
                 self.running = index + 1
                 await client.async_execute_cell(cell, index)
-            self.running = 0
+            self.running, self.cells_ran_in = 0, time.monotonic() - started
             return await questions(self)  # type: ignore[operator]
 
     async def ask(self, request: dict) -> object:
@@ -139,6 +143,7 @@ class KernelSession:
         while True:
             await self._drain()
             if self.guard.remaining() <= 0:
+                self.timed_out = True
                 raise Unanswered("the time limit ran out")
             try:
                 reply = await kc.get_shell_msg(timeout=min(1.0, self.guard.remaining() + 0.1))

@@ -56,15 +56,20 @@ from .capstone_check import (
     CAPSTONE_GAMES,
     CAPSTONE_SEED,
     TRADING,
+    WHAT,
     GameReplay,
     StrategyReport,
     capstone_games,
+    handed_out_reason,
+    handed_out_strategy,
+    missing_strategy,
+    refusal_before_running,
     replay_game,
 )
 from .checked_kernel import import_quickly
-from .exercise_answers import Exercise, grade_answers
+from .exercise_answers import Exercise, grade_answers, not_answered
 from .notebook_chapter import Chapter, notebook_chapter
-from .strategy_probe import STRATEGY_VARIABLE, TRADER_VARIABLE
+from .strategy_probe import STRATEGY_VARIABLE
 from .submission_code import SubmissionCode, read_code
 
 if TYPE_CHECKING:
@@ -86,11 +91,6 @@ RERUN_LIMIT = 3_000_000  # player-turns: a longer simulation is not re-run to ve
 NOT_GRADED = ("Not graded: the notebook changes the package's own code or how the kernel "
               "runs code (not allowed)")  # fmt: skip
 REFERENCE = "take_turn is the package's reference engine (or calls it), not the student's own work"
-NO_STRATEGY = (f"no strategy named {STRATEGY_VARIABLE} (the chapter's "
-               f'{STRATEGY_VARIABLE} = make_strategy("mine", buy=my_buy))')  # fmt: skip
-NO_TRADER = (f"no trade policy named {TRADER_VARIABLE} (the chapter's {TRADER_VARIABLE} = "
-             'make_strategy("trader", buy=my_buy, propose_trade=my_offer, '
-             "accept_trade=my_answer))")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -119,6 +119,8 @@ class _Answers:
     strategies_found: dict[str, dict] = field(default_factory=dict)
     strategies: dict[str, StrategyReport] = field(default_factory=dict)
     strategies_missing: dict[str, str] = field(default_factory=dict)
+    strategies_handed_out: dict[str, list[str]] = field(default_factory=dict)
+    stage: str = ""  # what the checker was doing after the cells ran (said if time runs out)
     values: dict | None = None
     values_note: str = ""
     unusable: str = ""
@@ -160,7 +162,8 @@ def check_limits(timeout: float, memory_gb: float, games: int = CAPSTONE_GAMES) 
 
 
 def check_notebook(path: str | Path, timeout: float = 600, memory_gb: float = 4,
-                   games: int = CAPSTONE_GAMES) -> NotebookCheck:  # fmt: skip
+                   games: int = CAPSTONE_GAMES,
+                   show_expected: bool = False) -> NotebookCheck:  # fmt: skip
     """Run and grade a student's notebook in a separate kernel, within ``timeout`` seconds.
 
     The kernel (and everything it starts) may use at most ``memory_gb`` GB of address space.
@@ -168,10 +171,12 @@ def check_notebook(path: str | Path, timeout: float = 600, memory_gb: float = 4,
     the notebook's chapter (:func:`~monopoly_lesson.checker.notebook_chapter.notebook_chapter`); a
     chapter-9 strategy plays ``games`` games. Status 0: everything graded passes; 1: a rule
     (or a near-certain trend) fails, take_turn or the strategy is not the student's own work,
-    the strategy breaks a rule, an exercise's answer is wrong, or (where no take_turn is
+    the strategy breaks a rule, an exercise is not answered (the chapter's starter code
+    unchanged counts as not answered) or its answer is wrong, or (where no take_turn is
     graded) a cell failed; 2: the notebook cannot be graded (missing, not a notebook, no
     take_turn or no strategy where the chapter needs one, too slow, too much memory), and
-    the report is one line that says why.
+    the report is one line that says why. A wrong answer is told with the exercise's hint;
+    ``show_expected`` (for graders) gives the right value instead.
     """
     started = time.monotonic()
     check_limits(timeout, memory_gb, games)
@@ -189,6 +194,9 @@ def check_notebook(path: str | Path, timeout: float = 600, memory_gb: float = 4,
                              f"({type(error).__name__})")  # fmt: skip
     chapter = notebook_chapter(notebook, path)
     code = read_code(sources)
+    refused = refusal_before_running(code) if STRATEGY_VARIABLE in chapter.strategies else ""
+    if refused:  # told from its code: no need to run it first
+        return NotebookCheck(2, f"{path.name} cannot be graded: {refused}")
     with ThreadPoolExecutor(1) as worker:  # the exercises' answers, while the notebook runs
         expected = worker.submit(_expected, chapter.exercises)
         if chapter.take_turn != "none":  # the trends its rules make true, measured meanwhile
@@ -199,7 +207,7 @@ def check_notebook(path: str | Path, timeout: float = 600, memory_gb: float = 4,
             cells = f" (cells that failed: {'; '.join(failed)})" if failed else ""
             return NotebookCheck(2, f"{path.name} cannot be graded: {answers.unusable}{cells}",
                                  failed)  # fmt: skip
-        return _verdict(code, chapter, answers, failed, expected.result())
+        return _verdict(code, chapter, answers, failed, expected.result(), show_expected)
 
 
 def _expected(exercises: tuple[Exercise, ...]) -> dict[str, float | str]:
@@ -224,14 +232,29 @@ def _run(notebook: object, path: Path, code: SubmissionCode, chapter: Chapter, g
             asyncio.run(session.run(lambda s: questions.ask_all(chapter, games)))
         except (CellTimeoutError, DeadKernelError, RuntimeError, OSError, TimeoutError) as error:
             answers.unusable = _why_stopped(guard.expired, session.running, error, timeout)
-    if guard.expired:
-        answers.unusable = f"it ran longer than the time limit of {timeout:g} s"
+    if guard.expired or session.timed_out or answers.unusable.startswith(TOO_LONG):
+        answers.unusable = _too_long(timeout, session, len(notebook.cells), answers.stage)
     return _memory_problem(notebook, memory_gb, answers)
+
+
+TOO_LONG = "it ran longer than the time limit"
+
+
+def _too_long(timeout: float, session: KernelSession, cells: int, stage: str) -> str:
+    """Which part ran past the time limit: the kernel's start, the notebook's cells (the one
+    running), or what the checker asked after them (the graded games)."""
+    limit = f"{TOO_LONG} of {timeout:g} s"
+    if session.cells_ran_in is None and session.running:
+        return f"{limit} in the notebook's cells (cell {session.running} of {cells} was running)"
+    if session.cells_ran_in is None:
+        return f"{limit} while its kernel started"
+    part = stage or "the checker's questions"
+    return f"{limit} in {part}, after its cells ran in {session.cells_ran_in:.0f} s"
 
 
 def _why_stopped(expired: bool, cell: int, error: Exception, timeout: float) -> str:
     if expired or error.__class__.__name__ == "CellTimeoutError":
-        return f"it ran longer than the time limit of {timeout:g} s"
+        return TOO_LONG
     where = f" while running cell {cell}" if cell else ""
     first = (str(error).splitlines() or [""])[0][:200]
     return f"its kernel stopped{where} ({type(error).__name__}: {first})"
@@ -273,11 +296,13 @@ class _Questions:
         if self.code.tampering():
             return
         if chapter.take_turn != "none":
+            self.answers.stage = "the graded games (take_turn's games of the rules)"
             await self.take_turn(_graded_chapter(chapter), chapter.take_turn == "required")
         for variable in chapter.strategies:
             if not self.answers.unusable:
-                await self.strategy(variable, games)
+                await self.strategy(variable, games, chapter.number)
         if chapter.exercises and not self.answers.unusable:
+            self.answers.stage = "reading the exercises' answers"
             await self.exercises(chapter.exercises)
 
     async def take_turn(self, graded: int | None, required: bool) -> None:
@@ -368,12 +393,14 @@ class _Questions:
         verified.append(item["counts"])
         return None
 
-    async def strategy(self, variable: str, games: int) -> None:
+    async def strategy(self, variable: str, games: int, chapter: int | None) -> None:
         """Find the student's strategy ``variable`` (``mine``, or the trade policy ``trader``),
-        have the kernel play the games, replay each here."""
+        have the kernel play the games, replay each here; not if it is the starter code
+        ``chapter`` hands out."""
         from .kernel_session import Unanswered
 
         answers = self.answers
+        answers.stage = f"the graded games (finding the {WHAT[variable]} {variable})"
         try:
             asked = await self.ask({"kind": "strategy", "variable": variable})
             found = answers.strategies_found[variable] = read_strategy(asked)
@@ -381,16 +408,17 @@ class _Questions:
             answers.unusable = f"the kernel did not answer the checker ({error})"
             return
         if found["variable"] is None:
-            several = ", ".join(found["candidates"])
-            why = (f"several strategies ({several}) and none named {variable}: name the one to "
-                   f"grade {variable}" if several else
-                   NO_STRATEGY if variable == STRATEGY_VARIABLE else NO_TRADER)  # fmt: skip
+            why = missing_strategy(variable, found["candidates"])
             if variable == STRATEGY_VARIABLE:
                 answers.unusable = why
-            else:  # the trade policy is graded if the notebook has one, as an exercise is
+            else:  # the trade policy is not answered, as an exercise can be
                 answers.strategies_missing[variable] = why
             return
         if found["error"] or found["builtin"]:
+            return
+        starter = handed_out_strategy(self.notebook, chapter, variable, found["where"])
+        if starter:
+            answers.strategies_handed_out[variable] = starter
             return
         trading = TRADING[variable]
         report = answers.strategies[variable] = StrategyReport(
@@ -401,6 +429,8 @@ class _Questions:
         sent = [self.session.send({"kind": "strategy_games", "variable": found["variable"],
                                    "games": batch}) for batch in batches]  # fmt: skip
         for batch, question in zip(batches, sent, strict=True):
+            answers.stage = (f"the graded games ({report.what} {found['variable']}'s {games} "
+                             f"games, {batch[0]['game']} replayed)")  # fmt: skip
             try:
                 records = read_strategy_games(await self.session.receive(question), batch)
             except (Unanswered, MalformedAnswer) as error:
@@ -477,9 +507,11 @@ class _Report:
 
 
 def _verdict(code: SubmissionCode, chapter: Chapter, answers: _Answers, failed: tuple[str, ...],
-             expected: dict[str, float | str]) -> NotebookCheck:  # fmt: skip
+             expected: dict[str, float | str],
+             show_expected: bool = False) -> NotebookCheck:  # fmt: skip
     """The status and report: findings about the code first, then what the chapter grades
-    (rules and trends, the strategy, the exercises), then the failed cells."""
+    (rules and trends, the strategy, the exercises), then the failed cells. A wrong answer
+    is told with its hint, or with the right value if ``show_expected``."""
     report = _Report(texts=[str(chapter)])
     tampering = code.tampering()
     if tampering:  # nothing was asked of its kernel (see _Questions.ask_all)
@@ -490,7 +522,7 @@ def _verdict(code: SubmissionCode, chapter: Chapter, answers: _Answers, failed: 
     for variable in chapter.strategies:
         _strategy_verdict(variable, answers, report)
     if chapter.exercises and not tampering:
-        _exercises_verdict(chapter, answers, expected, report)
+        _exercises_verdict(chapter, answers, expected, report, show_expected)
     cells_graded = not answers.take_turn_graded  # with take_turn, failed cells are only listed
     report.texts.append(f"cells: {len(failed)} failed" if failed else "cells: every cell ran")
     passed = not report.failures and not (failed and cells_graded)
@@ -523,15 +555,20 @@ def _take_turn_verdict(answers: _Answers, report: _Report) -> None:
 
 def _strategy_verdict(graded: str, answers: _Answers, report: _Report) -> None:
     """Chapter 9: the student's own strategy (or trade policy), legal in every game, and
-    its win rates; a missing trade policy is noted, not failed."""
+    its win rates; a missing trade policy, or the chapter's starter unchanged, is not
+    answered (and fails)."""
     found = answers.strategies_found.get(graded, {})
     variable = found.get("variable") or graded
-    what = "trade policy" if TRADING[graded] else "strategy"
+    what = WHAT[graded]
     played = answers.strategies.get(graded)
     if graded in answers.strategies_missing:
         missing = answers.strategies_missing[graded]
-        report.notes.append(f"Not answered (not graded): {missing}")
+        report.failures.append(not_answered(graded, missing))
         report.texts.append(f"{what}: not played ({missing})")
+    elif graded in answers.strategies_handed_out:
+        starter = handed_out_reason(graded, answers.strategies_handed_out[graded])
+        report.failures.append(not_answered(variable, starter))
+        report.texts.append(f"{what}: {variable} not played ({starter})")
     elif found.get("error"):
         report.failures.append(f"Broken {what}: {variable} is not a strategy the game can "
                                f"use: {found['error']}")  # fmt: skip
@@ -549,17 +586,14 @@ def _strategy_verdict(graded: str, answers: _Answers, report: _Report) -> None:
 
 
 def _exercises_verdict(chapter: Chapter, answers: _Answers, expected: dict[str, float | str],
-                       report: _Report) -> None:  # fmt: skip
-    """Chapters 10 to 12: each answer variable right, wrong, or not answered."""
+                       report: _Report, show_expected: bool = False) -> None:  # fmt: skip
+    """Chapters 10 to 12: each answer variable right, wrong, or not answered (both fail)."""
     if answers.values is None:
         report.failures.append(f"Exercises not checked: {answers.values_note}")
         report.texts.append(f"exercises: {answers.values_note}")
         return
-    graded = grade_answers(chapter.exercises, expected, answers.values)
-    if not graded.passed:
-        report.failures.append("Wrong answers: " + "; ".join(graded.wrong))
-    if graded.missing:
-        report.notes.append("Not answered (not graded): " + ", ".join(graded.missing))
+    graded = grade_answers(chapter.exercises, expected, answers.values, show_expected)
+    report.failures += graded.failures
     report.texts.append(str(graded))
 
 
