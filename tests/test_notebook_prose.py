@@ -28,6 +28,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from monopoly_lesson.checker.exercise_answers import EXERCISES
+
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 MIN_WORDS_PER_LINE = 8
@@ -210,3 +212,49 @@ def test_a_capstone_asks_for_predictions_before_its_results(path):
     assert len(asks) >= 2, f"{path.name}: {len(asks)} prediction(s) asked for"
     for i in asks:
         assert cells[i + 1].cell_type == "code", f"{path.name}: no result after cell {i + 1}"
+
+
+def before_the_exercises(path: Path) -> list[nbformat.NotebookNode]:
+    """A chapter's cells before its (last) ``## Exercises`` heading."""
+    cells = nbformat.read(path, as_version=4).cells
+    start = max(i for i, cell in enumerate(cells) if "## Exercises" in cell.source)
+    return cells[:start]
+
+
+def shown_as(value: float, digits: int) -> re.Pattern[str]:
+    """A number as prose would write it at ``digits`` decimals (``150``, ``150.0``, ``57.97``)."""
+    text = re.escape(f"{value:.{digits}f}")
+    zeros = "" if digits else r"(\.0+)?"  # a whole number may be written 150.0
+    return re.compile(rf"(?<![\d.,]){text}{zeros}(?!\.?\d)")
+
+
+def test_the_pattern_finds_a_number_as_prose_writes_it():
+    pattern = shown_as(150.0, 0)
+    assert pattern.search("the mean is 150.0, exactly") and pattern.search("about 150 a run")
+    assert not pattern.search("1,150 points or 150.5 or 1500")
+
+
+@pytest.mark.parametrize(
+    "exercise",
+    [e for e in EXERCISES if e.digits is not None],
+    ids=lambda e: f"{e.chapter}-{e.name}",
+)
+def test_no_exercise_is_answered_in_the_prose_before_it(exercise):
+    """The student predicts and works it out; the chapter does not say it first."""
+    path = next(path for path in NOTEBOOKS if path.name.startswith(f"{exercise.chapter:02d}_"))
+    pattern = shown_as(float(exercise.expected()), exercise.digits)
+    for number, cell in enumerate(before_the_exercises(path)):
+        if cell.cell_type == "markdown":
+            found = pattern.search(cell.source)
+            assert not found, f"{path.name} cell {number} gives {exercise.name}: {found[0]}"
+
+
+def test_chapter_11_shows_how_to_read_a_runs_benchmark_before_asking_for_one():
+    path = next(path for path in NOTEBOOKS if path.name.startswith("11_"))
+    cells = before_the_exercises(path)
+    reads = [i for i, cell in enumerate(cells)
+             if cell.cell_type == "code" and re.search(r"\.benchmark\b", cell.source)]  # fmt: skip
+    assert reads, f"{path.name}: no cell reads a run's benchmark before the exercises"
+    assert "**Predict first" in cells[reads[0] - 1].source
+    exercises = "\n".join(cell.source for cell in nbformat.read(path, as_version=4).cells)
+    assert "the last benchmark's win rates" in exercises.split("## Exercises")[-1]
