@@ -14,6 +14,7 @@ import base64
 import hashlib
 import json
 import math
+import numbers
 import os
 import shutil
 import threading
@@ -28,8 +29,10 @@ from plotly.colors import sample_colorscale
 from plotly.io.base_renderers import MimetypeRenderer
 from plotly.offline import get_plotlyjs_version
 
+from .checks import at_the_call, check_whole, is_list
 from .game.lots import GROUPS, lots
 from .game.plots import (
+    check_title,
     diversity_history,
     fitness_fan,
     fitness_histograms,
@@ -93,9 +96,24 @@ _TITLES = gameboard["title"].tolist()
 _UNIFORM = 100 / NUM_SPACES  # percent
 
 
-def _percentages(counts: pd.Series, what: str = "counts") -> pd.Series:
-    if not isinstance(counts, pd.Series) or list(counts.index) != list(range(1, NUM_SPACES + 1)):
-        raise ValueError(f"{what} must be a pandas Series indexed by the spaces 1..40.")
+def _check_counts(counts: object, what: str = "counts") -> None:
+    """Refuse what is not counts by space: a Series of numbers indexed 1..40 (for an object
+    that holds them, a simulation or a tracker, say to pass its ``.counts``)."""
+    wanted = (f"{what} must be a pandas Series of numbers indexed by the spaces 1..40 (a "
+              "simulation's .counts)")  # fmt: skip
+    if not isinstance(counts, pd.Series):
+        held = isinstance(getattr(counts, "counts", None), pd.Series)
+        hint = ": pass its .counts" if held else ""
+        raise TypeError(f"{wanted}, got {type(counts).__name__}{hint}.")
+    if list(counts.index) != list(range(1, NUM_SPACES + 1)):
+        index = counts.index
+        got = f"{index[0]}..{index[-1]}" if len(index) else "nothing"
+        raise ValueError(f"{wanted}, got one indexed {got} ({len(index)} entries).")
+    if not pd.api.types.is_numeric_dtype(counts):
+        raise ValueError(f"{wanted}, got one of {counts.dtype} values.")
+
+
+def _percentages(counts: pd.Series) -> pd.Series:
     total = counts.sum()
     return 100 * counts / total if total else counts * 0.0
 
@@ -112,12 +130,20 @@ def bar_chart(
     ``compare`` adds a second series (for example the distribution before a new rule);
     ``labels`` names the two series in the legend.
     """
+    with at_the_call():  # a mistake in an argument is shown from here, not from the checks
+        _check_counts(counts)
+        if compare is not None:
+            _check_counts(compare, "compare")
+        if not is_list(labels) or len(labels) != 2 or not all(isinstance(n, str) for n in labels):
+            raise TypeError(f"labels must be two names, this simulation's and compare's, e.g. "
+                            f"('after', 'before'), got {labels!r}.")  # fmt: skip
+        check_title(title)
     pct = _percentages(counts)
     hover = "%{customdata}<br>space %{x}: %{y:.2f}%<extra>%{fullData.name}</extra>"
     fig = go.Figure()
     if compare is not None:
         fig.add_bar(
-            x=pct.index.tolist(), y=_percentages(compare, "compare").round(4).tolist(),
+            x=pct.index.tolist(), y=_percentages(compare).round(4).tolist(),
             name=labels[1], marker_color="#bbbbbb", customdata=_TITLES, hovertemplate=hover,
         )  # fmt: skip
     fig.add_bar(
@@ -151,8 +177,14 @@ def error_chart(
 
     ``errors`` are in percentage points, e.g. the root-mean-square gap to the exact answer.
     """
-    if len(games) != len(errors) or len(games) < 2:
-        raise ValueError("games and errors must be two sequences of the same length (2 or more).")
+    with at_the_call():  # a mistake in an argument is shown from here, not from the checks
+        for values, what in ((games, "games"), (errors, "errors")):
+            _check_positive(values, what)
+        if len(games) != len(errors) or len(games) < 2:
+            raise ValueError(f"games and errors must be two lists of the same length (2 or "
+                             f"more), got {len(games)} and {len(errors)}.")  # fmt: skip
+        check_title(title)
+        check_title(error_label, "error_label")
     first_games, first_error = games[0], errors[0]
     reference = [first_error * (first_games / g) ** 0.5 for g in games]
     fig = go.Figure()
@@ -167,6 +199,18 @@ def error_chart(
         legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="left", x=0),
     )  # fmt: skip
     return fig
+
+
+def _check_positive(values: object, what: str) -> None:
+    """Refuse what is not a list of positive numbers (drawn on a log axis)."""
+    wanted = f"{what} must be a list of positive numbers (a log axis)"
+    if not is_list(values):
+        raise TypeError(f"{wanted}, got {values!r}.")
+    for value in values:  # type: ignore[attr-defined]
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise TypeError(f"{wanted}, got {value!r} in it.")
+        if not (math.isfinite(value) and value > 0):
+            raise ValueError(f"{wanted}, got {value!r} in it.")
 
 
 def board_position(space: int) -> tuple[int, int]:
@@ -194,6 +238,14 @@ def board_map(
 
     ``tokens`` maps player names to the spaces their tokens are on, to draw them.
     """
+    with at_the_call():  # a mistake in an argument is shown from here, not from the checks
+        _check_counts(counts)
+        if tokens is not None and not isinstance(tokens, Mapping):
+            raise TypeError(f"tokens must be a dict of players' names and the spaces they are "
+                            f"on, e.g. {{'P1': 11}}, got {tokens!r}.")  # fmt: skip
+        for name, space in (tokens or {}).items():
+            check_whole(space, f"tokens[{name!r}]", 1, NUM_SPACES)
+        check_title(title)
     pct = _percentages(counts)
     low, high, note = _colour_range(pct)
     scaled = [min(max((p - low) / (high - low), 0.0), 1.0) if high > low else 0.5 for p in pct]

@@ -68,9 +68,13 @@ def test_board_map(counts):
     assert "is above the scale" in fig.layout.annotations[-1].text  # Jail stands out
 
 
-def test_bad_counts_are_refused():
-    with pytest.raises(ValueError, match="counts must be a pandas Series indexed by the spaces"):
+def test_bad_counts_are_refused(counts):
+    with pytest.raises(TypeError, match="counts must be a pandas Series of numbers indexed by"):
         bar_chart([1, 2, 3])
+    with pytest.raises(ValueError, match=r"compare must be .*, got one indexed 0\.\.39"):
+        bar_chart(counts, counts.reset_index(drop=True))
+    with pytest.raises(ValueError, match=r"tokens\['P1'\] must be at least 1, got 0"):
+        board_map(counts, tokens={"P1": 0})
 
 
 def test_no_browser_still_gives_interactive_figures(monkeypatch, counts):

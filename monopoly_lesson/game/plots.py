@@ -3,21 +3,25 @@ how a genetic algorithm's players evolve.
 
 Each function takes a table the package already returns (``play_games``, ``win_rates``,
 ``rent_per_dollar``, ``payback_turns``, an evolve ``history`` or ``benchmark``, a genome's
-buy genes) and draws it, in the style of :mod:`monopoly_lesson.plots`.
+buy genes) and draws it, in the style of :mod:`monopoly_lesson.plots`. Each checks its
+arguments first: a wrong table is refused at the student's call, saying which one to pass.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from ..checks import at_the_call, check_whole, is_list
 from .chromosomes import OWNERSHIP_STATES
 from .lots import GROUPS, lots
 
 __all__ = [
+    "check_table",
+    "check_title",
     "diversity_history",
     "fitness_fan",
     "fitness_histograms",
@@ -35,8 +39,45 @@ __all__ = [
 _STYLE = dict(template="plotly_white", height=420)
 
 
+def check_title(title: object, what: str = "title") -> str | None:
+    """``title`` if it is a string (or None, no title), else a plain TypeError."""
+    if title is not None and not isinstance(title, str):
+        raise TypeError(f"{what} must be a string (or None: no title), got {title!r}.")
+    return title
+
+
+def check_table(
+    table: object, what: str, source: str, columns: Sequence[str], held_as: Sequence[str] = ()
+) -> pd.DataFrame:
+    """``table`` if it is a DataFrame with ``columns``, else a plain error that names ``what``
+    and the table to pass (``source``); for an object that holds that table (a run, say) as
+    one of the attributes ``held_as``, the error says to pass that attribute."""
+    wanted = f"{source} (a DataFrame with columns {', '.join(columns)})"
+    if not isinstance(table, pd.DataFrame):
+        held = [name for name in held_as
+                if isinstance(getattr(table, name, None), pd.DataFrame)]  # fmt: skip
+        hint = f": pass its .{held[0]}" if held else ""
+        raise TypeError(f"{what} must be {wanted}, got {type(table).__name__}{hint}.")
+    missing = [column for column in columns if column not in table.columns]
+    if missing:
+        has = ", ".join(map(str, table.columns)) or "none"
+        raise ValueError(f"{what} must be {wanted}; its columns are {has}.")
+    return table
+
+
+def _check_numbers(frame: pd.DataFrame, what: str) -> None:
+    """Refuse a table with a column that does not hold numbers (a heat map's colours)."""
+    words = [str(c) for c in frame.columns if not pd.api.types.is_numeric_dtype(frame[c])]
+    if words:
+        raise ValueError(f"{what} must hold only numbers; its column {words[0]!r} does not "
+                         f"(drop it: {what}.drop(columns=[{words[0]!r}])).")  # fmt: skip
+
+
 def rounds_histogram(table: pd.DataFrame, title: str = "How long games last") -> go.Figure:
     """The rounds each game lasted (``play_games``' table: one row per player per game)."""
+    with at_the_call():  # a mistake in an argument is shown from here, not from the checks
+        check_table(table, "table", "play_games()'s table", ("game", "rounds"))
+        check_title(title)
     games = table.drop_duplicates("game")
     fig = go.Figure(go.Histogram(x=games["rounds"], xbins=dict(size=5), marker_color="#1f4e79"))
     fig.update_layout(title=title, xaxis_title="rounds played", yaxis_title="games", **_STYLE)
@@ -45,6 +86,10 @@ def rounds_histogram(table: pd.DataFrame, title: str = "How long games last") ->
 
 def win_rate_chart(rates: pd.DataFrame, title: str = "Win rates (95% intervals)") -> go.Figure:
     """Each strategy's win rate with its confidence interval (``win_rates``' table)."""
+    with at_the_call():  # a mistake in an argument is shown from here, not from the checks
+        check_table(rates, "rates", "win_rates(table)'s or win_rates_against()'s table",
+                    ("win_rate", "ci_low", "ci_high"))  # fmt: skip
+        check_title(title)
     fig = go.Figure(go.Bar(
         x=rates.index.astype(str), y=100 * rates["win_rate"], marker_color="#1f4e79",
         error_y=dict(type="data", symmetric=False,
@@ -58,6 +103,8 @@ def win_rate_chart(rates: pd.DataFrame, title: str = "Win rates (95% intervals)"
 def heat_map(frame: pd.DataFrame, title: str, value: str | None = "{:.2f}") -> go.Figure:
     """A table of numbers as a heat map, rows and columns labelled, each cell printed in the
     format ``value`` (None: no numbers, a colour scale instead, for big tables)."""
+    with at_the_call():  # a mistake in an argument is shown from here, not from the checks
+        _check_heat_map(frame, title, value)
     text = [[value.format(v) for v in row] for row in frame.to_numpy()] if value else None
     fig = go.Figure(go.Heatmap(
         z=frame.to_numpy(), x=[str(c) for c in frame.columns], y=[str(i) for i in frame.index],
@@ -68,6 +115,29 @@ def heat_map(frame: pd.DataFrame, title: str, value: str | None = "{:.2f}") -> g
     return fig
 
 
+def _check_heat_map(frame: object, title: object, value: object) -> None:
+    """:func:`heat_map`'s arguments: a table of numbers, a title, a number format or None."""
+    if not isinstance(frame, pd.DataFrame):
+        kind = type(frame).__name__
+        hint = {"Series": ": make it a table with .to_frame()",
+                "ndarray": ": make it a table with pd.DataFrame(...)"}.get(kind, "")  # fmt: skip
+        raise TypeError(f"frame must be a pandas DataFrame of numbers, got {kind}{hint}.")
+    _check_numbers(frame, "frame")
+    check_title(title)
+    if value is None:
+        return
+    wanted = "value must be a format for one number such as '{:.2f}' (or None: no numbers"
+    if not isinstance(value, str):
+        raise TypeError(f"{wanted}, a colour scale), got {value!r}.")
+    first = frame.to_numpy().flat[0] if frame.size else 0.5
+    try:
+        if "{" not in value:
+            raise ValueError
+        value.format(first)
+    except (ValueError, IndexError, KeyError, TypeError):
+        raise ValueError(f"{wanted}, a colour scale), got {value!r}.") from None
+
+
 STAGE_LABELS = {"houses_1": "1 house", "houses_2": "2 houses", "houses_3": "3 houses",
                 "houses_4": "4 houses", "hotel": "hotel"}  # fmt: skip
 """How the stages of development read on an axis."""
@@ -76,6 +146,9 @@ STAGE_LABELS = {"houses_1": "1 house", "houses_2": "2 houses", "houses_3": "3 ho
 def payback_chart(payback: pd.DataFrame, title: str = "Payback of buildings") -> go.Figure:
     """Opponent turns for each group's buildings to pay for themselves, stage by stage, on a
     log scale labelled 1, 2, 5, 10, 20, 50... in plain numbers."""
+    with at_the_call():  # a mistake in an argument is shown from here, not from the checks
+        _check_payback(payback)
+        check_title(title)
     fig = go.Figure()
     stages = [STAGE_LABELS.get(str(stage), str(stage)) for stage in payback.columns]
     for group, row in payback.iterrows():
@@ -85,6 +158,18 @@ def payback_chart(payback: pd.DataFrame, title: str = "Payback of buildings") ->
     fig.update_layout(title=title, yaxis_title="opponent turns", **_STYLE)
     fig.update_yaxes(type="log", tickvals=ticks, ticktext=[f"{t:,g}" for t in ticks])
     return fig
+
+
+def _check_payback(payback: object) -> None:
+    """:func:`payback_chart`'s table: a row per street group, numbers by stage."""
+    wanted = "payback_turns()'s table (a DataFrame with a row per street group)"
+    if not isinstance(payback, pd.DataFrame):
+        raise TypeError(f"payback must be {wanted}, got {type(payback).__name__}.")
+    strange = [str(group) for group in payback.index if group not in GROUPS]
+    if strange:
+        raise ValueError(f"payback must be {wanted}; {strange[0]!r} is no group (the groups "
+                         f"are {', '.join(GROUPS)}).")  # fmt: skip
+    _check_numbers(payback, "payback")
 
 
 def log_ticks(values: np.ndarray) -> list[float]:
@@ -102,6 +187,10 @@ def log_ticks(values: np.ndarray) -> list[float]:
 
 def fitness_fan(history: pd.DataFrame, title: str = "Fitness by generation") -> go.Figure:
     """The fitness's range (min to max), middle half (q1 to q3) and median per generation."""
+    with at_the_call():  # a mistake in an argument is shown from here, not from the checks
+        check_table(history, "history", "an evolve run's history",
+                    ("generation", "min", "q1", "median", "q3", "max"), ("history",))  # fmt: skip
+        check_title(title)
     x = history["generation"]
     fig = go.Figure()
     for low, high, shade, name in (("min", "max", 0.15, "min to max"),
@@ -120,6 +209,10 @@ def fitness_histograms(samples: Mapping[str, np.ndarray], title: str = "Fitness 
     as wide as a whole number of the fitness's steps, so that no bar catches more of the
     possible values than its neighbours), titled with its mean and its skewness (pandas'
     ``Series.skew``: 0 when symmetric, positive with a long right tail)."""
+    with at_the_call():  # a mistake in an argument is shown from here, not from the checks
+        _check_samples(samples)
+        check_title(title)
+        check_whole(bins, "bins", 1)
     from plotly.subplots import make_subplots
 
     titles = [f"{name}<br>mean {np.mean(v):.1f}<br>skew {pd.Series(v).skew():+.2f}"
@@ -141,6 +234,31 @@ def fitness_histograms(samples: Mapping[str, np.ndarray], title: str = "Fitness 
     return fig
 
 
+def _check_samples(samples: object) -> None:
+    """:func:`fitness_histograms`' populations: names to lists of numbers, at least one each."""
+    wanted = ("samples must be a dict of populations, a name for each list of fitness values, "
+              "e.g. {'num_wins': fitness}")  # fmt: skip
+    if not isinstance(samples, Mapping) or not samples:
+        got = "an empty dict" if isinstance(samples, Mapping) else type(samples).__name__
+        raise TypeError(f"{wanted}, got {got}.")
+    for name, values in samples.items():
+        array = np.asarray(values) if is_list(values) else None
+        if (
+            array is None
+            or array.ndim != 1
+            or not array.size
+            or not (np.issubdtype(array.dtype, np.number) and np.isfinite(array).all())
+        ):
+            raise ValueError(f"{wanted}; samples[{name!r}] is not a list of numbers (at least "
+                             f"one): {_short(values)}.")  # fmt: skip
+
+
+def _short(value: object) -> str:
+    """``value`` as a reader sees it, cut to a line."""
+    text = repr(value) if not isinstance(value, np.ndarray) else f"array of shape {value.shape}"
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _bar_width(values: np.ndarray, bins: int) -> float:
     """A bar width for about ``bins`` bars: a whole number of the values' step (the least
     gap between two of them), for fitness that moves in steps (NUM_WINS in 3s)."""
@@ -157,6 +275,10 @@ def diversity_history(
     on the right axis, the share of the fitness variance that luck alone explains; each
     rounded to the 3 decimals a reader can see. Both axes start at 0 and have round ticks
     on the same grid lines (:func:`paired_ticks`)."""
+    with at_the_call():  # a mistake in an argument is shown from here, not from the checks
+        check_table(history, "history", "an evolve run's history",
+                    ("generation", "diversity", "luck_share"), ("history",))  # fmt: skip
+        check_title(title)
     x = history["generation"]
     diversity, luck = history["diversity"].round(3), history["luck_share"].round(3)
     intervals, left, right = paired_ticks(_top(diversity), _top(luck))
@@ -221,6 +343,11 @@ def win_rate_history(
     benchmark: pd.DataFrame, title: str = "The best genome's win rate"
 ) -> go.Figure:
     """The benchmark win rate by generation with its 95% interval, and an equal share (25%)."""
+    with at_the_call():  # a mistake in an argument is shown from here, not from the checks
+        check_table(benchmark, "benchmark", "an evolve run's benchmark",
+                    ("generation", "win_rate", "ci_low", "ci_high"),
+                    ("benchmark_each", "benchmark"))  # fmt: skip
+        check_title(title)
     x = benchmark["generation"]
     fig = go.Figure([
         go.Scatter(x=x, y=100 * benchmark["ci_high"], line=dict(width=0), showlegend=False),
@@ -236,6 +363,20 @@ def win_rate_history(
 
 def genes_by_group(buy: np.ndarray) -> pd.DataFrame:
     """Buy genes (4, 40) averaged over each group's lots: groups x ownership states."""
+    with at_the_call():  # a mistake in an argument is shown from here, not from the checks
+        _check_buy(buy)
     table = pd.DataFrame(np.asarray(buy)[:, lots.index - 1].T, index=lots.index,
                          columns=list(OWNERSHIP_STATES))  # fmt: skip
     return table.groupby(lots["group"], sort=False).mean()
+
+
+def _check_buy(buy: object) -> None:
+    """:func:`genes_by_group`'s genes: numbers, 4 ownership states by 40 spaces."""
+    wanted = "buy must be buy genes, an array of numbers of shape (4, 40)"
+    if isinstance(getattr(buy, "buy_genes", None), np.ndarray):
+        raise TypeError(f"{wanted}, got {type(buy).__name__}: pass its .buy_genes.")
+    array = np.asarray(buy) if is_list(buy) else None
+    if array is None or not np.issubdtype(array.dtype, np.number):
+        raise TypeError(f"{wanted}, got {type(buy).__name__}.")
+    if array.shape != (4, 40):
+        raise ValueError(f"{wanted}, got shape {array.shape}.")
