@@ -105,8 +105,9 @@ def test_every_rules_argument_is_checked_alike(entry):
     ("strategies", "error", "message"),
     [
         ("always", TypeError, "strategies must be a list of 2 to 8 strategies (one per player)"),
-        (["always"], ValueError, "a game has 2 to 8 players, got 1 strategies."),
-        (["always"] * 9, ValueError, "a game has 2 to 8 players, got 9 strategies."),
+        (["always"], ValueError, "strategies must be 2 to 8 strategies (one per player), got 1."),
+        (["always"] * 9, ValueError, "strategies must be 2 to 8 strategies (one per pl"),
+        (["always"] * 9, ValueError, "(one per player), got 9."),
     ],
 )
 def test_every_list_of_strategies_is_checked_alike(entry, strategies, error, message):

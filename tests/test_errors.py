@@ -3,6 +3,7 @@ the student's own call (not from deep inside the package)."""
 
 import traceback
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -10,6 +11,7 @@ import pytest
 
 import monopoly_lesson
 from monopoly_lesson import (
+    RGA,
     CardDeck,
     Player,
     PresetDice,
@@ -30,6 +32,20 @@ from monopoly_lesson.game.stepper import GameStepperState
 from monopoly_lesson.game.strategies import StrategyError
 from monopoly_lesson.game.tournament import play_games, win_rates
 from monopoly_lesson.game.widget import GameStepper
+from monopoly_lesson.plots import (
+    bar_chart,
+    board_map,
+    diversity_history,
+    error_chart,
+    fitness_fan,
+    fitness_histograms,
+    genes_by_group,
+    heat_map,
+    payback_chart,
+    rounds_histogram,
+    win_rate_chart,
+    win_rate_history,
+)
 from monopoly_lesson.starter import DiceUsedUpError
 from monopoly_lesson.stepper import StepperState
 from monopoly_lesson.widgets import TurnStepper
@@ -144,6 +160,81 @@ def _bad_buy(game, me, space):
     return "yes"  # not True or False
 
 
+COUNTS = pd.Series(1.0, index=range(1, 41))  # counts by space, as a simulation gives them
+TABLE = pd.DataFrame({"game": [0, 0], "rounds": [12, 12]})  # play_games' table, in short
+NUMBERS = pd.DataFrame({"a": [1.0, 2.0]})
+FIGURES = [
+    # (call, error, message): a figure's argument mistakes, what a student plausibly gets wrong
+    (lambda: bar_chart([1, 2, 3]), TypeError,
+     "counts must be a pandas Series of numbers indexed by the spaces 1..40 (a simulation's "
+     ".counts), got list."),
+    (lambda: bar_chart(SpaceTracker()), TypeError, "got SpaceTracker: pass its .counts."),
+    (lambda: bar_chart(pd.Series(1, index=range(40))), ValueError,
+     "counts must be a pandas Series of numbers indexed by the spaces 1..40 (a simulation's "
+     ".counts), got one indexed 0..39 (40 entries)."),
+    (lambda: bar_chart(COUNTS.astype(str)), ValueError, ".counts), got one of "),
+    (lambda: bar_chart(COUNTS, [1] * 40), TypeError,
+     "compare must be a pandas Series of numbers indexed by the spaces 1..40"),
+    (lambda: bar_chart(COUNTS, COUNTS, labels="mine"), TypeError,
+     "labels must be two names, this simulation's and compare's, e.g. ('after', 'before'), got "
+     "'mine'."),
+    (lambda: bar_chart(COUNTS, title=5), TypeError,
+     "title must be a string (or None: no title), got 5."),
+    (lambda: board_map(COUNTS, tokens=[11, 25]), TypeError,
+     "tokens must be a dict of players' names and the spaces they are on, e.g. {'P1': 11}, got "
+     "[11, 25]."),
+    (lambda: board_map(COUNTS, tokens={"P1": 41}), ValueError,
+     "tokens['P1'] must be at most 40, got 41."),
+    (lambda: error_chart(100, 0.5), TypeError,
+     "games must be a list of positive numbers (a log axis), got 100."),
+    (lambda: error_chart([0, 100], [1.0, 0.3]), ValueError,
+     "games must be a list of positive numbers (a log axis), got 0 in it."),
+    (lambda: error_chart([10, 100], [1.0]), ValueError,
+     "games and errors must be two lists of the same length (2 or more), got 2 and 1."),
+    (lambda: error_chart([10, 100], [1.0, 0.3], error_label=["error"]), TypeError,
+     "error_label must be a string"),
+    (lambda: rounds_histogram([12, 30]), TypeError,
+     "table must be play_games()'s table (a DataFrame with columns game, rounds), got list."),
+    (lambda: rounds_histogram(TABLE, title=("How long",)), TypeError, "title must be a string"),
+    (lambda: win_rate_chart(TABLE), ValueError,
+     "rates must be win_rates(table)'s or win_rates_against()'s table (a DataFrame with columns "
+     "win_rate, ci_low, ci_high); its columns are game, rounds."),
+    (lambda: heat_map(NUMBERS["a"], "A title"), TypeError,
+     "frame must be a pandas DataFrame of numbers, got Series: make it a table with "
+     ".to_frame()."),
+    (lambda: heat_map(pd.DataFrame({"title": ["Go"], "x": [1.0]}), "A title"), ValueError,
+     "frame must hold only numbers; its column 'title' does not (drop it: "
+     "frame.drop(columns=['title']))."),
+    (lambda: heat_map(NUMBERS, "A title", value="%.2f"), ValueError,
+     "value must be a format for one number such as '{:.2f}' (or None: no numbers, a colour "
+     "scale), got '%.2f'."),
+    (lambda: heat_map(NUMBERS, "A title", value="{:d}"), ValueError,
+     "value must be a format for one number such as '{:.2f}'"),
+    (lambda: payback_chart(pd.DataFrame({"hotel": [3.0]}, index=["pink"])), ValueError,
+     "payback must be payback_turns()'s table (a DataFrame with a row per street group); 'pink' "
+     "is no group"),
+    (lambda: fitness_fan(SimpleNamespace(history=TABLE)), TypeError,
+     "history must be an evolve run's history (a DataFrame with columns generation, min, q1, "
+     "median, q3, max), got SimpleNamespace: pass its .history."),
+    (lambda: diversity_history(TABLE), ValueError,
+     "history must be an evolve run's history (a DataFrame with columns generation, diversity, "
+     "luck_share); its columns are game, rounds."),
+    (lambda: win_rate_history(SimpleNamespace(benchmark_each=TABLE)), TypeError,
+     "got SimpleNamespace: pass its .benchmark_each."),
+    (lambda: fitness_histograms(np.array([3, 6])), TypeError,
+     "samples must be a dict of populations, a name for each list of fitness values, e.g. "
+     "{'num_wins': fitness}, got ndarray."),
+    (lambda: fitness_histograms({"num_wins": []}), ValueError,
+     "samples['num_wins'] is not a list of numbers (at least one): []."),
+    (lambda: fitness_histograms({"num_wins": [3, 6]}, bins=0), ValueError,
+     "bins must be at least 1, got 0."),
+    (lambda: genes_by_group(RGA.random(seed=0)), TypeError,
+     "buy must be buy genes, an array of numbers of shape (4, 40), got RGA: pass its "
+     ".buy_genes."),
+    (lambda: genes_by_group(np.zeros((40, 4))), ValueError,
+     "buy must be buy genes, an array of numbers of shape (4, 40), got shape (40, 4)."),
+]  # fmt: skip
+
 AT_THE_CALL = [
     # (call, error, message): the words that name the argument and what is allowed
     (lambda: evolve(fitness="NET_WORTHY", **TINY), ValueError,
@@ -179,12 +270,18 @@ AT_THE_CALL = [
      "opponents must be 1 to 7 strategies"),
     (lambda: win_rates_against(["always"], games=0), ValueError, "games must be at least 1"),
     (lambda: win_rates_against(["always"], trading=1), TypeError, "trading must be True or False"),
-    (lambda: play_games(["always", "best"]), ValueError, "unknown strategy 'best'"),
+    (lambda: play_games(["always", "best"]), ValueError,
+     "strategies: unknown strategy 'best'; the built-in ones are always, never, heuristic, "
+     "random:P, rga, tga, sga, ega."),
     (lambda: play_games(["always", "never"], games=2.5), TypeError,
      "games must be a whole number, got 2.5."),
     (lambda: play_games(["always", "never"], trading="yes"), TypeError,
      "trading must be True or False"),
-    (lambda: play_monopoly(["always"]), ValueError, "a game has 2 to 8 players, got 1 strategies"),
+    (lambda: play_monopoly(["always"]), ValueError,
+     "strategies must be 2 to 8 strategies (one per player), got 1."),
+    (lambda: play_monopoly(["always", 5]), TypeError,
+     "strategies: a strategy must be a name, a Strategy, a buy function or an object with a "
+     "buy(game, me, space) method; got int"),
     (lambda: play_monopoly(["always", "never"], seed=-1), ValueError, "seed must be 0 or more"),
     (lambda: win_rates("table"), TypeError, "table must be play_games()'s DataFrame, got str."),
     (lambda: fast_games("always", np.array([[0, 1]]), seeds=[0]), TypeError,
@@ -197,7 +294,7 @@ AT_THE_CALL = [
     (lambda: load_shipped_experiment("papers"), ValueError,
      "name (of a shipped experiment) must be one of paper, got 'papers'."),
     (lambda: GameStepper(["always"] * 9), ValueError, "strategies"),
-    (lambda: GameStepper(["always", "best"]), ValueError, "unknown strategy 'best'"),
+    (lambda: GameStepper(["always", "best"]), ValueError, "strategies: unknown strategy 'best'"),
     (lambda: GameStepper(seed=2**31), ValueError, "seed must be from 0 to 2**31 - 1"),
     (lambda: GameStepperState(["always", "never"], max_rounds=0), ValueError,
      "max_rounds must be from 1 to 10,000"),
@@ -205,6 +302,7 @@ AT_THE_CALL = [
     (lambda: TurnStepper(_take_turn, players=3), ValueError, "players must be 1 or 2, got 3."),
     (lambda: StepperState(_take_turn, start=41), ValueError,
      "start must be a space number from 1 to 40, got 41."),
+    *FIGURES,
 ]  # fmt: skip
 
 

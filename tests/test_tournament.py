@@ -150,9 +150,9 @@ def test_progress_bar_is_shown_when_asked(capsys):
     ("kwargs", "error", "message"),
     [
         (dict(strategies="always"), TypeError, "must be a list"),
-        (dict(strategies=["always"]), ValueError, "2 to 8 players, got 1"),
-        (dict(strategies=["always"] * 9), ValueError, "2 to 8 players, got 9"),
-        (dict(strategies=["always", "nope"]), ValueError, "unknown strategy 'nope'"),
+        (dict(strategies=["always"]), ValueError, r"strategies must be 2 to 8 .*, got 1\."),
+        (dict(strategies=["always"] * 9), ValueError, r"strategies must be 2 to 8 .*, got 9\."),
+        (dict(strategies=["always", "nope"]), ValueError, "strategies: unknown strategy 'nope';"),
         (dict(strategies=["always", "random:1.5"]), ValueError, "from 0 to 1"),
         (dict(games=0), ValueError, "games must be at least 1, got 0"),
         (dict(games=2.5), TypeError, "games must be a whole number"),

@@ -39,7 +39,7 @@ __all__ = [
 
 def check_strategies(strategies: object) -> list[Strategy]:
     """One strategy per player, each as :func:`as_strategy` makes it, for 2 to 8 players;
-    else a plain error that says what to give."""
+    else a plain error that names the argument, ``strategies``, and says what to give."""
     if isinstance(strategies, (str, bytes)) or not isinstance(strategies, Sequence):
         raise TypeError(
             f"strategies must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} strategies (one per "
@@ -47,9 +47,17 @@ def check_strategies(strategies: object) -> list[Strategy]:
         )
     if not MIN_PLAYERS <= len(strategies) <= MAX_PLAYERS:
         raise ValueError(
-            f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(strategies)} strategies."
+            f"strategies must be {MIN_PLAYERS} to {MAX_PLAYERS} strategies (one per player), "
+            f"got {len(strategies)}."
         )
-    return [as_strategy(strategy) for strategy in strategies]
+    checked = []
+    for strategy in strategies:
+        try:
+            checked.append(as_strategy(strategy))
+        except (TypeError, ValueError) as error:  # said of the argument the student passed
+            kind = TypeError if isinstance(error, TypeError) else ValueError
+            raise kind(f"strategies: {error}") from None
+    return checked
 
 
 BUILT_IN: dict[str, type[Strategy]] = {
@@ -261,7 +269,7 @@ def strategy_named(name: str) -> Strategy:
     if name in CHROMOSOME_PLAYERS:
         return CHROMOSOME_PLAYERS[name].random(seed=0)
     known = [*BUILT_IN, "random:P", *CHROMOSOME_PLAYERS]
-    raise ValueError(f"unknown strategy {name!r}: the built-in ones are {', '.join(known)}.")
+    raise ValueError(f"unknown strategy {name!r}; the built-in ones are {', '.join(known)}.")
 
 
 _OWN_STRATEGIES = frozenset({AlwaysBuy, NeverBuy, RandomBuy, Heuristic,
