@@ -286,6 +286,8 @@ AT_THE_CALL = [
     (lambda: win_rates("table"), TypeError, "table must be play_games()'s DataFrame, got str."),
     (lambda: fast_games("always", np.array([[0, 1]]), seeds=[0]), TypeError,
      "codes must be strategy_codes([...]) or genome_codes(...)"),
+    (lambda: strategy_codes(["always", "best"]), ValueError,
+     "strategies: unknown strategy 'best'; the built-in ones are"),
     (lambda: fast_games(strategy_codes(["always", "never"]), np.array([[0, 1]]), seeds=[0],
                         max_rounds=0), ValueError, "max_rounds must be from 1 to 10,000"),
     (lambda: load_shipped_run("rga_best"), ValueError,

@@ -205,8 +205,6 @@ def strategy_codes(strategies: Sequence[object], what: str = "strategies") -> St
         members = [as_strategy(s) for s in strategies]
         kind = np.array([_kind_of(member) for member in members], np.int64)
     except (TypeError, ValueError) as error:
-        if what == "strategies":
-            raise
         raise type(error)(f"{what}: {error}") from None
     genes = [_genes_of(member) for member in members]
     return StrategyCodes(kind, np.concatenate(genes))
