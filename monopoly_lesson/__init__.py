@@ -10,9 +10,11 @@ Everything a notebook needs is importable from here (its figures from
     from monopoly_lesson import rent_per_turn, payback_turns  # what lots are worth
     from monopoly_lesson import evolve, experiment  # the genetic algorithm (its games compiled)
     from monopoly_lesson import TurnStepper, GameStepper  # widgets, loaded when first used
+    from monopoly_lesson import check_results  # the grader's checks, loaded when first used
     from monopoly_lesson.plots import bar_chart, board_map, win_rate_chart  # figures
 """
 
+import importlib
 from typing import TYPE_CHECKING
 
 from .chapter_checks import CHAPTER_CHECKS, check_chapter
@@ -52,7 +54,6 @@ from .game.strategies import (
 )
 from .game.tournament import play_games, win_rates
 from .game.trade import Trade
-from .grading import check_results, check_take_turn
 from .rent_value import (
     expected_landings,
     group_costs,
@@ -86,7 +87,17 @@ from .trends import PASS_RATES, pass_rates
 
 if TYPE_CHECKING:  # imported when first used (see __getattr__), named here for editors
     from .game.widget import GameStepper
+    from .grading import check_results, check_take_turn
     from .widgets import TurnStepper
+
+_WHEN_USED = {
+    "GameStepper": ".game.widget",
+    "TurnStepper": ".widgets",
+    "check_results": ".grading",
+    "check_take_turn": ".grading",
+}
+"""Names imported when first used, from their modules: the widgets load ipywidgets and
+plotly, the grader's checks its machinery, none of which ``import monopoly_lesson`` needs."""
 
 __all__ = [
     "CHAPTER_CHECKS",
@@ -187,18 +198,14 @@ __version__ = "0.1.0"
 
 
 def __getattr__(name: str) -> object:
-    """The widgets, imported when first asked for: they load ipywidgets and plotly, which
-    ``import monopoly_lesson`` alone does not need."""
-    if name == "TurnStepper":
-        from .widgets import TurnStepper as widget
-    elif name == "GameStepper":
-        from .game.widget import GameStepper as widget
-    else:
+    """A name of :data:`_WHEN_USED`, imported when first asked for."""
+    if name not in _WHEN_USED:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    globals()[name] = widget
-    return widget
+    value = getattr(importlib.import_module(_WHEN_USED[name], __name__), name)
+    globals()[name] = value
+    return value
 
 
 def __dir__() -> list[str]:
-    """Every public name, the widgets too (for tab completion)."""
+    """Every public name, those imported when used too (for tab completion)."""
     return sorted({*globals(), *__all__})
