@@ -228,6 +228,15 @@ def board_position(space: int) -> tuple[int, int]:
     return 10, 40 - k
 
 
+def _check_tokens(tokens: object) -> None:
+    """``tokens`` is None or a dict of players' names and the spaces 1..40 they are on."""
+    if tokens is not None and not isinstance(tokens, Mapping):
+        raise TypeError(f"tokens must be a dict of players' names and the spaces they are "
+                        f"on, e.g. {{'P1': 11}}, got {tokens!r}.")  # fmt: skip
+    for name, space in (tokens or {}).items():
+        check_whole(space, f"tokens[{name!r}]", 1, NUM_SPACES)
+
+
 def board_map(
     counts: pd.Series,
     *,
@@ -240,11 +249,7 @@ def board_map(
     """
     with at_the_call():  # a mistake in an argument is shown from here, not from the checks
         _check_counts(counts)
-        if tokens is not None and not isinstance(tokens, Mapping):
-            raise TypeError(f"tokens must be a dict of players' names and the spaces they are "
-                            f"on, e.g. {{'P1': 11}}, got {tokens!r}.")  # fmt: skip
-        for name, space in (tokens or {}).items():
-            check_whole(space, f"tokens[{name!r}]", 1, NUM_SPACES)
+        _check_tokens(tokens)
         check_title(title)
     pct = _percentages(counts)
     low, high, note = _colour_range(pct)
