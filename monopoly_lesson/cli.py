@@ -956,7 +956,8 @@ def run_experiment(args: argparse.Namespace) -> None:
                      "ci_high"]]  # fmt: skip
     print(shown.to_string(index=False, float_format=lambda x: f"{x:.3g}"))
     pace = f" ({played:,} generations played, {seconds / played:.2f} s each)" if played else ""
-    print(f"{len(summary)} runs in {seconds:,.0f} s{pace}; summary in "
+    trading = ", every game with trading" if options.get("trading") else ""
+    print(f"{len(summary)} runs in {seconds:,.0f} s{pace}{trading}; summary in "
           f"{os.path.join(args.out, 'summary.csv')}.")  # fmt: skip
 
 

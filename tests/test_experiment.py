@@ -167,11 +167,12 @@ def test_the_command_refuses_bad_input_in_one_line(tmp_path, capsys, monkeypatch
 def test_the_command_runs_a_grid_and_a_different_grid_in_its_folder_is_refused(tmp_path, capsys):
     words = ["--chromosome", "tga", "--fitness", "num_wins,vs:heuristic+always+heuristic",
              "--seeds", "1", "--generations", "1", "--population", "8", "--games-per-player",
-             "1", "--benchmark-every", "0", "--workers", "1", "--no-progress",
+             "1", "--benchmark-every", "0", "--workers", "1", "--no-progress", "--trading",
              "--out", str(tmp_path / "grid")]  # fmt: skip
     status, out, err = run_cli(capsys, *words)
     assert status == 0, err
     assert "Dask dashboard: http" in out and "2 runs in" in out
+    assert ", every game with trading; summary in" in out
     assert "(2 generations played," in out
     summary = pd.read_csv(tmp_path / "grid" / "summary.csv")
     assert summary["fitness"].tolist() == ["num_wins", "vs:heuristic,always,heuristic"]
