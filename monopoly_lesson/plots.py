@@ -49,6 +49,7 @@ __all__ = [
     "COLORSCALE",
     "PNG_ENV",
     "PNG_WIDTH",
+    "PRINT_WIDTH",
     "SHORT_TITLES",
     "SIGNIFICANT_DIGITS",
     "STREET_GROUPS",
@@ -64,6 +65,7 @@ __all__ = [
     "heat_map",
     "payback_chart",
     "png_requested",
+    "print_pngs",
     "rounded",
     "rounds_histogram",
     "setup_figures",
@@ -377,11 +379,27 @@ interactive figure), and scales it to nothing: a wider PNG is cut off at the out
 edge (about 850 px in a window 1280 px wide with the file browser open)."""
 
 
-def _png(figure: Mapping) -> bytes:
+def _png(figure: Mapping, width: int = PNG_WIDTH) -> bytes:
     """The figure's PNG, laid out at its layout's width (else plotly's default, 700 px) and
-    scaled down to :data:`PNG_WIDTH` pixels if it is wider."""
-    width = figure.get("layout", {}).get("width") or pio.defaults.default_width
-    return pio.to_image(figure, format="png", scale=min(1.0, PNG_WIDTH / width))
+    scaled down to ``width`` pixels if it is wider (up to it, if ``width`` is larger)."""
+    laid_out = figure.get("layout", {}).get("width") or pio.defaults.default_width
+    scale = width / laid_out if width > PNG_WIDTH else min(1.0, width / laid_out)
+    return pio.to_image(figure, format="png", scale=scale)
+
+
+PRINT_WIDTH = 2 * PNG_WIDTH
+"""A figure's width in pixels on paper (:func:`print_pngs`): about 200 pixels an inch
+across a page's text."""
+
+
+def print_pngs() -> Callable[[Mapping], bytes | None] | None:
+    """For print (the handouts): a function that makes a stored figure's PNG
+    :data:`PRINT_WIDTH` pixels wide, twice the stored one's (None, warned, if the exporter
+    fails on it); None where no Chromium is on PATH or (warned) it does not start, so that
+    the stored PNGs are printed instead."""
+    if not (_chrome_available() and _start_exporter()):
+        return None
+    return lambda figure: _png_or_none(lambda: _png(figure, PRINT_WIDTH))
 
 
 class LessonRenderer(MimetypeRenderer):

@@ -314,6 +314,19 @@ def test_pdf_handout(handouts, path):
         assert text.count("MONOPOLY") == len(steppers(path)), "a stepper without its board"
 
 
+def test_figures_print_sharper_than_they_are_stored(handouts):
+    """A figure's PNG on paper is made from its stored data at PRINT_WIDTH pixels, twice the
+    stored PNG's (sized for a notebook's output area), where the image exporter runs."""
+    from monopoly_lesson.plots import PNG_WIDTH, PRINT_WIDTH, _chrome_available
+
+    if not _chrome_available():
+        pytest.skip("no Chromium on PATH: the handouts print the stored PNGs")
+    pdf = handouts / "pdf" / "06_full_simulation.pdf"
+    widths = [image.image.width for page in pypdf.PdfReader(pdf).pages for image in page.images]
+    assert widths and all(width == PRINT_WIDTH for width in widths), widths
+    assert PRINT_WIDTH == 2 * PNG_WIDTH
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_pdf_honours_cell_options(handouts, path):
     text = pdf_text(handouts / "pdf" / f"{path.stem}.pdf")

@@ -36,6 +36,8 @@ tables a correct solution gives).
 from __future__ import annotations
 
 import argparse
+import base64
+import functools
 import html
 import re
 import shutil
@@ -52,6 +54,8 @@ from nbconvert import HTMLExporter, MarkdownExporter
 from strip_solution_markers import strip_markers
 from student_edition import clear_solutions, name_the_functions
 from traitlets.config import Config
+
+from monopoly_lesson.plots import print_pngs
 
 ROOT = Path(__file__).resolve().parents[1]
 PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
@@ -84,6 +88,10 @@ MARKDOWN_TEMPLATE = """{%- extends 'index.md.j2' -%}
 """
 # A pandas DataFrame's HTML (printed as a table, not as pandas' wrapped text).
 DATAFRAME = re.compile(r'<table\b[^>]*class="dataframe"')
+PLOTLY = "application/vnd.plotly.v1+json"
+# Figures are printed from their stored data at PRINT_WIDTH pixels (twice the stored PNG's,
+# which is sized for a notebook's output area); the image exporter is started once.
+print_png = functools.cache(print_pngs)
 # pandoc sizes a pipe table's columns by its dashes when a source line is longer than
 # this; no line of the lesson is, so Typst sizes each column to its cells.
 TABLE_SOURCE_WIDTH = 1000
@@ -297,8 +305,9 @@ def dataframe_table(html_text: str) -> str:
 
 
 def prepare_for_print(notebook: nbformat.NotebookNode) -> None:
-    """Wrap code for paper, print each picture-with-text output as picture, then text, and
-    each DataFrame as a table (:func:`dataframe_table`)."""
+    """Wrap code for paper, print each picture-with-text output as picture, then text, each
+    DataFrame as a table (:func:`dataframe_table`), and each figure as a PNG made for paper
+    from its stored data (:func:`~monopoly_lesson.plots.print_pngs`), where it can be."""
     for cell in notebook.cells:
         if cell.cell_type != "code":
             continue
@@ -312,6 +321,9 @@ def prepare_for_print(notebook: nbformat.NotebookNode) -> None:
             elif DATAFRAME.search(html_text := "".join(data.get("text/html", ""))):
                 table = {"text/markdown": dataframe_table(html_text)}
                 outputs.append(nbformat.from_dict({**output, "data": table}))
+            elif PLOTLY in data and (png := print_png()) and (image := png(data[PLOTLY])):
+                sharp = {"image/png": base64.b64encode(image).decode()}
+                outputs.append(nbformat.from_dict({**output, "data": sharp}))
             else:
                 outputs.append(output)
         cell.outputs = outputs
