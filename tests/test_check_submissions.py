@@ -184,13 +184,10 @@ def test_the_real_check_shows_the_broken_rules_failed_cells_and_reasons(tmp_path
         "    else:\n"
         "        tracker.tally(player.pos)\n"
     )
-    cells = {
-        "bob": [broken, "from monopoly_lesson import check_chapter\ncheck_chapter(take_turn, 2)"],
-        "carol": ["x = 1"],
-    }
-    for name, sources in cells.items():
-        book = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
-        nbformat.write(book, tmp_path / f"{name}.ipynb")
+    sources = [broken, "from monopoly_lesson import check_chapter\ncheck_chapter(take_turn, 2)"]
+    book = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
+    nbformat.write(book, tmp_path / "bob.ipynb")
+    (tmp_path / "carol.ipynb").write_text("{not a notebook")
     assert tool.main([str(tmp_path), "--timeout", "120"]) == 1
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "  1  fails       bob.ipynb"
@@ -207,8 +204,8 @@ def test_the_real_check_shows_the_broken_rules_failed_cells_and_reasons(tmp_path
     )
     at = lines.index("  2  unusable    carol.ipynb")
     assert lines[at + 1] == (
-        "       python -m monopoly_lesson check: carol.ipynb cannot be graded: no take_turn "
-        "function is defined at the end of the notebook"
+        "       python -m monopoly_lesson check: carol.ipynb cannot be graded: it is not a "
+        "readable notebook (NotJSONError)"
     )
     assert lines[-1] == "2 submission(s): 1 fails, 1 unusable"
 

@@ -182,11 +182,6 @@ def test_a_failing_chapter_check_is_graded_and_its_cell_listed(tmp_path):
 @pytest.mark.parametrize(
     ("sources", "message"),
     [
-        (["x = 1"], "student.ipynb cannot be graded: no take_turn function is defined at the end "
-                    "of the notebook"),
-        (["raise RuntimeError('half done')", "x = 1"],
-         "student.ipynb cannot be graded: no take_turn function is defined at the end of the "
-         "notebook (cells that failed: cell 1: RuntimeError: half done)"),
         (["import time\ntime.sleep(60)"], "student.ipynb cannot be graded: it ran longer than "
          "the time limit of 8 s in the notebook's cells (cell 1 of 1 was running)"),
     ],
@@ -198,6 +193,39 @@ def test_notebooks_that_cannot_be_graded_exit_2_with_the_reason(tmp_path, source
     assert message in done.stderr
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert done.stdout == ""
+
+
+PLACEHOLDER = (
+    "def take_turn(player, tracker, *, dice, chance, community):\n"
+    '    """One whole turn: roll, move, tally."""\n'
+    "    # YOUR CODE HERE\n"
+    '    raise NotImplementedError("Write this part of take_turn, then run its cell again.")\n'
+)  # the student edition's take_turn, as handed out
+
+
+CHAPTER_1 = "md:# 1. Moving around the board"
+
+
+@pytest.mark.parametrize(
+    "sources",
+    [
+        [CHAPTER_1, PLACEHOLDER],  # the placeholder left in
+        [CHAPTER_1, "x = 1"],  # take_turn deleted
+        [CHAPTER_1, GOOD.replace("def take_turn(", "def my_take_turn(")],  # another name
+        [CHAPTER_1, PLACEHOLDER, "raise RuntimeError('half done')"],
+        ["md:# Notes", PLACEHOLDER],  # a notebook of no known chapter
+    ],
+    ids=["placeholder", "deleted", "misnamed", "with-a-failed-cell", "no-chapter"],
+)
+def test_every_way_of_leaving_take_turn_unanswered_gets_one_verdict(tmp_path, sources):
+    done = check(notebook(tmp_path, *sources))
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stdout.splitlines()[0] == (
+        "Not answered: take_turn (write your own take_turn, in place of the chapter's "
+        "placeholders, and run the notebook to its end)"
+    )
+    assert "take_turn: not graded (not answered)" in done.stdout
+    assert "FAIL" not in done.stdout and "Broken rules" not in done.stdout
 
 
 def test_a_check_past_its_time_in_the_graded_games_says_so(tmp_path):

@@ -25,6 +25,7 @@ container.
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import math
 import time
@@ -68,6 +69,7 @@ from .capstone_check import (
 )
 from .checked_kernel import import_quickly
 from .exercise_answers import Exercise, grade_answers, not_answered
+from .handed_out import fingerprint, handed_out
 from .notebook_chapter import Chapter, notebook_chapter
 from .strategy_probe import STRATEGY_VARIABLE
 from .submission_code import SubmissionCode, read_code
@@ -125,11 +127,13 @@ class _Answers:
     values_note: str = ""
     unusable: str = ""
     graded_chapter: int | None = None  # take_turn graded for this chapter's rules (None: all)
+    take_turn_unanswered: bool = False  # no take_turn, or the chapter's placeholder unchanged
 
     @property
     def take_turn_graded(self) -> bool:
         """Whether the notebook has a take_turn that this check graded (or found not own)."""
-        return bool(self.described and self.described["callable"])
+        answered = self.described and self.described["callable"] and not self.take_turn_unanswered
+        return bool(answered)
 
 
 def failed_cells(notebook: dict) -> list[str]:
@@ -172,9 +176,10 @@ def check_notebook(path: str | Path, timeout: float = 600, memory_gb: float = 4,
     chapter-9 strategy plays ``games`` games. Status 0: everything graded passes; 1: a rule
     (or a near-certain trend) fails, take_turn or the strategy is not the student's own work,
     the strategy breaks a rule, an exercise is not answered (the chapter's starter code
-    unchanged counts as not answered) or its answer is wrong, or (where no take_turn is
-    graded) a cell failed; 2: the notebook cannot be graded (missing, not a notebook, no
-    take_turn or no strategy where the chapter needs one, too slow, too much memory), and
+    unchanged counts as not answered, and so does a take_turn missing or left as its
+    placeholder) or its answer is wrong, or (where no take_turn is graded) a cell failed;
+    2: the notebook cannot be graded (missing, not a notebook, no strategy where the chapter
+    needs one, too slow, too much memory), and
     the report is one line that says why. A wrong answer is told with the exercise's hint;
     ``show_expected`` (for graders) gives the right value instead.
     """
@@ -307,7 +312,8 @@ class _Questions:
 
     async def take_turn(self, graded: int | None, required: bool) -> None:
         """Where take_turn comes from, every game of the checks (for chapter ``graded``'s
-        rules; None: every rule), then the results."""
+        rules; None: every rule), then the results. A required take_turn that is missing, or
+        is a placeholder as handed out, is not answered: no game is played."""
         from .kernel_session import Unanswered
 
         answers = self.answers
@@ -316,9 +322,10 @@ class _Questions:
         except (Unanswered, MalformedAnswer) as error:
             answers.unusable = f"the kernel did not answer the checker ({error})"
             return
+        if required and (not answers.described["callable"] or self.handed_out()):
+            answers.take_turn_unanswered = True
+            return
         if not answers.described["callable"]:
-            if required:
-                answers.unusable = "no take_turn function is defined at the end of the notebook"
             return
         found = await self.results_found()
         answers.reference = _reference_use(self.code, answers.described)
@@ -335,6 +342,14 @@ class _Questions:
             book.add(game, observed)
         answers.rules = None if answers.reference else book.report()
         await self.find_results(found, rerun)
+
+    def handed_out(self) -> bool:
+        """Whether the notebook's last ``def take_turn`` is code a student edition hands out,
+        unchanged (a placeholder that raises), of its chapter or of any other."""
+        function = self.code.functions.get("take_turn")
+        if not isinstance(function, ast.FunctionDef):
+            return False
+        return any(fingerprint(function) in known for known in handed_out().values())
 
     async def results_found(self) -> list[dict]:
         """The notebook's simulation results and results tables, the likeliest first."""
@@ -517,7 +532,10 @@ def _verdict(code: SubmissionCode, chapter: Chapter, answers: _Answers, failed: 
     if tampering:  # nothing was asked of its kernel (see _Questions.ask_all)
         report.failures.append(f"{NOT_GRADED}: " + "; ".join(tampering))
         report.texts.append(f"graded: nothing ({NOT_GRADED.lower()})")
-    if answers.take_turn_graded:
+    if answers.take_turn_unanswered:
+        report.failures.append(not_answered("take_turn", TAKE_TURN_HOW))
+        report.texts.append("take_turn: not graded (not answered)")
+    elif answers.take_turn_graded:
         _take_turn_verdict(answers, report)
     for variable in chapter.strategies:
         _strategy_verdict(variable, answers, report)
@@ -535,6 +553,11 @@ def _verdict(code: SubmissionCode, chapter: Chapter, answers: _Answers, failed: 
     summary += report.notes
     text = "\n\n".join(["\n".join(summary), *report.texts])
     return NotebookCheck(0 if passed else 1, text, failed)
+
+
+TAKE_TURN_HOW = ("write your own take_turn, in place of the chapter's placeholders, and run "
+                 "the notebook to its end")  # fmt: skip
+"""How to answer a take_turn chapter whose take_turn is missing or still the placeholder."""
 
 
 def _take_turn_verdict(answers: _Answers, report: _Report) -> None:
