@@ -523,3 +523,14 @@ def test_the_stored_solutions_of_chapters_1_to_4_pass_for_their_own_rules(chapte
     assert f"take_turn: all rules pass, graded for the rules of {span} (" in done.stdout
     assert f"results, held to the trends of the rules of {span} (" in done.stdout
     assert "consistent with a correct simulation" in done.stdout
+
+
+@pytest.mark.parametrize("chapter", [0, 5, 6, 7, 8])
+def test_the_stored_solutions_of_the_other_chapters_pass(chapter):
+    """Chapters 5 and 6 are graded against every rule, 0, 7 and 8 on their cells (chapters
+    1 to 4 and 9 to 12 have tests of their own, above)."""
+    path = next((Path(__file__).resolve().parents[1] / "notebooks").glob(f"0{chapter}_*.ipynb"))
+    done = check(path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    verdict = "All rules pass." if chapter in (5, 6) else "All checks pass."
+    assert summary(done) == [verdict]
