@@ -28,7 +28,8 @@ PUBLIC = {
                    "dashboard_link", "experiment", "experiment_runs", "generations_saved",
                    "read_summary", "summary_row"],
     "run": ["BENCHMARK_OPPONENTS", "EvolutionResult", "benchmark", "benchmark_each", "evolve",
-            "load_evolution", "play_generation", "run_bytes", "seat_tables", "win_rates_against"],
+            "fitness_summary", "load_evolution", "play_generation", "run_bytes", "seat_tables",
+            "win_rates_against"],
 }  # fmt: skip
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -113,6 +114,7 @@ def strategy_from(choice: int, seed: int):
     ][choice]  # fmt: skip
 
 
+@pytest.mark.filterwarnings("ignore:strategy 'chaotic' has its own propose_trade")
 @settings(max_examples=60, deadline=None)
 @given(
     choices=st.lists(st.integers(0, 8), min_size=2, max_size=8),
@@ -147,6 +149,7 @@ def test_the_invariants_hold_after_every_turn(choices, seed, drain, rounds, trad
     assert all(p.cash == 0 and not p.lots for p in game.state.players if not p.in_game)
 
 
+@pytest.mark.filterwarnings("ignore:strategy 'chaotic' has its own propose_trade")
 def test_the_chaotic_strategy_reaches_every_kind_of_move():
     """The property test is only as good as the moves it sees: check it sees them all."""
     reasons = set()

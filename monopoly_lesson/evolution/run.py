@@ -706,10 +706,7 @@ def _check_field(field: tuple[str, ...]) -> None:
     """An absolute fitness's field: built-in strategies the fast engine plays."""
     from ..game.fast import strategy_codes
 
-    try:
-        strategy_codes(list(field))
-    except (TypeError, ValueError) as error:
-        raise ValueError(f"the fitness's field {','.join(field)}: {error}") from None
+    strategy_codes(list(field), what=f"the fitness's field {','.join(field)}")
 
 
 def _command(parameters: dict[str, Any], out: object) -> str:
