@@ -84,6 +84,27 @@ def test_random_is_reproducible_and_seeds_differ(cls):
     assert not np.array_equal(one.jail_genes, other.jail_genes)
 
 
+@pytest.mark.parametrize("cls", [RGA, TGA, SGA, EGA])
+@pytest.mark.parametrize(
+    ("seed", "kind", "said"),
+    [
+        ("x", TypeError, "a whole number 0 or more, got 'x'"),
+        (1.5, TypeError, "a whole number 0 or more, got 1.5"),
+        (True, TypeError, "a whole number 0 or more, got True"),
+        ([1], TypeError, r"a whole number 0 or more, got \[1\]"),
+        (-1, ValueError, "0 or more, got -1"),
+    ],
+)
+def test_a_bad_seed_is_named_with_what_is_allowed(cls, seed, kind, said):
+    with pytest.raises(kind, match=f"^seed must be {said}"):
+        cls.random(seed=seed)
+
+
+@pytest.mark.parametrize("cls", [RGA, EGA])
+def test_a_numpy_whole_number_seed_is_the_same_seed(cls):
+    assert np.array_equal(cls.random(seed=np.int64(9)).buy_genes, cls.random(seed=9).buy_genes)
+
+
 @pytest.mark.parametrize("cls", [RGA, TGA, SGA])
 def test_genes_are_read_only_copies(cls):
     buy = np.full(BUY_SHAPE, 1)

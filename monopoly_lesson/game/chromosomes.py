@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from ..checks import at_the_call, seed_or_fresh
 from ..starter import NUM_SPACES
 from .lots import GROUPS, lots
 from .state import (
@@ -230,12 +231,14 @@ class RGA(Strategy):
 
     @classmethod
     def random(cls: type[_P], seed: int | None = 0) -> _P:
-        """A player with uniform random genes; the same ``seed`` gives the same genes.
+        """A player with uniform random genes; the same ``seed`` (a whole number of 0 or more;
+        None: fresh genes) gives the same genes.
 
         >>> np.array_equal(RGA.random(seed=3).buy_genes, RGA.random(seed=3).buy_genes)
         True
         """
-        rng = np.random.default_rng(seed)
+        with at_the_call():
+            rng = np.random.default_rng(seed_or_fresh(seed, limit=None))
         return cls(cls._random_genes(rng, BUY_SHAPE), cls._random_genes(rng, cls.JAIL_SHAPE))
 
     @classmethod
@@ -460,8 +463,10 @@ class EGA(RGA):
 
     @classmethod
     def random(cls, seed: int | None = 0) -> EGA:  # type: ignore[override]
-        """A player with uniform random genes; the same ``seed`` gives the same genes."""
-        rng = np.random.default_rng(seed)
+        """A player with uniform random genes; the same ``seed`` (a whole number of 0 or more;
+        None: fresh genes) gives the same genes."""
+        with at_the_call():
+            rng = np.random.default_rng(seed_or_fresh(seed, limit=None))
         return cls(*(rng.random(shape) for shape in cls.gene_tables().values()))
 
     # -- the decisions it adds ---------------------------------------------------------
