@@ -482,6 +482,7 @@ def evolve(
     mutation_rate: float = MUTATION_RATE,
     mutation_sd: float = MUTATION_SD,
     trading: bool = False,
+    stop: Callable[[], bool] | None = None,
 ) -> EvolutionResult:
     """Evolve ``population`` players of kind ``chromosome`` for ``generations`` generations.
 
@@ -498,7 +499,8 @@ def evolve(
     With ``out`` (a folder) every completed generation is saved there (see
     :mod:`~monopoly_lesson.evolution.files`); ``resume=True`` continues the run kept there,
     with the same parameters, up to ``generations``, or starts it if the folder holds none.
-    ``progress`` shows a progress bar.
+    ``progress`` shows a progress bar. ``stop``, a function, is asked before each generation:
+    when it answers True the run ends there, as after Ctrl-C (``resume=True`` continues it).
 
     Everything is checked before any game: ``max_rounds`` from 1 to 10,000, ``seed`` from
     0 to 2**32 - 1, ``out`` a folder that can be written (not ``''``), and the memory the
@@ -509,6 +511,8 @@ def evolve(
                  "mutation_rate": mutation_rate, "mutation_sd": mutation_sd}  # fmt: skip
     with at_the_call():  # a mistake in an argument is shown from here, not from the checks
         resume, progress = check_flag(resume, "resume"), check_flag(progress, "progress")
+        if stop is not None and not callable(stop):
+            raise TypeError(f"stop must be a function that answers True to stop, got {stop!r}.")
         parameters = _parameters(
             chromosome, fitness, population, games_per_player, generations, seed, out,
             benchmark_every, benchmark_games, max_rounds, operators, check_flag(trading, "trading"),
@@ -526,12 +530,13 @@ def evolve(
     _drop_last_benchmark(run)
     if folder is not None:
         _write_json(folder / "parameters.json", parameters)
-    return _run_generations(run, folder, progress)
+    return _run_generations(run, folder, progress, stop)
 
 
-def _run_generations(run: _Run, folder: Path | None, progress: bool) -> EvolutionResult:
+def _run_generations(run: _Run, folder: Path | None, progress: bool,
+                     stop: Callable[[], bool] | None = None) -> EvolutionResult:  # fmt: skip
     """Play and breed generation after generation, each saved while the next is played;
-    Ctrl-C stops after the save under way."""
+    Ctrl-C, or ``stop()`` answering True before a generation, stops after the save under way."""
     from tqdm.auto import tqdm
 
     target = run.parameters["generations"]
@@ -551,7 +556,7 @@ def _run_generations(run: _Run, folder: Path | None, progress: bool) -> Evolutio
             bar.set_postfix_str(LOADING if engines_cached(movement=False) else COMPILING)
             compile_engines(movement=False)
         saving: Future[None] | None = None
-        while run.generation < target:
+        while run.generation < target and not (stop is not None and stop()):
             began = time.perf_counter()
             _play_one_generation(run, show, beside)
             if run.generation % SAVE_POPULATION_EVERY == 0 or run.generation == target:
@@ -568,7 +573,7 @@ def _run_generations(run: _Run, folder: Path | None, progress: bool) -> Evolutio
             bar.update(1)
         if saving is not None:
             saving.result()
-    return _result(run, target - first, time.perf_counter() - started)
+    return _result(run, run.generation - first, time.perf_counter() - started)
 
 
 def fitness_summary(parameters: Mapping[str, Any], row: Mapping[str, Any]) -> str:
