@@ -33,9 +33,9 @@ from monopoly_lesson.game.buildings import (
 )
 from monopoly_lesson.game.chromosomes import RGA, SGA, TGA
 from monopoly_lesson.game.engine import MonopolyGame
-from monopoly_lesson.game.state import BANK, LOT_SPACES
+from monopoly_lesson.game.state import BANK, LOT_SPACES, Payment
 from monopoly_lesson.game.strategies import DECISIONS, Strategy, StrategyError
-from monopoly_lesson.game.trade import Trade
+from monopoly_lesson.game.trade import Proposal, Trade
 from monopoly_lesson.game.trading import why_not_trade
 
 REASONS = {
@@ -162,3 +162,93 @@ def test_the_chaotic_strategy_reaches_every_kind_of_move():
         game.play()
         reasons |= {p.reason for p in game.state.ledger}
     assert reasons == REASONS
+
+
+# ---------------------------------------------------------------------------
+# check() is the game's proof of honesty: each state corrupted by hand is caught
+# ---------------------------------------------------------------------------
+
+
+class Liar(int):
+    """A whole number that says it equals everything."""
+
+    def __eq__(self, other):
+        return True
+
+    __hash__ = int.__hash__
+
+
+def a_lot_held_twice(state):
+    state.lots[2].owner = 1
+    state.player(1).lots.add(2)
+    state.player(2).lots.add(2)
+
+
+def an_owner_whose_set_lacks_the_lot(state):
+    state.lots[2].owner = 1
+
+
+def a_set_holding_a_lot_nobody_owns(state):
+    state.player(2).lots.add(2)
+
+
+def a_set_holding_what_is_not_a_lot(state):
+    state.player(1).lots.add(41)
+
+
+def money_from_nowhere(state):
+    state.player(1).cash += 100
+
+
+def money_that_lies_about_itself(state):
+    state.player(1).cash = Liar(10**6)
+
+
+def negative_cash_through_the_ledger(state):
+    state.transfer(1, BANK, 1600, "tax")
+
+
+def money_to_a_seat_nobody_sits_in(state):
+    state.ledger.append(Payment(1, BANK, 9, 100, "salary"))
+
+
+def a_house_from_nowhere(state):
+    state.lots[6].buildings = 1  # Reading Railroad
+
+
+def a_house_lost(state):
+    state.bank_houses -= 1
+
+
+def a_bankrupt_keeping_cash(state):
+    state.player(2).bankrupt_round = 1
+
+
+def a_forged_record(state):
+    state.proposals.append(Proposal(1, 1, Trade(2, give=(2.5,), proposer=1), True))
+
+
+@pytest.mark.parametrize(
+    ("corrupt", "said"),
+    [
+        (a_lot_held_twice, "lot 2 is owned by 1 but held by seats [1, 2]"),
+        (an_owner_whose_set_lacks_the_lot, "lot 2 is owned by 1 but held by seats []"),
+        (a_set_holding_a_lot_nobody_owns, "lot 2 is owned by None but held by seats [2]"),
+        (a_set_holding_what_is_not_a_lot, "seat 1 holds 41, not lots of the board"),
+        (money_from_nowhere, "seat 1 has $1600 but the ledger says $1500"),
+        (money_that_lies_about_itself, "seat 1 has $1000000 but the ledger says $1500"),
+        (negative_cash_through_the_ledger, "seat 1 has negative cash"),
+        (money_to_a_seat_nobody_sits_in, "payer=0, payee=9"),
+        (a_house_from_nowhere, "buildings on lot 6, which is not a street"),
+        (a_house_lost, "houses"),
+        (a_bankrupt_keeping_cash, "bankrupt seat 2 holds"),
+        (a_forged_record, "give=(2.5,)"),
+    ],
+)
+def test_check_catches_a_state_corrupted_by_hand(corrupt, said):
+    game = MonopolyGame(["always", "never"], seed=0)
+    game.state.check()  # a new game is honest
+    corrupt(game.state)
+    with pytest.raises(AssertionError) as caught:
+        game.state.check()
+    assert said in str(caught.value)

@@ -67,12 +67,15 @@ def ask(decision: str, game: GameState, me: PlayerState, *args: object) -> Any:
             f"{me.name}'s {decision} decision raised {type(error).__name__}: {error}{where}"
         ) from error.with_traceback(own)
     if watched:
-        after = game.fingerprint(me.seat)
-        if after != before:
+        try:
+            after = game.fingerprint(me.seat)
+            changes = game.changes(before, after) if after != before else ""
+        except Exception as error:  # the game's own values always read: something else does not
+            changes = f"it no longer reads ({type(error).__name__}: {error})"
+        if changes:
             raise GameChanged(
-                f"{me.name}'s {decision} decision changed the game: "
-                f"{game.changes(before, after)}. A strategy may read the game but not change "
-                "it (to try a change, work on game.copy())."
+                f"{me.name}'s {decision} decision changed the game: {changes}. A strategy may "
+                "read the game but not change it (to try a change, work on game.copy())."
             )
     return answer
 

@@ -20,15 +20,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from operator import attrgetter
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 import pandas as pd
 
 from ..starter import CardDeck, Player, space_name
 from .lots import GROUPS, HOTELS, HOUSES, RENT_COLUMNS, lots
+from .trade import Proposal, Trade
 
-if TYPE_CHECKING:
-    from .trade import Proposal
 __all__ = [
     "BANK",
     "HOTEL",
@@ -283,7 +282,8 @@ class GameState:
     def fingerprint(self, seat: int) -> tuple:
         """A cheap summary of all that a decision of ``seat`` must leave as it was: every
         player's cash, position, jail, cards, lots, bankruptcy, strategy and (the others')
-        generator; every lot; the bank, round, turn and ledger; the decks' piles."""
+        generator; every lot; the bank, round, turn and ledger; every trade proposed, by
+        value; the decks' piles."""
         players = [
             (p.cash, p.token.pos, p.token.in_jail, p.token.jail_turns, tuple(p.jail_cards),
              frozenset(p.lots), p.bankrupt_round, p.creditor, id(p.strategy),
@@ -294,9 +294,14 @@ class GameState:
             (lot.owner, lot.mortgaged, lot.buildings, lot.rent_collected)
             for lot in self.lots.values()
         ]
+        proposals = [  # by value, so that a proposal rewritten in place shows
+            (p.round, p.proposer, p.accepted, p.trade.partner, p.trade.give, p.trade.take,
+             p.trade.cash, p.trade.proposer)
+            for p in self.proposals
+        ]  # fmt: skip
         table = (self.bank_houses, self.bank_hotels, self.round, self.turn, len(self.ledger),
                  self.ledger[-1] if self.ledger else None, len(self.bankruptcies),
-                 tuple(self.uneven_groups), len(self.proposals))  # fmt: skip
+                 tuple(self.uneven_groups), proposals)  # fmt: skip
         decks = [
             (deck.to_deal, tuple(deck.held), deck.draws, id(deck.rng))
             for deck in self.decks.values()
@@ -324,13 +329,27 @@ class GameState:
     # -- the invariants --------------------------------------------------------------
 
     def check(self) -> None:
-        """Assert every invariant of the game rules (an AssertionError names the first broken)."""
+        """Assert every invariant of the game rules, the game's proof of honesty (an
+        AssertionError names the first broken): every lot in exactly one place, buildings
+        as the rules allow and 32 houses and 12 hotels in all, every player's cash what the
+        ledger says and never negative, every proposal recorded as plain values."""
         self._check_ownership()
         self._check_buildings()
         self._check_ledger()
+        self._check_proposals()
 
     def _check_ownership(self) -> None:
+        """Every lot in exactly one place: the bank's, or one player's, whose set of lots
+        holds it and no other player's does; the players hold nothing but lots."""
+        assert list(self.lots) == list(LOT_SPACES), "the lots are not the board's 28"
+        seats = {p.seat for p in self.players}
+        for p in self.players:
+            strange = sorted(repr(s) for s in p.lots if type(s) is not int or s not in self.lots)
+            assert not strange, f"seat {p.seat} holds {', '.join(strange)}, not lots of the board"
         for space, lot in self.lots.items():
+            assert lot.owner is None or (type(lot.owner) is int and lot.owner in seats), (
+                f"lot {space} is owned by {lot.owner!r}, not a player's seat"
+            )
             holders = [p.seat for p in self.players if space in p.lots]
             assert holders == ([lot.owner] if lot.owner is not None else []), (
                 f"lot {space} is owned by {lot.owner} but held by seats {holders}"
@@ -340,6 +359,15 @@ class GameState:
             assert not (lot.mortgaged and lot.owner is None), f"bank lot {space} mortgaged"
 
     def _check_buildings(self) -> None:
+        """Buildings stand evenly on complete unmortgaged groups, and those on the board
+        plus the bank's are the set's 32 houses and 12 hotels."""
+        for space, lot in self.lots.items():
+            assert type(lot.buildings) is int and 0 <= lot.buildings <= HOTEL, (
+                f"lot {space} has {lot.buildings!r} buildings, not 0 to {HOTEL}"
+            )
+            assert lot.buildings == 0 or GROUP[space] in STREET_GROUPS, (
+                f"buildings on lot {space}, which is not a street"
+            )
         houses = hotels = 0
         for group in STREET_GROUPS:
             levels = [self.lots[s].buildings for s in GROUP_SPACES[group]]
@@ -357,21 +385,41 @@ class GameState:
             )
             houses += sum(b for b in levels if b < HOTEL)
             hotels += sum(b == HOTEL for b in levels)
+        assert type(self.bank_houses) is int and type(self.bank_hotels) is int, "bank's stock"
         assert self.bank_houses >= 0 and houses + self.bank_houses == HOUSES, "houses"
         assert self.bank_hotels >= 0 and hotels + self.bank_hotels == HOTELS, "hotels"
 
     def _check_ledger(self) -> None:
+        """Money is conserved: every player's cash is $1,500 plus what the ledger paid it,
+        minus what it paid, and never negative; a player out of the game has none."""
         balance = {p.seat: STARTING_CASH for p in self.players}
         for payment in self.ledger:
-            assert payment.amount > 0 and payment.payer != payment.payee, payment
-            for seat, sign in ((payment.payer, -1), (payment.payee, 1)):
+            payer, payee, amount = payment.payer, payment.payee, payment.amount
+            assert type(amount) is int and amount > 0 and payer != payee, payment
+            assert {payer, payee} <= balance.keys() | {BANK}, payment
+            for seat, sign in ((payer, -1), (payee, 1)):
                 if seat != BANK:
-                    balance[seat] += sign * payment.amount
+                    balance[seat] += sign * amount
         for p in self.players:
-            assert balance[p.seat] == p.cash, (
-                f"seat {p.seat} has ${p.cash} but the ledger says ${balance[p.seat]}"
+            assert type(p.cash) is int and balance[p.seat] == p.cash, (
+                f"seat {p.seat} has ${p.cash!r} but the ledger says ${balance[p.seat]}"
             )
             assert p.cash >= 0, f"seat {p.seat} has negative cash"
+            assert p.in_game or (p.cash == 0 and not p.lots), f"bankrupt seat {p.seat} holds"
+
+    def _check_proposals(self) -> None:
+        """Every proposal recorded as the game made it: a plain Trade of whole numbers."""
+        seats = {p.seat for p in self.players}
+        for proposal in self.proposals:
+            trade = proposal.trade
+            whole = (proposal.round, proposal.proposer, trade.partner, trade.cash,
+                     *trade.give, *trade.take)  # fmt: skip
+            assert type(proposal) is Proposal and type(trade) is Trade, proposal
+            assert type(proposal.accepted) is bool, proposal
+            assert all(type(v) is int for v in whole), proposal
+            assert type(trade.give) is tuple and type(trade.take) is tuple, proposal
+            assert trade.proposer == proposal.proposer and proposal.proposer in seats, proposal
+            assert trade.partner in seats and proposal.round <= self.round, proposal
 
 
 # ---------------------------------------------------------------------------
@@ -562,8 +610,9 @@ class GameView(_ReadOnly):
 
     @property
     def proposals(self) -> tuple[Proposal, ...]:
-        """Every trade proposed so far (with trading on), with its answer, in order."""
-        return tuple(self._state.proposals)
+        """Every trade proposed so far (with trading on), with its answer, in order: copies,
+        so that nothing done to them changes the game's record."""
+        return tuple(p.copy() for p in self._state.proposals)
 
     @property
     def in_game(self) -> list[PlayerView]:
@@ -623,7 +672,7 @@ class GameView(_ReadOnly):
             players, {space: dataclasses.replace(lot) for space, lot in state.lots.items()},
             state.bank_houses, state.bank_hotels, state.round, state.turn, list(state.ledger),
             list(state.bankruptcies), uneven_groups=set(state.uneven_groups),
-            proposals=list(state.proposals),
+            proposals=[p.copy() for p in state.proposals],
         )  # fmt: skip
 
     def __copy__(self) -> GameState:

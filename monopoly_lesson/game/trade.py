@@ -29,6 +29,11 @@ class Trade:
     proposer: int | None = field(default=None, repr=False, compare=False)
     """The seat that proposed it: filled in by the game before the partner is asked."""
 
+    def copy(self) -> Trade:
+        """A new plain Trade of the same terms and proposer: the game hands out copies, so
+        that nothing done to one changes the trade the game checked, made and recorded."""
+        return Trade(self.partner, self.give, self.take, self.cash, self.proposer)
+
     def describe(self, proposer: str, partner: str) -> str:
         """The trade in words, as the narration prints it."""
         gives = [space_name(s) for s in self.give] + ([f"${self.cash}"] if self.cash > 0 else [])
@@ -46,3 +51,7 @@ class Proposal:
     proposer: int
     trade: Trade
     accepted: bool
+
+    def copy(self) -> Proposal:
+        """A new Proposal of a copy of the trade (see :meth:`Trade.copy`)."""
+        return Proposal(self.round, self.proposer, self.trade.copy(), self.accepted)
