@@ -189,6 +189,10 @@ def test_cash_then_lots_then_interest_for_a_mortgaged_lot():
         (Trade(partner=2, give=(2,), cash=1501), "seat 1 has $1500, not the $1501 to pay"),
         (Trade(partner=2, take=(10,), cash=-1501), "seat 2 has $1500, not the $1501"),
         (Trade(partner=2, give=(2, 2)), "a lot is named twice"),
+        (Trade(partner=2, give=(0,)), "0 is not a space of the board (a number from 1 to 40)"),
+        (Trade(partner=2, give=(41,)), "41 is not a space of the board"),
+        (Trade(partner=2, take=(-3,)), "-3 is not a space of the board"),
+        (Trade(partner=2, take=(10**20,)), f"{10**20} is not a space of the board"),
     ],
 )
 def test_an_illegal_proposal_is_the_proposers_strategy_error(trade, reason):
@@ -281,6 +285,12 @@ def test_play_monopoly_and_play_games_take_trading():
     assert len(table) == 8
     with pytest.raises(TypeError, match="trading must be True or False"):
         MonopolyGame(["always", "never"], trading="yes")
+
+
+@pytest.mark.parametrize("streams", [5, "streams", [1, 2, 3]])
+def test_a_game_given_streams_that_are_not_a_game_streams_names_the_parameter(streams):
+    with pytest.raises(TypeError, match=r"^streams must be a GameStreams .* or None, got "):
+        MonopolyGame(["always", "never"], streams=streams)
 
 
 def test_games_with_trading_keep_every_invariant():

@@ -15,12 +15,12 @@ short function below or in the modules it calls: :mod:`~monopoly_lesson.game.buy
 from __future__ import annotations
 
 import numbers
+import operator
 import os
 import sys
 import warnings
 import weakref
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -48,7 +48,7 @@ from .plugins import check_strategies, watched_decisions
 from .rent import rent_due
 from .result import GameResult, game_result
 from .state import BANK, PRICE, GameState, PlayerRandom, PlayerState
-from .strategies import StrategyError
+from .strategies import GameChanged, StrategyError
 from .streams import GameStreams, StreamDice
 from .trade import Proposal, Trade
 from .trading import MAX_PROPOSALS, make_trade, why_not_trade
@@ -144,6 +144,11 @@ class MonopolyGame:
         trading: bool = False,
     ) -> None:
         strategies = check_strategies(strategies)
+        if streams is not None and not isinstance(streams, GameStreams):
+            raise TypeError(
+                f"streams must be a GameStreams (the pre-drawn random draws of a game) or "
+                f"None, got {streams!r}."
+            )
         self.trading = check_flag(trading, "trading")
         warn_trades_not_asked(strategies, self.trading)
         self.max_rounds = check_max_rounds(max_rounds)
@@ -174,6 +179,9 @@ class MonopolyGame:
             for p, tally in zip(players, self.tallies, strict=True)
         ]
         self.ended_by: str | None = None
+        self.failed: GameChanged | None = None
+        """The cheat that ended the game as failed (None: none); it is raised again by
+        every later :meth:`play_turn` and :meth:`play`."""
 
     @property
     def over(self) -> bool:
@@ -187,9 +195,20 @@ class MonopolyGame:
 
     @shows_strategy_errors
     def play_turn(self) -> None:
-        """Play the mover's whole turn, then pass the dice to the next player."""
+        """Play the mover's whole turn, then pass the dice to the next player. A strategy
+        caught changing the game (:class:`GameChanged`) ends it as failed: every later turn
+        raises the same error."""
+        if self.failed is not None:
+            raise self.failed
         if self.over:
             raise RuntimeError("the game is over: start a new MonopolyGame to play again.")
+        try:
+            self._play_turn()
+        except GameChanged as cheat:
+            self.failed = cheat
+            raise
+
+    def _play_turn(self) -> None:
         state, me = self.state, self.mover
         if state.verbose:
             say("turn", round=state.round, who=me.name, cash=me.cash,
@@ -211,13 +230,16 @@ class MonopolyGame:
 
     @shows_strategy_errors
     def play(self) -> GameResult:
-        """Play to the end and return the result."""
+        """Play to the end and return the result (a failed game raises its error again)."""
         while not self.over:
             self.play_turn()
         return self.result()
 
     def result(self) -> GameResult:
-        """The result so far (final once the game is over)."""
+        """The result so far (final once the game is over); a failed game has none, and
+        raises its error again."""
+        if self.failed is not None:
+            raise self.failed
         tallies = [t.counts[1:] for t in self.tallies]
         return game_result(self.state, self.seed, self.ended_by, self._rounds_played(),
                            list(self.turns), tallies)  # fmt: skip
@@ -366,16 +388,17 @@ def end_of_turn(game: GameState, me: PlayerState) -> None:
 
 def trading_step(game: GameState, me: PlayerState) -> None:
     """The mover's proposals, at most :data:`MAX_PROPOSALS`, each answered by its partner;
-    an illegal proposal or answer is the strategy's error."""
+    an illegal proposal or answer is the strategy's error. The game checks, shows the
+    partner (a copy), makes and records a Trade of its own, never the strategy's object."""
     for _ in range(MAX_PROPOSALS):
-        trade = ask("propose_trade", game, me)
-        if trade is None:
+        proposal = ask("propose_trade", game, me)
+        if proposal is None:
             return
-        trade = _checked_proposal(game, me, trade)
+        trade = _checked_proposal(game, me, proposal)
         partner = game.player(trade.partner)
         if game.verbose:
             say("proposal", what=trade.describe(me.name, partner.name))
-        accepted = ask_yes_no("accept_trade", game, partner, trade)
+        accepted = ask_yes_no("accept_trade", game, partner, trade.copy())
         game.proposals.append(Proposal(game.round, me.seat, trade, accepted))
         if game.verbose:
             say("accepted" if accepted else "refused", who=partner.name)
@@ -385,30 +408,71 @@ def trading_step(game: GameState, me: PlayerState) -> None:
                 say("traded", who=me.name, partner=partner.name)
 
 
-def _checked_proposal(game: GameState, me: PlayerState, trade: object) -> Trade:
-    """The proposal as the game's Trade (its lots as ints), or the strategy's error."""
-    if not isinstance(trade, Trade):
+def _checked_proposal(game: GameState, me: PlayerState, proposal: object) -> Trade:
+    """The proposal as a new Trade of the game's own, built from each of its fields read
+    once and made plain (ints, tuples of ints) and checked by the rules; or the error."""
+    if not isinstance(proposal, Trade):
         raise StrategyError(
-            f"{me.name}'s propose_trade decision must return a Trade or None, got {trade!r}."
+            f"{me.name}'s propose_trade decision must return a Trade or None, got "
+            f"{_shown(proposal)}."
         )
-    if not all(isinstance(lots, (tuple, list)) for lots in (trade.give, trade.take)):
+    try:
+        partner, give, take, cash = proposal.partner, proposal.give, proposal.take, proposal.cash
+    except Exception as error:
+        raise StrategyError(
+            f"{me.name}'s propose_trade decision returned a Trade whose terms cannot be read "
+            f"({type(error).__name__}: {error})."
+        ) from error
+    give, take = _plain_lots(give), _plain_lots(take)
+    if give is None or take is None:
         raise StrategyError(
             f"{me.name}'s propose_trade decision must name the lots given and taken as tuples "
-            f"of spaces, such as give=(12,), take=(14,), got {trade!r}."
+            f"of spaces, such as give=(12,), take=(14,), got {_shown(proposal)}."
         )
-    values = (trade.partner, trade.cash, *trade.give, *trade.take)
-    if not all(isinstance(v, (numbers.Integral, np.integer)) and not isinstance(v, bool)
-               for v in values):  # fmt: skip
+    numbers_ = [_plain_int(value) for value in (partner, cash, *give, *take)]
+    if None in numbers_:
         raise StrategyError(
             f"{me.name}'s propose_trade decision must name seats, lots and cash as whole "
-            f"numbers, got {trade!r}."
+            f"numbers, got {_shown(proposal)}."
         )
-    trade = replace(trade, partner=int(trade.partner), give=tuple(map(int, trade.give)),
-                    take=tuple(map(int, trade.take)), cash=int(trade.cash),
-                    proposer=me.seat)  # fmt: skip
+    partner, cash, *lots = numbers_
+    trade = Trade(partner, tuple(lots[: len(give)]), tuple(lots[len(give) :]), cash, me.seat)
     if reason := why_not_trade(game, me.seat, trade):
         raise StrategyError(f"{me.name}'s propose_trade decision proposed {trade!r}, but {reason}.")
     return trade
+
+
+def _plain_lots(lots: object) -> tuple[object, ...] | None:
+    """The items of a tuple or list, read once from the container itself (a subclass's own
+    ``__iter__`` is not called), or None if ``lots`` is neither."""
+    try:
+        if isinstance(lots, tuple):
+            return tuple(tuple.__iter__(lots))
+        if isinstance(lots, list):
+            return tuple(list.__iter__(lots))
+    except TypeError:  # an object that only claims to be a tuple or a list
+        pass
+    return None
+
+
+def _plain_int(value: object) -> int | None:
+    """``value`` as a plain int if it is a whole number (numpy's too, not a bool), read
+    once; else None."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Integral, np.integer)):
+        return None
+    try:
+        number = operator.index(value)
+    except Exception:  # a number that only claims to be whole
+        return None
+    return int.__int__(number) if type(number) is not int else number
+
+
+def _shown(value: object) -> str:
+    """``repr(value)``, or its type's name if its repr fails."""
+    try:
+        return repr(value)
+    except Exception:
+        return f"a {type(value).__name__} that cannot be shown"
 
 
 def _check_choice(me: PlayerState, decision: str, space: object, reason: str | None) -> None:

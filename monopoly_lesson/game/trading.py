@@ -11,7 +11,9 @@ swap*, is the strategies' (:func:`monopoly_lesson.game.strategies.completion_swa
 
 from __future__ import annotations
 
-from ..starter import space_name
+import numbers
+
+from ..starter import NUM_SPACES, space_name
 from .buildings import interest
 from .narration import say
 from .state import BANK, GROUP, GROUP_SPACES, PRICE, GameState, ReadableGame
@@ -34,6 +36,8 @@ def why_not_trade(game: ReadableGame, proposer: int, trade: Trade) -> str | None
         return "a lot is named twice"
     for giver, lots in ((proposer, trade.give), (trade.partner, trade.take)):
         for space in lots:
+            if not _on_the_board(space):
+                return f"{space!r} is not a space of the board (a number from 1 to {NUM_SPACES})"
             if space not in PRICE or game.lots[space].owner != giver:
                 return f"{space_name(space)} is not a lot of seat {giver}'s"
             if any(game.lots[s].buildings for s in GROUP_SPACES[GROUP[space]]):
@@ -42,6 +46,12 @@ def why_not_trade(game: ReadableGame, proposer: int, trade: Trade) -> str | None
     if amount > game.player(payer).cash:
         return f"seat {payer} has ${game.player(payer).cash}, not the ${amount} to pay"
     return _why_not_interest(game, proposer, trade)
+
+
+def _on_the_board(space: object) -> bool:
+    """Whether ``space`` is a space's number: a whole number from 1 to 40."""
+    whole = isinstance(space, numbers.Integral) and not isinstance(space, bool)
+    return whole and 1 <= space <= NUM_SPACES  # type: ignore[operator]
 
 
 def _why_not_interest(game: ReadableGame, proposer: int, trade: Trade) -> str | None:
