@@ -40,11 +40,12 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import io
 import json
 import os
 import re
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -84,6 +85,7 @@ _SAME_RUN = ("chromosome", "fitness", "population", "games_per_player", "seed", 
              "benchmark_every", "benchmark_games", "benchmark_opponents", *OPERATORS,
              "trading")  # fmt: skip
 _LATER_COLUMNS = ("diversity", "luck_sd", "luck_share")  # missing from older runs' history
+_ADVICE = "start the run again in a new folder (or restore the file from a copy)"
 
 
 @dataclass
@@ -242,20 +244,25 @@ def _load_run(folder: Path, parameters: dict[str, Any]) -> _Run:
     _replay_recent(folder, run)
     if run.generation == 0:
         return run
-    try:
-        history = _read_csv(folder / "history.csv", HISTORY_COLUMNS)
-        benchmark = _read_csv(folder / "benchmark.csv", BENCHMARK_COLUMNS)
-    except (OSError, KeyError, ValueError) as error:
-        raise ValueError(f"cannot read the run in {folder}: {error}") from None
+    history = _read_csv(folder / "history.csv", HISTORY_COLUMNS)
+    benchmark = _read_csv(folder / "benchmark.csv", BENCHMARK_COLUMNS)
     run.history = history[history["generation"] <= run.generation].to_dict("records")
     run.benchmark = benchmark[benchmark["generation"] <= run.generation].to_dict("records")
     numbered = [row["generation"] for row in run.history]
-    if numbered != list(range(1, run.generation + 1)) or len(run.best) != run.generation:
-        raise ValueError(f"the run in {folder} is damaged: it is at generation "
-                         f"{run.generation} but history.csv or best.npz do not hold its "
-                         "generations 1 to it in order; start the run again in a new "
-                         "folder.")  # fmt: skip
+    for name, held in (("history.csv", numbered), ("best.npz", range(1, len(run.best) + 1))):
+        if list(held) != list(range(1, run.generation + 1)):
+            raise ValueError(f"the run in {folder} is damaged: it is at generation "
+                             f"{run.generation} but {name} does not hold its generations 1 "
+                             f"to it in order ({_generations(held)}); {_ADVICE}.")  # fmt: skip
     return run
+
+
+def _generations(numbers: Sequence[int]) -> str:
+    """What generations a file holds, in a few words: ``it holds 1 to 3, then 5``."""
+    if not numbers:
+        return "it holds none"
+    shown = ", ".join(map(str, numbers[:5])) + (", ..." if len(numbers) > 5 else "")
+    return f"it holds {len(numbers)}: {shown}"
 
 
 def _replay_recent(folder: Path, run: _Run) -> None:
@@ -292,7 +299,7 @@ def _read_npz(path: Path, chromosome: str, arrays: tuple[str, ...]) -> dict[str,
     """An .npz file the run wrote, read whole; a damaged or foreign one is refused."""
     names = ("chromosome", "generation", *arrays)
     damaged = f"{path.name} in {path.parent} is damaged or not this run's"
-    advice = "start the run again in a new folder (or restore the file from a copy)"
+    advice = _ADVICE
     if not path.is_file():
         raise ValueError(f"{path.name} is missing from {path.parent}: {advice}.")
     try:
@@ -434,14 +441,53 @@ def _write_csv(path: Path, table: pd.DataFrame) -> None:
 
 
 def _read_csv(path: Path, columns: tuple[str, ...]) -> pd.DataFrame:
-    """A table _write_csv wrote, its numbers read back exactly (Python's int and float)."""
-    with open(path, newline="") as file:
-        rows = list(csv.DictReader(file))
-    found = set(rows[0]) if rows else set(columns)
-    if found != set(columns) and found != set(columns) - set(_LATER_COLUMNS):
-        raise ValueError(f"{path.name} has the columns {list(rows[0])}, not {list(columns)}")
+    """A table _write_csv wrote, its numbers read back exactly (Python's int and float); a
+    missing, cut short or foreign file is refused, naming the file, the line and the fix."""
+    damaged = f"{path.name} in {path.parent} is damaged"
+    if not path.is_file():
+        raise ValueError(f"{path.name} is missing from {path.parent}: {_ADVICE}.")
+    try:
+        text = path.read_bytes().decode()
+    except OSError as error:
+        raise ValueError(f"cannot read {path} ({error.strerror or error}); let it be read "
+                         "(or restore it from a copy).") from None  # fmt: skip
+    except UnicodeDecodeError:
+        raise ValueError(f"{damaged}: it is not text; {_ADVICE}.") from None
+    lines = list(csv.reader(io.StringIO(text, newline="")))
+    if not lines:
+        raise ValueError(f"{damaged}: it is empty (not even its header line); {_ADVICE}.")
+    if not text.endswith("\n"):  # every line _write_csv writes ends with one
+        raise ValueError(f"{damaged}: it is cut short (its last line, line {len(lines)}, is "
+                         f"incomplete); {_ADVICE}.")  # fmt: skip
+    header, rows = lines[0], lines[1:]
+    allowed = (set(columns), set(columns) - set(_LATER_COLUMNS))
+    if len(set(header)) != len(header) or set(header) not in allowed:
+        raise ValueError(f"{damaged} or not an evolve() run's: its columns are {header}, not "
+                         f"{list(columns)}; {_ADVICE}.")  # fmt: skip
     number = {c: int if c in _INTEGER_COLUMNS else float for c in columns}
-    return _frame([{c: number[c](row.get(c, "nan")) for c in columns} for row in rows], columns)
+    table = []
+    for line, row in enumerate(rows, start=2):
+        if len(row) != len(header):
+            raise ValueError(f"{damaged}: line {line} has {len(row)} values, not "
+                             f"{len(header)}; {_ADVICE}.")  # fmt: skip
+        values = dict(zip(header, row, strict=True))
+        try:
+            table.append({c: number[c](values.get(c, "nan")) for c in columns})
+        except ValueError:
+            bad = next(c for c in header if not _reads_as(number[c], values[c]))
+            kind = "a whole number" if number[bad] is int else "a number"
+            raise ValueError(f"{damaged}: on line {line} its {bad} is {values[bad]!r}, not "
+                             f"{kind}; {_ADVICE}.") from None  # fmt: skip
+    return _frame(table, columns)
+
+
+def _reads_as(kind: type, text: str) -> bool:
+    """Does ``text`` read as a number of this kind (int or float)?"""
+    try:
+        kind(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _write_json(path: Path, data: dict[str, Any]) -> None:
@@ -450,12 +496,31 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
     _write_atomic(path, lambda file: file.write(text.encode()))
 
 
-def _read_json(path: Path) -> dict[str, Any]:
-    """A run's ``parameters.json`` read back, or a plain error if it is not one."""
+def _read_json(path: Path, holds: str = "the parameters of an evolve() run",
+               advice: str = _ADVICE) -> dict[str, Any]:  # fmt: skip
+    """A JSON file that holds an object (a run's ``parameters.json``, an experiment's
+    ``experiment.json``) read back, or one plain error: the file, what is wrong in it, what
+    it should hold (``holds``) and what to do (``advice``)."""
     try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError) as error:
-        raise ValueError(f"cannot read {path}: {error}") from None
+        data = json.loads(path.read_bytes().decode())
+    except OSError as error:
+        raise ValueError(f"cannot read {path} ({error.strerror or error}); let it be read, "
+                         f"or {advice}.") from None  # fmt: skip
+    except ValueError as error:  # not JSON, or not text at all
+        raise ValueError(f"{path.name} in {path.parent} is damaged: it is not valid JSON "
+                         f"({error}), it should hold {holds}; {advice}.") from None  # fmt: skip
     if not isinstance(data, dict):
-        raise ValueError(f"cannot read {path}: not the parameters of a run.")
+        raise ValueError(f"{path.name} in {path.parent} is damaged: it holds a JSON "
+                         f"{_JSON_KINDS.get(type(data), 'value')} ({_shorten(data)}), not "
+                         f"{holds} (a JSON object); {advice}.")  # fmt: skip
     return data
+
+
+_JSON_KINDS = {list: "array", str: "string", int: "number", float: "number", bool: "true or false",
+               type(None): "null"}  # fmt: skip
+
+
+def _shorten(data: object) -> str:
+    """A JSON value as it reads, cut to 40 characters."""
+    text = json.dumps(data)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -9,12 +9,20 @@ The paper's whole experiment (``python -m monopoly_lesson experiment``, hours) s
 one compact folder (``monopoly_lesson/data/experiment_NAME/``, made by
 ``tools/ship_experiment.py``): per run its history, benchmark, command, the best genome of
 every 10th generation (genes to 1/255) and its last best genome exactly.
+
+Each file is checked as it is read: a missing, cut short or damaged one is refused with
+an error that names it and says how to restore it.
 """
 
 from __future__ import annotations
 
+import csv
+import gzip
+import io
 import json
-from collections.abc import Mapping
+import zipfile
+import zlib
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +31,7 @@ import pandas as pd
 
 from ..checks import at_the_call, check_name
 from ..game.chromosomes import CHROMOSOME_PLAYERS, RGA
+from .files import BENCHMARK_COLUMNS, HISTORY_COLUMNS
 from .operators import genome_genes
 
 __all__ = [
@@ -45,6 +54,9 @@ SHIPPED_EXPERIMENTS = ("paper",)
 five fitness functions, 1,000 players, 100 games each, seed 1)."""
 GENE_STEPS = 255
 """A shipped experiment keeps each 10th generation's best genes as whole numbers 0..255."""
+_RESTORE = ("the package's data is damaged: install monopoly-lesson again (or restore "
+            "the folder from the package's repository)")  # fmt: skip
+_RUN_GENES = ("best_buy", "final_best", "population_buy", "population_jail")
 
 
 @dataclass(frozen=True)
@@ -74,16 +86,16 @@ def load_shipped_run(name: str = "rga_finish_order") -> ShippedRun:
     with at_the_call():
         name = check_name(name, "name (of a shipped run)", SHIPPED_RUNS)
     folder = DATA / name
-    genes = np.load(folder / "genes.npz")
+    parameters = _read_parameters(folder / "run.json")
+    history = _read_table(folder / "history.csv", HISTORY_COLUMNS)
+    _check_generations(folder / "history.csv", history, parameters["generations"])
+    genes = _read_genes(folder / "genes.npz", _RUN_GENES)
     return ShippedRun(
-        parameters=json.loads((folder / "run.json").read_text()),
-        history=pd.read_csv(folder / "history.csv"),
-        benchmark=pd.read_csv(folder / "benchmark.csv"),
-        benchmark_each=pd.read_csv(folder / "benchmark_each.csv"),
-        best_buy=genes["best_buy"],
-        final_best=genes["final_best"],
-        population_buy=genes["population_buy"],
-        population_jail=genes["population_jail"],
+        parameters=parameters,
+        history=history,
+        benchmark=_read_table(folder / "benchmark.csv", BENCHMARK_COLUMNS),
+        benchmark_each=_read_table(folder / "benchmark_each.csv", BENCHMARK_COLUMNS),
+        **genes,
     )
 
 
@@ -117,27 +129,143 @@ def load_shipped_experiment(name: str = "paper") -> dict[str, ShippedExperimentR
     with at_the_call():
         name = check_name(name, "name (of a shipped experiment)", SHIPPED_EXPERIMENTS)
     folder = DATA / f"experiment_{name}"
-    runs = json.loads((folder / "runs.json").read_text())
-    history = pd.read_csv(folder / "history.csv.gz")
-    benchmark = pd.read_csv(folder / "benchmark.csv")
+    runs = _read_json(folder / "runs.json")
+    for run, parameters in runs.items():
+        runs[run] = _check_parameters(folder / "runs.json", parameters, f"its run {run!r}")
+    history = _read_table(folder / "history.csv.gz", ("run", *HISTORY_COLUMNS))
+    benchmark = _read_table(folder / "benchmark.csv", ("run", *BENCHMARK_COLUMNS))
+    for run, parameters in runs.items():
+        _check_generations(folder / "history.csv.gz", history[history["run"] == run],
+                           parameters["generations"], f" for the run {run}")  # fmt: skip
+    names = [f"{run}/{part}" for run in runs for part in ("generations", "best", "final")]
+    genes = _read_genes(folder / "genes.npz", names, fitness=True)
     out = {}
-    with np.load(folder / "genes.npz") as genes:
-        for run, parameters in runs.items():
-            steps = genes[f"{run}/best"]
-            best = (np.unpackbits(steps, axis=1, count=genes[f"{run}/final"].size)
-                    if parameters["chromosome"] == "sga" else steps / GENE_STEPS)  # fmt: skip
-            out[run] = ShippedExperimentRun(
-                parameters=parameters,
-                history=history[history["run"] == run].drop(columns="run").reset_index(drop=True),
-                benchmark=benchmark[benchmark["run"] == run].drop(columns="run")
-                .reset_index(drop=True),
-                best_generations=genes[f"{run}/generations"],
-                best_genomes=best,
-                final_best=genes[f"{run}/final"],
-                fitness={int(key.rsplit("_", 1)[1]): genes[key] for key in genes.files
-                         if key.startswith(f"{run}/fitness_")},
-            )  # fmt: skip
+    for run, parameters in runs.items():
+        steps = genes[f"{run}/best"]
+        best = (np.unpackbits(steps, axis=1, count=genes[f"{run}/final"].size)
+                if parameters["chromosome"] == "sga" else steps / GENE_STEPS)  # fmt: skip
+        out[run] = ShippedExperimentRun(
+            parameters=parameters,
+            history=history[history["run"] == run].drop(columns="run").reset_index(drop=True),
+            benchmark=benchmark[benchmark["run"] == run].drop(columns="run")
+            .reset_index(drop=True),
+            best_generations=genes[f"{run}/generations"],
+            best_genomes=best,
+            final_best=genes[f"{run}/final"],
+            fitness={int(key.rsplit("_", 1)[1]): array for key, array in genes.items()
+                     if key.startswith(f"{run}/fitness_")},
+        )  # fmt: skip
     return out
+
+
+# ---------------------------------------------------------------------------
+# Reading the data files, checked
+# ---------------------------------------------------------------------------
+
+
+def _damaged(path: Path, what: str) -> ValueError:
+    """The error for a data file that is missing or damaged: the file, what is wrong, and
+    how to restore it."""
+    return ValueError(f"{path.name} in {path.parent} {what}; {_RESTORE}.")
+
+
+def _read_text(path: Path) -> str:
+    """A data file's text (a ``.gz`` file decompressed)."""
+    if not path.is_file():
+        raise _damaged(path, "is missing")
+    try:
+        data = path.read_bytes()
+        if path.suffix == ".gz":
+            data = gzip.decompress(data)
+        return data.decode()
+    except (OSError, EOFError, zlib.error) as error:
+        raise _damaged(path, f"cannot be read ({error})") from None
+    except UnicodeDecodeError:
+        raise _damaged(path, "is not text") from None
+
+
+def _read_json(path: Path) -> dict:
+    """A JSON file holding an object (a dict), or a plain error."""
+    text = _read_text(path)
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        raise _damaged(path, f"is not valid JSON ({error})") from None
+    if not isinstance(data, dict):
+        raise _damaged(path, f"holds a JSON {type(data).__name__}, not an object of parameters")
+    return data
+
+
+def _read_parameters(path: Path) -> dict:
+    """A shipped run's parameters (its ``run.json``), checked."""
+    return _check_parameters(path, _read_json(path), "it")
+
+
+def _check_parameters(path: Path, parameters: object, what: str) -> dict:
+    """A run's parameters read from ``path``: an object with a chromosome, a fitness, a
+    seed and a number of generations."""
+    if not isinstance(parameters, dict):
+        raise _damaged(path, f"is not what it should be: {what} is not an object of parameters")
+    if parameters.get("chromosome") not in CHROMOSOME_PLAYERS:
+        raise _damaged(path, f"is not what it should be: {what} has the chromosome "
+                             f"{parameters.get('chromosome')!r}")  # fmt: skip
+    for key in ("generations", "seed"):
+        value = parameters.get(key)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise _damaged(path, f"is not what it should be: {what} has {key} {value!r}, not "
+                                 "a whole number")  # fmt: skip
+    if not isinstance(parameters.get("fitness"), str):
+        raise _damaged(path, f"is not what it should be: {what} has no fitness")
+    return parameters
+
+
+def _read_table(path: Path, columns: tuple[str, ...]) -> pd.DataFrame:
+    """A CSV file of these columns (numbers, but a ``run`` name), whole: none cut short."""
+    text = _read_text(path)
+    lines = list(csv.reader(io.StringIO(text, newline="")))
+    if not lines:
+        raise _damaged(path, "is empty")
+    if not text.endswith("\n"):
+        raise _damaged(path, f"is cut short (its last line, line {len(lines)}, is incomplete)")
+    if lines[0] != list(columns):
+        raise _damaged(path, f"has the columns {lines[0]}, not {list(columns)}")
+    if len(lines) == 1:
+        raise _damaged(path, "holds no rows (only its header line)")
+    for number, line in enumerate(lines[1:], start=2):
+        if len(line) != len(columns):
+            raise _damaged(path, f"has {len(line)} values on line {number}, not {len(columns)}")
+    table = pd.read_csv(io.StringIO(text))
+    for column in columns:
+        if column != "run" and table[column].dtype.kind not in "iuf":
+            raise _damaged(path, f"has a value that is not a number in its column {column}")
+    return table
+
+
+def _check_generations(path: Path, history: pd.DataFrame, generations: int, run: str = ""
+                       ) -> None:  # fmt: skip
+    """A run's history holds its generations 1, 2, ... to the last, in order."""
+    if history["generation"].tolist() != list(range(1, generations + 1)):
+        raise _damaged(path, f"does not hold generations 1 to {generations} in order{run}")
+
+
+def _read_genes(path: Path, names: Iterable[str], fitness: bool = False
+                ) -> dict[str, np.ndarray]:  # fmt: skip
+    """The arrays ``names`` of an .npz data file (and, with ``fitness``, the fitness arrays
+    it holds too), read whole."""
+    if not path.is_file():
+        raise _damaged(path, "is missing")
+    try:
+        if not zipfile.is_zipfile(path):
+            raise ValueError("not a complete .npz file")
+        with np.load(path, allow_pickle=False) as data:
+            names = [*names, *(key for key in data.files if fitness and "/fitness_" in key)]
+            missing = [name for name in names if name not in data.files]
+            if missing:
+                raise ValueError(f"{missing[0]} is not in it")
+            return {name: data[name] for name in names}
+    except (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile, zlib.error) as error:
+        detail = str(error).split(". ")[0].strip(" .'\"")  # not numpy's advice on pickles
+        raise _damaged(path, f"is damaged ({detail})") from None
 
 
 def experiment_summary(runs: Mapping[str, ShippedExperimentRun]) -> pd.DataFrame:
