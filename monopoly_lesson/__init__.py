@@ -15,7 +15,34 @@ Everything a notebook needs is importable from here (its figures from
 """
 
 import importlib
+import itertools as _itertools
+import signal as _signal
+import sys as _sys
 from typing import TYPE_CHECKING
+
+
+def _stop_while_starting(signum: int, frame: object) -> None:
+    """Ctrl-C while the command line is still loading the package: one line, exit 130."""
+    words = [word for word in _sys.argv[1:] if not word.startswith("-")][:1]
+    command = " ".join(["python -m monopoly_lesson", *words])
+    print(f"\n{command}: stopped before it began; nothing was written.", file=_sys.stderr)
+    raise SystemExit(130)
+
+
+def _started_as_the_command() -> bool:
+    """Is this process ``python -m monopoly_lesson`` (or ``monopoly-lesson``), loading it?"""
+    argv, started = getattr(_sys, "argv", []), getattr(_sys, "orig_argv", [])
+    if argv[:1] == ["-m"]:  # python -m ...: runpy is still importing the package
+        return ("-m", __name__) in _itertools.pairwise(started)
+    return bool(argv) and _sys.argv[0].endswith("monopoly-lesson")
+
+
+# python -m monopoly_lesson: Ctrl-C at any moment gets one line, not a traceback; cli.main
+# gives Ctrl-C back to Python (KeyboardInterrupt) once it can say where the work is itself.
+# This comes before the imports below, which take most of a second.
+# ruff: noqa: E402
+if _started_as_the_command():
+    _signal.signal(_signal.SIGINT, _stop_while_starting)
 
 from .chapter_checks import CHAPTER_CHECKS, check_chapter
 from .evolution.experiment import dashboard_link, experiment

@@ -14,6 +14,7 @@ import argparse
 import contextlib
 import math
 import os
+import signal
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -829,7 +830,11 @@ def _long_command(command: str, stopped: str) -> Iterator[None]:
         raise UsageError(f"{PROG} {command}: {error}") from None
     except KeyboardInterrupt:
         print(f"\n{PROG} {command}: stopped; {stopped}", file=sys.stderr)
-        raise
+        raise _Stopped from None
+
+
+class _Stopped(KeyboardInterrupt):
+    """Ctrl-C, already reported by the command that was stopped (its one line said)."""
 
 
 def _in_dollars(parameters: dict, row: pd.Series) -> str:
@@ -980,9 +985,10 @@ COMMANDS = {
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status (0 ok, 1 a check fails, 2 bad input or a
     failure, said in one line)."""
-    parser = build_parser()
     command = PROG
     try:
+        _give_ctrl_c_back()
+        parser = build_parser()
         args = parser.parse_args(argv)
         command = f"{PROG} {args.command}"
         COMMANDS[args.command](args)
@@ -1004,10 +1010,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f": {error.filename}" if error.filename else ""
         print(f"{command}: {error.strerror or error}{where}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:  # Ctrl-C: one line, no traceback
-        print(f"{PROG}: interrupted.", file=sys.stderr)
+    except KeyboardInterrupt as error:  # Ctrl-C: one line, no traceback
+        if not isinstance(error, _Stopped):  # (a stopped command said where its work is)
+            print(f"{PROG}: interrupted.", file=sys.stderr)
         return 130
     return 0
+
+
+def _give_ctrl_c_back() -> None:
+    """From here on Ctrl-C is a KeyboardInterrupt, which :func:`main` reports, instead of
+    the package's handler while it loads (see ``monopoly_lesson/__init__.py``)."""
+    from . import _stop_while_starting
+
+    if signal.getsignal(signal.SIGINT) is _stop_while_starting:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _one_line(text: str) -> str:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
+import time
 
 import pandas as pd
 import pytest
@@ -131,3 +133,65 @@ def test_the_chapters_capitals_are_taken_and_net_worth_is_summed_up_in_dollars(c
     dollars = f"${float(best) * 100 / 2:,.0f} a game"  # net worth / 100 summed over 2 games
     assert f"(net worth: best {dollars}, mean $" in printed
     assert json.loads((out / "parameters.json").read_text())["fitness"] == "net_worth"
+
+
+# -- Ctrl-C from outside, at any moment ----------------------------------------------------
+
+
+def command(*argv):
+    """``python -m monopoly_lesson`` with these arguments, as a person types it."""
+    return [sys.executable, "-m", "monopoly_lesson", *argv]
+
+
+def interrupt(argv, cwd, when):
+    """Start the command, press Ctrl-C (SIGINT) once ``when()`` is true; its exit status and
+    stderr."""
+    started = subprocess.Popen(command(*argv), cwd=cwd, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        while not when():
+            time.sleep(0.01)
+        started.send_signal(signal.SIGINT)
+        _, err = started.communicate(timeout=120)
+    finally:
+        started.kill()
+    return started.returncode, err
+
+
+@pytest.mark.parametrize("seconds", [0.1, 0.3, 0.5])
+def test_ctrl_c_while_the_command_starts_is_one_line_and_exit_130(tmp_path, seconds):
+    """Within its first half-second the command is still loading the package: Ctrl-C then
+    says so in one line (no traceback), and the same command afterwards runs whole."""
+    argv = (*SMALL, "--generations", "2", "--out", "run")
+    start = time.monotonic()
+    status, err = interrupt(argv, tmp_path, lambda: time.monotonic() - start >= seconds)
+    assert status == 130 and "Traceback" not in err, err
+    assert len(err.strip().splitlines()) == 1 and "python -m monopoly_lesson" in err, err
+    assert "stopped" in err or "interrupted" in err, err
+    done = subprocess.run(command(*argv), cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120)  # fmt: skip
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert pd.read_csv(tmp_path / "run" / "history.csv")["generation"].tolist() == [1, 2]
+
+
+def test_ctrl_c_during_the_generations_is_one_line_and_resumes_to_the_same_files(tmp_path):
+    """Ctrl-C pressed while generations are played and saved: one line saying where the run
+    is and how to go on; --resume then ends with the files of a run never stopped."""
+    for name in ("stopped", "whole"):  # the same relative --out: the same parameters.json
+        (tmp_path / name).mkdir()
+    history = tmp_path / "stopped" / "run" / "history.csv"
+    status, err = interrupt((*SMALL, "--generations", "500", "--out", "run"),
+                            tmp_path / "stopped", history.exists)  # fmt: skip
+    assert status == 130 and "Traceback" not in err, err
+    assert err.strip().splitlines() == [
+        "python -m monopoly_lesson evolve: stopped; the completed generations are in run: "
+        "run the same command with --resume to continue."
+    ]
+    saved = len(pd.read_csv(history))
+    assert 1 <= saved < 500
+    generations = ("--generations", str(saved + 2), "--out", "run")
+    for name, more in (("stopped", ("--resume",)), ("whole", ())):
+        done = subprocess.run(command(*SMALL, *generations, *more), cwd=tmp_path / name,
+                              capture_output=True, text=True, timeout=300)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+    assert files_of(tmp_path / "stopped" / "run") == files_of(tmp_path / "whole" / "run")
