@@ -63,6 +63,7 @@ from .game.card_effects import chance_effects, community_effects
 from .game.chromosomes import RGA, SGA, TGA
 from .game.engine import MonopolyGame, play_monopoly
 from .game.lots import lots
+from .game.person import Question, You
 from .game.plugins import as_strategy, make_strategy
 from .game.rent import rent_due
 from .game.result import GameResult
@@ -153,6 +154,7 @@ __all__ = [
     "Player",
     "PlayerState",
     "PresetDice",
+    "Question",
     "RandomBuy",
     "RandomDice",
     "Rules",
@@ -164,6 +166,7 @@ __all__ = [
     "StrategyError",
     "Trade",
     "TurnStepper",
+    "You",
     "as_strategy",
     "card_destination",
     "chance_deck",

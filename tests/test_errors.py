@@ -272,7 +272,8 @@ AT_THE_CALL = [
     (lambda: win_rates_against(["always"], trading=1), TypeError, "trading must be True or False"),
     (lambda: play_games(["always", "best"]), ValueError,
      "strategies: unknown strategy 'best'; the built-in ones are always, never, heuristic, "
-     "random:P, rga, tga, sga, ega."),
+     "random:P, rga, tga, sga, ega; the shipped evolved players ega_trading, ega_always, "
+     "rga_level, rga_finish_order; and you (a person's seat)."),
     (lambda: play_games(["always", "never"], games=2.5), TypeError,
      "games must be a whole number, got 2.5."),
     (lambda: play_games(["always", "never"], trading="yes"), TypeError,

@@ -297,8 +297,11 @@ def play_monopoly(
     """Play one whole game with ``strategies`` in seat order; the same seed, the same game.
 
     A strategy is a name (``"always"``, ``"never"``, ``"heuristic"``, ``"random:0.5"``,
-    ``"rga"``, ``"tga"``, ``"sga"``, ``"ega"``), a Strategy, or a student's own (see
-    :mod:`monopoly_lesson.game.plugins`). With ``verbose=True`` every event is printed. A game
+    ``"rga"``, ``"tga"``, ``"sga"``, ``"ega"``, or a shipped evolved player: ``"ega_trading"``,
+    ``"ega_always"``, ``"rga_level"``, ``"rga_finish_order"``), a Strategy, or a student's
+    own (see :mod:`monopoly_lesson.game.plugins`). A person's seat, ``"you"``, plays in a
+    game stepper (:class:`~monopoly_lesson.game.stepper.GameStepperState`), where someone
+    answers it; here it is refused. With ``verbose=True`` every event is printed. A game
     lasts at most ``max_rounds`` rounds, from 1 to :data:`~monopoly_lesson.checks.MAX_ROUNDS`.
     ``trading=True`` plays with trading (off in the paper's game).
     """

@@ -29,6 +29,7 @@ from ..checks import (
 from . import fast_loop as loop
 from .chromosomes import BUY_SHAPE, CHROMOSOME_PLAYERS, EGA, GENE_MAX, RGA, SGA, TGA
 from .engine import GAME_MOVEMENT
+from .person import You
 from .plugins import as_strategy
 from .roll_table import EVENT_WIDTH, JAIL_CHOICES, OPS, game_roll_table
 from .state import MAX_PLAYERS, MIN_PLAYERS
@@ -215,11 +216,16 @@ def _kind_of(member: Strategy) -> int:
     simple = {AlwaysBuy: loop.ALWAYS, NeverBuy: loop.NEVER, Heuristic: loop.HEURISTIC,
               RandomBuy: loop.RANDOM, RGA: loop.RGA, TGA: loop.TGA, SGA: loop.TGA,
               Passive: loop.PASSIVE, EGA: loop.EGA}  # fmt: skip
+    if isinstance(member, You):
+        raise ValueError(
+            "'you' is a person's seat: the fast engine plays programs only (a person plays in "
+            "GameStepperState, GameStepper and play --you)."
+        )
     if type(member) not in simple:
         raise ValueError(
             f"the fast engine plays the built-in strategies (always, never, random:P, "
-            f"heuristic, rga, tga, sga, ega, Passive), not {member.name!r}: use play_monopoly "
-            "for it."
+            f"heuristic, rga, tga, sga, ega, Passive, and the shipped evolved players), not "
+            f"{member.name!r}: use play_monopoly for it."
         )
     return simple[type(member)]
 

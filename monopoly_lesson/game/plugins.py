@@ -1,8 +1,11 @@
 """Turning what a student writes into a strategy, checked before the game starts.
 
 A strategy may be a built-in's name (``always``, ``never``, ``heuristic``, ``random:P``,
-``rga``, ``tga``, ``sga``, ``ega``), a :class:`~monopoly_lesson.game.strategies.Strategy`, a plain
-object with a ``buy`` method, or a buy function. :func:`watched_decisions` says which of
+``rga``, ``tga``, ``sga``, ``ega``), a shipped evolved player's (:data:`SHIPPED_PLAYERS`:
+``ega_trading``, ``ega_always``, ``rga_level``, ``rga_finish_order``), ``you`` (a person's
+seat, :class:`~monopoly_lesson.game.person.You`), a
+:class:`~monopoly_lesson.game.strategies.Strategy`, a plain object with a ``buy`` method,
+or a buy function. :func:`watched_decisions` says which of
 its decisions run the student's code, which :func:`~monopoly_lesson.game.asking.ask` then gives
 a read-only view of the game and checks.
 """
@@ -11,12 +14,14 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import importlib
 import inspect
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from .chromosomes import CHROMOSOME_PLAYERS
+from .person import NOBODY_ANSWERS, PERSON, You
 from .state import MAX_PLAYERS, MIN_PLAYERS
 from .strategies import (
     DECISIONS,
@@ -29,6 +34,7 @@ from .strategies import (
 
 __all__ = [
     "BUILT_IN",
+    "SHIPPED_PLAYERS",
     "as_strategy",
     "check_strategies",
     "make_strategy",
@@ -57,6 +63,8 @@ def check_strategies(strategies: object) -> list[Strategy]:
         except (TypeError, ValueError) as error:  # said of the argument the student passed
             kind = TypeError if isinstance(error, TypeError) else ValueError
             raise kind(f"strategies: {error}") from None
+        if isinstance(checked[-1], You) and checked[-1].answer is None:
+            raise ValueError(f"strategies: {NOBODY_ANSWERS}.")
     return checked
 
 
@@ -66,6 +74,9 @@ BUILT_IN: dict[str, type[Strategy]] = {
     "heuristic": Heuristic,
 }
 """The built-in strategies without parameters, by name."""
+SHIPPED_PLAYERS = ("ega_trading", "ega_always", "rga_level", "rga_finish_order")
+"""The shipped evolved players, by the names of their shipped runs
+(:data:`monopoly_lesson.evolution.shipped.SHIPPED_RUNS`): each run's final best genome."""
 
 
 ARGUMENTS = {
@@ -255,7 +266,13 @@ def as_strategy(spec: object) -> Strategy:
 
 
 def strategy_named(name: str) -> Strategy:
-    """The built-in strategy called ``name`` (a chromosome player gets random genes, seed 0)."""
+    """The built-in strategy called ``name`` (a chromosome player gets random genes, seed 0),
+    a shipped evolved player (its run's final best genome, named as the run), or ``"you"``
+    (a person's seat, with nobody to answer until a game stepper gives it its questions)."""
+    if name == PERSON:
+        return You()
+    if name in SHIPPED_PLAYERS:
+        return shipped_player(name)
     if name in BUILT_IN:
         return BUILT_IN[name]()
     if name.startswith("random:"):
@@ -269,7 +286,21 @@ def strategy_named(name: str) -> Strategy:
     if name in CHROMOSOME_PLAYERS:
         return CHROMOSOME_PLAYERS[name].random(seed=0)
     known = [*BUILT_IN, "random:P", *CHROMOSOME_PLAYERS]
-    raise ValueError(f"unknown strategy {name!r}; the built-in ones are {', '.join(known)}.")
+    raise ValueError(
+        f"unknown strategy {name!r}; the built-in ones are {', '.join(known)}; the shipped "
+        f"evolved players {', '.join(SHIPPED_PLAYERS)}; and {PERSON} (a person's seat)."
+    )
+
+
+def shipped_player(name: str) -> Strategy:
+    """The shipped run ``name``'s final best genome as a player named ``name``, read by
+    :func:`monopoly_lesson.evolution.shipped.load_shipped_run` when first asked for."""
+    # The game sits below the genetic algorithm, which plays games: it names the module
+    # when called rather than importing it, so that neither package imports the other back.
+    shipped = importlib.import_module("monopoly_lesson.evolution.shipped")
+    player = shipped.load_shipped_run(name).best_player()
+    player.name = name
+    return player
 
 
 _OWN_STRATEGIES = frozenset({AlwaysBuy, NeverBuy, RandomBuy, Heuristic,

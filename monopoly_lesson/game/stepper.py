@@ -5,19 +5,29 @@ turn, a round or the rest of the game on request, keeps the narration as a log, 
 describes the board (owners, mortgages, houses and hotels, tokens) and the players
 (cash, net worth, lots) for any view. A strategy that fails stops the game with its
 message in :attr:`error`; the state stays readable and :meth:`reset` starts a new game.
+
+A seat of ``"you"`` (:class:`~monopoly_lesson.game.person.You`) is a person's: the game
+stops at each of its decisions with :attr:`GameStepperState.question` open, and
+:meth:`GameStepperState.answer` plays on. The game runs in a thread of its own, handing
+over to the caller at each question and at the end of each step, so that only one of them
+runs at a time: the same seed and the same answers give the same game.
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
-from collections.abc import Sequence
+import threading
+import weakref
+from collections import deque
+from collections.abc import Callable, Sequence
 
 import pandas as pd
 
 from ..board_view import TOKEN_COLOURS, SpaceExtras
 from ..checks import at_the_call, is_list
 from .engine import MonopolyGame
+from .person import PERSON, Question, You
 from .state import HOTEL
 
 __all__ = ["DEFAULT_STRATEGIES", "GameStepperState"]
@@ -25,6 +35,7 @@ __all__ = ["DEFAULT_STRATEGIES", "GameStepperState"]
 DEFAULT_STRATEGIES = ("heuristic", "always", "random:0.5", "never")
 """The four players of a new game unless told otherwise."""
 LOG_LINES = 2000  # the log keeps the newest lines of a long game
+STEPS = ("turn", "round", "end")
 
 
 class GameStepperState:
@@ -32,7 +43,11 @@ class GameStepperState:
 
     Takes the strategies in seat order (at most as many as there are token colours), the
     seed, the round limit and the trading option of
-    :class:`~monopoly_lesson.game.engine.MonopolyGame`.
+    :class:`~monopoly_lesson.game.engine.MonopolyGame`. A seat of ``"you"`` (or ``You()``)
+    is answered here: a step stops at its question (:attr:`question`), :meth:`answer`
+    answers it and plays on to the end of the step. ``answers`` (a list, such as another
+    game's :attr:`answers`) answers the first questions without asking, in order: the
+    same seed and answers replay the same game.
     """
 
     def __init__(
@@ -42,6 +57,7 @@ class GameStepperState:
         seed: int = 0,
         max_rounds: int = 100,
         trading: bool = False,
+        answers: Sequence[object] | None = None,
     ) -> None:
         with at_the_call():  # a mistake in an argument is shown from here, not from the checks
             if is_list(strategies) and len(strategies) > len(TOKEN_COLOURS):
@@ -49,60 +65,112 @@ class GameStepperState:
                     f"strategies: the game widget shows at most {len(TOKEN_COLOURS)} players, "
                     f"got {len(strategies)} strategies."
                 )
+            if answers is not None and not is_list(answers):
+                raise TypeError(
+                    f"answers must be a list of answers (such as a game's state.answers) or "
+                    f"None, got {type(answers).__name__}."
+                )
             self.strategies, self.seed, self.max_rounds = strategies, seed, max_rounds
             self.trading = trading
-            self.reset()  # the game checks them all
+            self._table: _Table | None = None
+            self.reset(answers=list(answers or ()))  # the game checks them all
             self.strategies = list(strategies)
 
-    def reset(self, seed: int | None = None) -> None:
-        """Start a new game (with a new ``seed`` if given)."""
+    def reset(self, seed: int | None = None, *, answers: Sequence[object] = ()) -> None:
+        """Start a new game (with a new ``seed`` if given; ``answers`` to replay, as in the
+        constructor). The old game's thread ends: nothing is left waiting for an answer."""
+        table = _Table(answers)
+        given = self.strategies
+        seats = [_seat(s, table) for s in given] if is_list(given) else given  # else refused
+        people = [k for k, s in enumerate(seats, start=1) if isinstance(s, You)
+                  and s.answer == table.ask]  # fmt: skip
+        game = MonopolyGame(seats, seed=self.seed if seed is None else seed,
+                            max_rounds=self.max_rounds, verbose=True,
+                            trading=self.trading)  # fmt: skip
         if seed is not None:
             self.seed = seed
-        self.game = MonopolyGame(self.strategies, seed=self.seed, max_rounds=self.max_rounds,
-                                 verbose=True, trading=self.trading)  # fmt: skip
+        if self._table is not None:
+            self._stop_thread()  # the old game's: nothing is left waiting
+        table.game = game
+        self._table, self.game, self._people = table, game, tuple(people)
+        self._stop_thread = weakref.finalize(self, table.stop)  # also when the state goes
         self.lines: list[str] = []
         self.error: str | None = None
-        self.turns_played = 0
 
     # -- playing ---------------------------------------------------------------------
 
+    @property
+    def people(self) -> tuple[int, ...]:
+        """The seats whose questions this state asks (``"you"``), in seat order."""
+        return self._people
+
+    @property
+    def question(self) -> Question | None:
+        """The person's question waiting for an answer, or None when nothing waits."""
+        return self._table.question
+
+    @property
+    def answers(self) -> list[object]:
+        """The answers given so far, in order (plain values; a trade as a Trade): pass them
+        as ``answers=`` with the same strategies and seed to replay this game."""
+        return list(self._table.answers)
+
+    @property
+    def turns_played(self) -> int:
+        """The turns played so far in this game."""
+        return self._table.turns_played
+
     def step_turn(self) -> None:
         """Play the next player's turn (nothing once the game is over or has failed)."""
-        self._play(lambda: self._turns(1))
+        self._step("turn")
 
     def step_round(self) -> None:
         """Play the rest of the current round."""
-        round_now = self.game.state.round
-        self._play(lambda: self._turns_while(lambda: self.game.state.round == round_now))
+        self._step("round")
 
     def play_to_end(self) -> None:
         """Play until one player is left or the round limit."""
-        self._play(lambda: self._turns_while(lambda: True))
+        self._step("end")
 
-    def _turns(self, count: int) -> None:
-        for _ in range(count):
-            if self.game.over:
-                return
-            self.game.play_turn()
-            self.turns_played += 1
+    def answer(self, value: object) -> None:
+        """Answer the open :attr:`question` and play on: to the person's next question or
+        the end of the step it interrupted. An illegal answer is a ValueError naming the
+        rule it breaks, and the question stays open."""
+        question = self.question
+        if question is None:
+            raise RuntimeError("no question is open: state.question is None (step the game).")
+        with at_the_call():
+            value = question.check(value)
+        self._hand_over(lambda: self._table.answer(value))
 
-    def _turns_while(self, going: object) -> None:
-        while not self.game.over and going():  # type: ignore[operator]
-            self._turns(1)
-
-    def _play(self, action: object) -> None:
-        if self.error:
+    def _step(self, step: str) -> None:
+        question = self.question
+        if question is not None:
+            raise RuntimeError(
+                f"{self.game.state.name(question.seat)} has a question open ({question.decision}"
+                "): answer it first with state.answer(value); state.question has its choices."
+            )
+        if self.error or self.game.over:
             return
+        self._hand_over(lambda: self._table.play(step))
+
+    def _hand_over(self, go: Callable[[], None]) -> None:
+        """Let the game's thread play (printing into the log) until it hands back."""
         out = io.StringIO()
         try:
             with contextlib.redirect_stdout(out):
-                action()  # type: ignore[operator]
-        except Exception as problem:  # a student's strategy: shown, not raised
-            self.error = f"{type(problem).__name__}: {problem}"
-        self.lines += out.getvalue().splitlines()
-        if self.error:
-            self.lines.append(f"The game stopped: {self.error} Start a new game to play again.")
-        del self.lines[:-LOG_LINES]
+                go()
+        except KeyboardInterrupt:
+            self.error = "stopped (interrupted)."
+            raise
+        finally:
+            problem = self._table.problem
+            if problem is not None and self.error is None:
+                self.error = f"{type(problem).__name__}: {problem}"  # a student's strategy
+            self.lines += out.getvalue().splitlines()
+            if self.error:
+                self.lines.append(f"The game stopped: {self.error} Start a new game to play again.")
+            del self.lines[:-LOG_LINES]
 
     # -- describing ------------------------------------------------------------------
 
@@ -116,6 +184,9 @@ class GameStepperState:
         state = self.game.state
         if self.error:
             return f"Stopped in round {state.round}: {self.error}"
+        if self.question is not None:
+            who = state.name(self.question.seat)
+            return f"Round {state.round}: {who} is asked ({self.question.decision})."
         if self.game.over:
             result = self.game.result()
             how = "one player left" if result.ended_by == "last player" else "the round limit"
@@ -150,3 +221,128 @@ class GameStepperState:
     def tokens(self) -> dict[str, int]:
         """Where each player still in the game stands."""
         return {p.name: p.token.pos for p in self.game.state.players if p.in_game}
+
+
+# ---------------------------------------------------------------------------
+# The game's thread, and the hand-off: one of the two runs at a time
+# ---------------------------------------------------------------------------
+
+
+class _Ended(BaseException):
+    """Ends a game's thread where it waits (a new game, or its state let go): not an
+    Exception, so that no strategy's or engine's handler takes it."""
+
+
+class _Table:
+    """A game played in a thread of its own: :meth:`play` and :meth:`answer` hand it over
+    and wait until it hands back, at the person's next question or the step's end."""
+
+    def __init__(self, answers: Sequence[object]) -> None:
+        self.game: MonopolyGame | None = None
+        self.question: Question | None = None
+        self.answers: list[object] = []
+        self.problem: Exception | None = None
+        self.turns_played = 0
+        self._replay = deque(answers)
+        self._step: str | None = None
+        self._answer: object = None
+        self._ending = False
+        self._go, self._back = threading.Semaphore(0), threading.Semaphore(0)
+        self._thread: threading.Thread | None = None
+
+    # -- the caller's side -------------------------------------------------------------
+
+    def play(self, step: str) -> None:
+        """Play ``step`` (one of :data:`STEPS`) until a question or its end."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="monopoly game", daemon=True)
+            self._thread.start()
+        self._step = step
+        self._hand_over()
+
+    def answer(self, value: object) -> None:
+        """Give the open question ``value`` (checked) and play on."""
+        self.answers.append(value)
+        self.question, self._answer = None, value
+        self._hand_over()
+
+    def _hand_over(self) -> None:
+        self._go.release()
+        try:
+            self._back.acquire()
+        except KeyboardInterrupt:  # Ctrl-C: the game's thread ends at its next turn or question
+            self.stop()
+            raise
+
+    def stop(self) -> None:
+        """End the game's thread (it waits, or ends at its next turn or question)."""
+        self._ending = True
+        thread = self._thread
+        if thread is None or thread is threading.current_thread():
+            return
+        self._go.release()
+        thread.join()
+
+    # -- the game's side ---------------------------------------------------------------
+
+    def ask(self, question: Question) -> object:
+        """The person's answer to ``question``: the next one to replay, or the caller's."""
+        if self._ending:
+            raise _Ended
+        if self._replay:
+            given = self._replay.popleft()
+            try:
+                value = question.check(given)
+            except ValueError as error:
+                raise ValueError(
+                    f"answers[{len(self.answers)}], {given!r}, does not answer the question "
+                    f"it meets ({question.text}): {error} Replay a game with its own "
+                    "strategies, seed, max_rounds, trading and answers."
+                ) from None
+            self.answers.append(value)
+            return value
+        self.question = question
+        self._back.release()
+        self._go.acquire()
+        if self._ending:
+            raise _Ended
+        return self._answer
+
+    def _run(self) -> None:
+        try:
+            self._go.acquire()
+            while not self._ending:
+                try:
+                    self._play(self._step)
+                except Exception as problem:
+                    self.problem = problem
+                over = self.game.over or self.problem is not None
+                self._back.release()
+                if over:
+                    return
+                self._go.acquire()
+        except _Ended:
+            return
+
+    def _play(self, step: str) -> None:
+        game = self.game
+        assert game is not None, "the table's game is set before it plays"
+        round_now, played = game.state.round, 0
+        while not game.over:
+            if self._ending:
+                raise _Ended
+            if (step == "turn" and played) or (step == "round" and game.state.round != round_now):
+                return
+            game.play_turn()
+            self.turns_played += 1
+            played += 1
+
+
+def _seat(strategy: object, table: _Table) -> object:
+    """The strategy for a seat: ``"you"`` or a ``You()`` with nobody to answer it is a
+    person's, answered through ``table``."""
+    if (isinstance(strategy, str) and strategy == PERSON) or (
+        isinstance(strategy, You) and strategy.answer is None
+    ):
+        return You(answer=table.ask)
+    return strategy

@@ -87,10 +87,12 @@ def play_games(
     """Play ``games`` whole games of ``strategies`` (2 to 8) and return one row per player
     per game.
 
-    A strategy is a name (``"always"``, ``"heuristic"``, ``"random:0.5"``, ``"rga"``...), a
-    Strategy or a student's own (:mod:`monopoly_lesson.game.plugins`); the same ones play every
-    game. With ``rotate=True`` game ``g`` seats them rotated by ``g % n``: seat 1 gets the
-    ``g % n``-th strategy, and each strategy sits in every seat equally often. Game ``g``
+    A strategy is a name (``"always"``, ``"heuristic"``, ``"random:0.5"``, ``"rga"``, a
+    shipped evolved player such as ``"ega_trading"``...), a Strategy or a student's own
+    (:mod:`monopoly_lesson.game.plugins`); the same ones play every game. A person's seat,
+    ``"you"``, is refused: nobody answers it in a tournament. With ``rotate=True`` game
+    ``g`` seats them rotated by ``g % n``: seat 1 gets the ``g % n``-th strategy, and each
+    strategy sits in every seat equally often. Game ``g``
     is seeded :func:`game_seed` ``(seed, g)``: the same seed, the same table.
 
     Columns: ``game`` (from 0), ``seed`` (the game's), ``seat``, ``strategy`` (its name, a
