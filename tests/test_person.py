@@ -17,6 +17,7 @@ from monopoly_lesson import (
     Trade,
     You,
     evolve,
+    experiment,
     load_shipped_run,
     play_games,
     play_monopoly,
@@ -298,6 +299,8 @@ NOBODY = "'you' is a person's seat, and nobody answers its questions here"
          "opponents: 'you' is a person's seat"),
         (lambda: evolve("rga", "vs:you,always,always", population=4, generations=1,
                         out=None), "'you' is a person's seat"),
+        (lambda: experiment("rga", "vs:you,always,always", population=4, generations=1,
+                            out="never-made"), "'you' is a person's seat"),
     ],
 )  # fmt: skip
 def test_you_is_refused_where_nobody_answers(call, message):
