@@ -25,6 +25,7 @@ import pandas as pd
 from .checker.capstone_check import CAPSTONE_GAMES
 from .checker.notebook_check import MAX_GAMES, MAX_MEMORY_GB, MAX_TIMEOUT, check_notebook
 from .checks import MAX_ROUNDS, check_max_rounds, check_seed
+from .evolution.experiment import CONNECT_TIMEOUT
 from .evolution.operators import (
     CROSSOVERS,
     FITNESS,
@@ -913,7 +914,8 @@ examples:
         "--scheduler",
         default=None,
         metavar="ADDRESS",
-        help="the address of a running Dask scheduler (tcp://host:8786)",
+        help="the address of a running Dask scheduler (tcp://host:8786); refused if no "
+        f"scheduler answers there within {CONNECT_TIMEOUT}",
     )
     _add_run_options(exp)
     _add_operators(exp)
@@ -943,19 +945,34 @@ def _seed_list(text: str) -> list[int]:
 
 def run_experiment(args: argparse.Namespace) -> None:
     """``experiment``: run (or resume) the grid on Dask workers; print the summary."""
-    from .evolution.experiment import experiment, experiment_runs, generations_saved
+    from .evolution.experiment import (
+        ExperimentStopped,
+        RunFailed,
+        experiment,
+        experiment_runs,
+        generations_saved,
+    )
 
     options = _run_options(args)
     start = time.perf_counter()
-    with _long_command("experiment", f"the completed generations are in {args.out}: run the "
-                       "same command to resume every run."):  # fmt: skip
+    resume = f"the completed generations are in {args.out}: run the same command to resume them."
+    with _long_command("experiment", resume):
         before = generations_saved(args.out, experiment_runs(args.chromosome, args.fitness,
                                                              args.seeds))  # fmt: skip
-        summary = experiment(
-            args.chromosome, args.fitness, args.seeds, args.generations, args.out,
-            workers=args.workers, scheduler=args.scheduler, progress=not args.no_progress,
-            on_start=lambda link: print(f"Dask dashboard: {link}", flush=True), **options,
-        )  # fmt: skip
+        try:
+            summary = experiment(
+                args.chromosome, args.fitness, args.seeds, args.generations, args.out,
+                workers=args.workers, scheduler=args.scheduler, progress=not args.no_progress,
+                on_start=lambda link: print(f"Dask dashboard: {link}", flush=True), **options,
+            )  # fmt: skip
+        except RunFailed as failure:  # the other runs have stopped
+            raise ValueError(f"{failure}; {resume}") from None
+        except ExperimentStopped as stopped:  # said once the runs have stopped
+            if stopped.playing:
+                print(f"\n{PROG} experiment: {len(stopped.playing)} runs still end the "
+                      f"generation they play on the cluster ({', '.join(stopped.playing)}); "
+                      "each stops when it ends.", file=sys.stderr)  # fmt: skip
+            raise
     seconds = time.perf_counter() - start
     played = int(summary["generations"].sum()) - before
     shown = summary[["run", "generations", "min", "max", "mean", "win_rate", "ci_low",

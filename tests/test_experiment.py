@@ -153,7 +153,7 @@ def test_the_command_refuses_bad_input_in_one_line(tmp_path, capsys, monkeypatch
         (["--chromosome", "rga,xga"], "unknown chromosome 'xga'"),
         (["--fitness", "wins"], "--fitness"),
         (["--seeds", "1,x"], "--seeds"),
-        (["--scheduler", f"tcp://127.0.0.1:{free_port()}"], "cannot reach the Dask scheduler"),
+        (["--scheduler", f"tcp://127.0.0.1:{free_port()}"], "no Dask scheduler answered at tcp://127.0.0.1:"),
         (["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "not allowed with"),
     ]
     for words, message in cases:

@@ -14,6 +14,11 @@ one worker process per core, each playing its games on one thread; or any runnin
 cluster, given its scheduler's address (dask-jobqueue on a batch system, Kubernetes,
 ``dask scheduler`` and ``dask worker`` on several machines), whose workers have the
 package installed and see the experiment's folder at the same path.
+
+Ctrl-C stops every run before it returns: each run stops at the start of its next
+generation (a Dask ``Event`` its worker asks), those not started are cancelled, and this
+machine's cluster is closed at once. A run that fails on its worker ends the experiment
+with :class:`RunFailed`, one line that names the run and the cause.
 """
 
 from __future__ import annotations
@@ -24,7 +29,12 @@ import inspect
 import json
 import os
 import re
+import signal
+import sys
+import threading
 import time
+import traceback
+import uuid
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,14 +44,18 @@ import numpy as np
 import pandas as pd
 
 from ..checks import at_the_call, check_flag, check_seeds, check_whole, is_list
-from .files import _write_atomic, _write_csv
+from .files import _open_folder, _write_atomic, _write_csv
 from .operators import FITNESS, OPERATORS, _check_name, check_fitness
 
 __all__ = [
     "CONNECT_TIMEOUT",
+    "LOCAL_STOP_SECONDS",
     "POLL_SECONDS",
+    "STOP_SECONDS",
     "SUMMARY_COLUMNS",
     "ExperimentRun",
+    "ExperimentStopped",
+    "RunFailed",
     "dashboard_link",
     "experiment",
     "experiment_runs",
@@ -59,12 +73,40 @@ opponents, with its 95% interval)."""
 POLL_SECONDS = 1.0
 """How often the progress bar reads the runs' folders."""
 CONNECT_TIMEOUT = "10s"
-"""How long to try to reach a running cluster's scheduler."""
+"""How long a running cluster's scheduler has to answer before the experiment gives up."""
+STOP_SECONDS = 60.0
+"""After Ctrl-C, how long to wait for a running cluster's runs to end the generation each
+plays (a run stops at the start of its next one)."""
+LOCAL_STOP_SECONDS = 0.5
+"""After Ctrl-C, how long this machine's runs may take to reach their next generation
+before its cluster is closed (its workers ended where they are: the runs resume as well)."""
+_SCHEMES = ("tcp", "tls", "ws", "wss", "inproc")
+"""The protocols a running scheduler's address may name (none: tcp; inproc: a cluster in
+this very process, ``LocalCluster(processes=False)``)."""
 _GRID = ("chromosomes", "fitness", "seeds")
 _OPTIONS = ("population", "games_per_player", "benchmark_every", "benchmark_games",
             "max_rounds", "init", "selection", "crossover", "mutation_rate", "mutation_sd",
             "trading")  # fmt: skip
 """The options of ``evolve`` an experiment passes to every run."""
+
+
+class RunFailed(RuntimeError):
+    """A run of the experiment failed on its worker: ``run`` is its name, ``cause`` one line
+    that says why, ``details`` the worker's traceback (if any)."""
+
+    def __init__(self, run: str, cause: str, details: str = "") -> None:
+        super().__init__(f"run {run} failed: {cause}")
+        self.run, self.cause, self.details = run, cause, details
+
+
+class ExperimentStopped(KeyboardInterrupt):
+    """Ctrl-C during an experiment, raised once its runs have stopped. ``playing`` names the
+    runs still ending a generation on a running cluster when the wait for them ended (they
+    stop when it ends); empty when every run has stopped."""
+
+    def __init__(self, playing: Sequence[str] = ()) -> None:
+        super().__init__(", ".join(playing))
+        self.playing = list(playing)
 
 
 @dataclass(frozen=True)
@@ -145,9 +187,14 @@ def experiment(
     ``fitness="all"`` is the paper's five. ``options`` are ``evolve``'s (``population``,
     ``games_per_player``, ``benchmark_every``, ``trading``, the operators...), the same for
     every run. ``workers``: the processes of a local cluster (default: one per core);
-    ``scheduler``: the address of a running cluster's scheduler instead. ``on_start`` is
-    called with the Dask dashboard's address. A folder that holds another experiment (or
-    anything else) is refused; the same experiment again resumes it.
+    ``scheduler``: the address of a running cluster's scheduler instead (``tcp://host:port``;
+    a ``ValueError`` if no scheduler answers there within :data:`CONNECT_TIMEOUT`).
+    ``on_start`` is called with the Dask dashboard's address. A folder that holds another
+    experiment (or anything else) is refused; the same experiment again resumes it. Every
+    argument and the runs' folders are checked before the cluster starts.
+
+    Ctrl-C raises :class:`ExperimentStopped` once the runs have stopped (see the module's
+    notes); a run that fails on its worker, :class:`RunFailed` once the others have.
     """
     from .run import _parameters
 
@@ -161,9 +208,8 @@ def experiment(
                              "not both.")  # fmt: skip
         if workers is not None:
             check_whole(workers, "workers", 1, 1024)
-        if scheduler is not None and not isinstance(scheduler, str):
-            raise TypeError(f"scheduler must be an address (text, e.g. 'tcp://10.0.0.5:8786'), "
-                            f"got {scheduler!r}.")  # fmt: skip
+        if scheduler is not None:
+            scheduler = _check_scheduler(scheduler)
         if on_start is not None and not callable(on_start):
             raise TypeError(f"on_start must be a function (it is called with the dashboard's "
                             f"address), got {on_start!r}.")  # fmt: skip
@@ -175,22 +221,69 @@ def experiment(
             raise TypeError(f"out must be a folder's path, e.g. 'runs/paper'; got {out!r}.")
         folder = Path(out).resolve()
         given = {**_evolve_defaults(), **options}
-        for run in runs:  # every run's options checked here, before a worker starts
+        checked = [  # every run's options checked here, before a worker starts
             _parameters(run.chromosome, run.fitness, given["population"],
                         given["games_per_player"], generations, run.seed, folder / run.name,
                         given["benchmark_every"], given["benchmark_games"], given["max_rounds"],
                         {key: options[key] for key in OPERATORS if key in options},
-                        given["trading"])  # fmt: skip
+                        given["trading"])
+            for run in runs
+        ]  # fmt: skip
         grid = {"chromosomes": list(dict.fromkeys(run.chromosome for run in runs)),
                 "fitness": list(dict.fromkeys(run.fitness for run in runs)),
                 "seeds": list(dict.fromkeys(run.seed for run in runs)),
                 "options": dict(sorted(options.items()))}  # fmt: skip
+        _check_experiment(folder, grid)
+        _check_run_folders(folder, runs, checked, generations)
+    with _cluster(workers, scheduler) as (client, local):
         _open_experiment(folder, grid, generations)
-    with _cluster(workers, scheduler) as client:
         if on_start is not None:
             on_start(client.dashboard_link)
-        _run_all(client, runs, folder, generations, options, progress)
+        _run_all(client, runs, folder, generations, options, progress, local)
     return _write_summary(folder, runs)
+
+
+def _check_scheduler(scheduler: object) -> str:
+    """A running scheduler's address, checked for its form: ``tcp://host:port`` (or
+    ``host:port``; ``tls://``, ``ws://``, ``wss://`` too; ``inproc://``: this process's),
+    else a ``ValueError`` saying what one looks like. Returned with its protocol written out."""
+    example = "like tcp://10.0.0.5:8786 (the address dask scheduler prints)"
+    if not isinstance(scheduler, str):
+        raise TypeError(f"scheduler must be a Dask scheduler's address, {example}; got "
+                        f"{scheduler!r}.")  # fmt: skip
+    scheme, sep, place = scheduler.strip().partition("://")
+    if not sep:
+        scheme, place = "tcp", scheme
+    place = place.removesuffix("/")
+    if scheme.lower() == "inproc" and place:
+        why = None
+    elif scheme.lower() not in _SCHEMES:
+        web = " (a web page's address: the dashboard's?)" if scheme.startswith("http") else ""
+        known = ", ".join(_SCHEMES[:-1])
+        why = f"it names the protocol {scheme + '://'!r}{web}, not one of {known}"
+    elif place.startswith("["):  # IPv6: [::1]:8786
+        host, _, port = place[1:].partition("]")
+        why = _host_port_problem(host, port.removeprefix(":") if port.startswith(":") else None)
+    else:
+        host, sep, port = place.rpartition(":")
+        why = _host_port_problem(host if sep else place, port if sep else None)
+        if why is None and ":" in host:
+            why = "an IPv6 host needs brackets, like tcp://[::1]:8786"
+    if why is not None:
+        raise ValueError(f"scheduler must be a Dask scheduler's address, {example}; "
+                         f"{scheduler!r} is not: {why}.")  # fmt: skip
+    return f"{scheme.lower()}://{place}"
+
+
+def _host_port_problem(host: str, port: str | None) -> str | None:
+    """What is wrong with an address's host and port (None: nothing)."""
+    if not host:
+        return "it names no host"
+    if port is None:
+        return "it names no port (a scheduler's is 8786 unless it was started with another)"
+    if not port.isdigit() or not 1 <= int(port) <= 65535:
+        return f"its port {port!r} is not a whole number from 1 to 65535"
+    return None
 
 
 def _evolve_defaults() -> dict[str, Any]:
@@ -201,11 +294,8 @@ def _evolve_defaults() -> dict[str, Any]:
     return {name: signature[name].default for name in _OPTIONS}
 
 
-def _open_experiment(folder: Path, grid: dict[str, Any], generations: int) -> None:
-    """Make the experiment's folder (or check that it holds this experiment) and record
-    the grid in ``experiment.json``."""
-    from .. import __version__
-
+def _check_experiment(folder: Path, grid: dict[str, Any]) -> None:
+    """The experiment's folder holds this experiment, or nothing yet (else a ValueError)."""
     record = folder / "experiment.json"
     if record.exists():
         try:
@@ -225,6 +315,31 @@ def _open_experiment(folder: Path, grid: dict[str, Any], generations: int) -> No
     elif folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise ValueError(f"{folder} is not an empty folder and holds no experiment "
                          "(no experiment.json); give a new or empty folder.")  # fmt: skip
+
+
+def _check_run_folders(folder: Path, runs: list[ExperimentRun], parameters: list[dict[str, Any]],
+                       generations: int) -> None:  # fmt: skip
+    """Each run's folder, if there is one already, holds that run (the same parameters), and
+    no more generations than asked for: what its worker would refuse, refused here."""
+    over = []
+    for run, checked in zip(runs, parameters, strict=True):
+        if (folder / run.name).exists():
+            _, held = _open_folder(folder / run.name, checked, resume=True)
+            if held.generation > generations:
+                over.append((held.generation, run.name))
+    if over:
+        most, name = max(over)
+        raise ValueError(f"the run {name} in {folder} already holds {most} generations, more "
+                         f"than the {generations} asked for; ask for {most} or more "
+                         "(read_summary and load_evolution read them as they are).")  # fmt: skip
+
+
+def _open_experiment(folder: Path, grid: dict[str, Any], generations: int) -> None:
+    """Make the experiment's folder (checked by :func:`_check_experiment`) and record the
+    grid in ``experiment.json``."""
+    from .. import __version__
+
+    record = folder / "experiment.json"
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -235,66 +350,239 @@ def _open_experiment(folder: Path, grid: dict[str, Any], generations: int) -> No
 
 
 @contextlib.contextmanager
-def _cluster(workers: int | None, scheduler: str | None) -> Iterator[Any]:
-    """A Dask client: of a local cluster of ``workers`` processes (default one per core,
-    one thread each), or of the running cluster at ``scheduler``; closed on leaving."""
+def _cluster(workers: int | None, scheduler: str | None) -> Iterator[tuple[Any, bool]]:
+    """A Dask client, and whether its cluster is this machine's: a local cluster of
+    ``workers`` processes (default one per core, one thread each), or the running cluster
+    at ``scheduler`` (once its scheduler has answered); closed on leaving."""
     import logging
 
+    from dask.utils import parse_timedelta
     from distributed import Client, LocalCluster
 
     if scheduler is not None:
+        seconds = parse_timedelta(CONNECT_TIMEOUT)
+        if not scheduler.startswith("inproc://"):  # a cluster in this process answers at once
+            _ask_scheduler(scheduler, seconds)
         try:
-            client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+            client = Client(scheduler, timeout=seconds)
         except (OSError, TimeoutError, ValueError) as error:
-            raise ValueError(f"cannot reach the Dask scheduler at {scheduler} ({error}); "
-                             "start it, or leave out scheduler to use this "
-                             "machine.") from None  # fmt: skip
+            raise ValueError(f"the Dask scheduler at {scheduler} answered, but a client could "
+                             f"not join it ({_one_line(error)}).") from None  # fmt: skip
         with client:
-            yield client
+            yield client, False
         return
     count = workers or os.cpu_count() or 1
-    with (LocalCluster(n_workers=count, threads_per_worker=1, processes=True,
-                       dashboard_address=":0", silence_logs=logging.ERROR) as cluster,
-          Client(cluster) as client):  # fmt: skip
-        yield client
+    with contextlib.ExitStack() as stack:
+        with _ctrl_c_ignored():  # the workers started here leave Ctrl-C to this process
+            cluster = stack.enter_context(
+                LocalCluster(n_workers=count, threads_per_worker=1, processes=True,
+                             dashboard_address=":0", silence_logs=logging.ERROR)
+            )  # fmt: skip
+            client = stack.enter_context(Client(cluster))
+        try:
+            yield client, True
+        except BaseException:  # Ctrl-C, or a run failed: the runs have stopped or are ended
+            _end_workers(cluster)
+            raise
 
 
-def _play_run(folder: str, run: ExperimentRun, generations: int, options: dict[str, Any]) -> str:
+def _end_workers(cluster: Any) -> None:
+    """End this machine's worker processes at once, their nannies told not to start them
+    again (a run still playing resumes from its last saved generation): the cluster then
+    closes in a moment, not in seconds."""
+    for nanny in list(cluster.workers.values()):
+        with contextlib.suppress(Exception):  # a worker that has gone already
+            nanny.close_gracefully(reason="the experiment was stopped")
+            if nanny.pid:
+                os.kill(nanny.pid, signal.SIGTERM)
+
+
+def _ask_scheduler(address: str, seconds: float) -> None:
+    """Ask ``address`` who answers there; a ``ValueError`` unless a Dask scheduler does
+    within ``seconds`` (a silent server, a web server or one that answers anything else
+    is not one)."""
+    import asyncio
+
+    from distributed.comm import connect
+    from distributed.security import Security
+
+    async def identity() -> object:
+        arguments = Security().get_connection_args("client")
+        comm = await connect(address, timeout=seconds, **arguments)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    answers: list[object] = []
+
+    def ask() -> None:  # on its own thread: a notebook's thread runs an event loop already
+        with contextlib.suppress(Exception):  # refused, timed out, or not Dask's bytes
+            answers.append(asyncio.run(asyncio.wait_for(identity(), seconds)))
+
+    asking = threading.Thread(target=ask, name="asking-the-scheduler", daemon=True)
+    asking.start()
+    asking.join(seconds + 5)
+    kind = answers[0].get("type") if answers and isinstance(answers[0], dict) else None
+    if kind != "Scheduler":
+        other = f" (a Dask {kind} did: give its scheduler's address)" if kind else ""
+        raise ValueError(f"no Dask scheduler answered at {address} within {seconds:g} s{other}; "
+                         "start one (dask scheduler, then dask worker with its address), or "
+                         "leave out the scheduler to use this machine's cores.")  # fmt: skip
+
+
+@contextlib.contextmanager
+def _ctrl_c_ignored() -> Iterator[None]:
+    """Ignore Ctrl-C while this machine's cluster starts (a second or two): the worker
+    processes started meanwhile keep ignoring it, so a Ctrl-C at the terminal reaches only
+    this process, which stops them in order."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # Ctrl-C reaches only the main thread, which is not starting this cluster
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before if before is not None else signal.default_int_handler)
+
+
+def _play_run(folder: str, run: ExperimentRun, generations: int, options: dict[str, Any],
+              stop: Any, local: bool) -> tuple[str, str] | None:  # fmt: skip
     """A worker's task: the run ``run`` resumed (or started) in ``folder`` up to
-    ``generations``, its games on one thread."""
+    ``generations``, its games on one thread, stopped at the start of a generation once the
+    Dask event ``stop`` is set. Returns None, or why it failed (one line, the traceback)."""
     import numba
 
     from .run import evolve
 
+    if stop.is_set():  # the experiment was stopped before this run started
+        return None
     numba.set_num_threads(1)
-    evolve(run.chromosome, run.fitness, generations=generations, seed=run.seed, out=folder,
-           resume=True, progress=False, **options)  # fmt: skip
-    return run.name
+    _bars_without_a_process_lock()
+    if local:  # a worker restarted after its process died: Ctrl-C is the command's too
+        from distributed import get_worker
+
+        get_worker().loop.add_callback(signal.signal, signal.SIGINT, signal.SIG_IGN)
+    try:
+        evolve(run.chromosome, run.fitness, generations=generations, seed=run.seed, out=folder,
+               resume=True, progress=False, stop=stop.is_set, **options)  # fmt: skip
+    except Exception as error:  # said by the experiment, not logged by the worker
+        return _cause(error), traceback.format_exc()
+    return None
+
+
+def _cause(error: BaseException) -> str:
+    """An error as one line: its message (its kind too, but for a plain mistake)."""
+    if isinstance(error, OSError) and error.strerror:
+        where = f": {error.filename}" if error.filename else ""
+        return f"{error.strerror}{where}"
+    if isinstance(error, MemoryError):
+        return "out of memory on its worker; ask for a smaller population or fewer games"
+    text = _one_line(error)
+    return text if type(error) in (ValueError, TypeError) else f"{type(error).__name__}: {text}"
+
+
+def _one_line(error: object) -> str:
+    """A message on one line."""
+    return " ".join(str(error).split())
+
+
+def _bars_without_a_process_lock() -> None:
+    """In a worker process, the bars evolve makes (never shown there) share a thread lock,
+    not tqdm's default process lock: a semaphore a worker ended by Ctrl-C would leave to
+    the resource tracker's ``leaked semaphore`` warning."""
+    import multiprocessing
+
+    from tqdm import tqdm
+
+    if multiprocessing.parent_process() is not None and "_lock" not in vars(tqdm):
+        tqdm.set_lock(threading.RLock())
 
 
 def _run_all(client: Any, runs: list[ExperimentRun], folder: Path, generations: int,
-             options: dict[str, Any], progress: bool) -> None:  # fmt: skip
+             options: dict[str, Any], progress: bool, local: bool) -> None:  # fmt: skip
     """Every run to ``generations`` on the cluster, with a progress bar that counts the
-    generations saved across runs (read from their folders)."""
+    generations saved across runs (read from their folders). Ctrl-C, or a run that fails,
+    stops the others first (:func:`_stop_runs`)."""
+    from distributed import Event
     from tqdm.auto import tqdm
 
-    futures = [  # the grid's order: a higher priority runs first
-        client.submit(_play_run, str(folder / run.name), run, generations, options,
-                      key=f"evolve-{run.name}", pure=False, priority=len(runs) - k)
+    stop = Event(f"monopoly-lesson-stop-{uuid.uuid4().hex}", client=client)
+    futures = {  # the grid's order: a higher priority runs first
+        client.submit(_play_run, str(folder / run.name), run, generations, options, stop, local,
+                      key=f"evolve-{run.name}-{uuid.uuid4().hex[:8]}", pure=False,
+                      priority=len(runs) - k): run
         for k, run in enumerate(runs)
-    ]  # fmt: skip
+    }  # fmt: skip
     total = len(runs) * generations
-    with tqdm(total=total, desc="experiment", unit="gen", disable=not progress) as bar:
-        while True:
-            finished = [future for future in futures if future.done()]
-            for future in finished:
-                if future.status == "error":
-                    future.result()  # the run's error, raised here at once
-            saved = generations_saved(folder, runs)
-            bar.update(saved - bar.n)
-            if len(finished) == len(futures):
-                break
-            time.sleep(POLL_SECONDS)
+    try:
+        with tqdm(total=total, desc="experiment", unit="gen", disable=not progress) as bar:
+            while True:
+                finished = [future for future in futures if future.done()]
+                for future in finished:
+                    _check_finished(future, futures[future])
+                bar.update(generations_saved(folder, runs) - bar.n)
+                if len(finished) == len(futures):
+                    break
+                time.sleep(POLL_SECONDS)
+    except KeyboardInterrupt:
+        playing = _stop_runs(client, stop, futures, LOCAL_STOP_SECONDS if local else STOP_SECONDS)
+        raise ExperimentStopped([] if local else playing) from None  # this machine's: ended
+    except RunFailed:
+        _stop_runs(client, stop, futures, LOCAL_STOP_SECONDS if local else STOP_SECONDS)
+        raise
+
+
+def _check_finished(future: Any, run: ExperimentRun) -> None:
+    """A run's finished task: a :class:`RunFailed` if the run failed, or its worker died."""
+    from distributed import KilledWorker
+
+    if future.status == "finished":
+        failed = future.result()
+        if failed is not None:
+            raise RunFailed(run.name, *failed)
+        return
+    error = future.exception()
+    if isinstance(error, KilledWorker):
+        tries, last = error.allowed_failures + 1, error.last_worker
+        raise RunFailed(run.name, f"the workers that played it died ({tries} "
+                        f"{'time' if tries == 1 else 'times'}, the last at "
+                        f"{getattr(last, 'address', last)}); their logs say why (out of "
+                        "memory? ask for a smaller population)") from None  # fmt: skip
+    raise RunFailed(run.name, _cause(error)) from None
+
+
+def _stop_runs(client: Any, stop: Any, futures: dict[Any, ExperimentRun],
+               seconds: float) -> list[str]:  # fmt: skip
+    """Stop every run: set ``stop`` (a run asks it before each generation), cancel the tasks
+    not started, and wait up to ``seconds`` for those playing to end their generation
+    (a second Ctrl-C ends the wait). Returns the names of the runs still playing."""
+    from distributed import wait
+
+    stop.set()
+    playing = [future for future in futures if not future.done()]
+    with contextlib.suppress(Exception):  # a cluster that no longer answers: nothing to cancel
+        started = {key for keys in client.processing().values() for key in keys}
+        client.cancel([future for future in playing if future.key not in started])
+    playing = [future for future in playing if not future.done()]
+    told = False
+    with contextlib.suppress(KeyboardInterrupt):
+        waited = time.monotonic()
+        while playing and time.monotonic() - waited < seconds:
+            with contextlib.suppress(TimeoutError):
+                wait(playing, timeout=min(1.0, seconds))
+            playing = [future for future in playing if not future.done()]
+            if playing and not told and seconds > 1:
+                told = True
+                print(f"stopping: the runs on the cluster end the generation they play "
+                      f"(waiting at most {seconds:g} s; Ctrl-C to stop waiting)...",
+                      file=sys.stderr, flush=True)  # fmt: skip
+    names = [futures[future].name for future in playing if not future.done()]
+    if not names:
+        with contextlib.suppress(Exception):
+            stop.clear()  # the scheduler forgets the event
+    return names
 
 
 def generations_saved(out: str | os.PathLike[str], runs: Sequence[ExperimentRun]) -> int:
