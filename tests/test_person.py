@@ -3,6 +3,7 @@ shipped evolved players, with every answer checked by the rules' own why_not_...
 
 from __future__ import annotations
 
+import _thread
 import gc
 import random
 import re
@@ -19,6 +20,7 @@ from monopoly_lesson import (
     evolve,
     experiment,
     load_shipped_run,
+    make_strategy,
     play_games,
     play_monopoly,
     win_rates_against,
@@ -268,6 +270,35 @@ def test_a_new_game_or_a_dropped_state_leaves_no_thread_waiting():
     while threading.active_count() > before and time.monotonic() < deadline:
         time.sleep(0.01)
     assert threading.active_count() == before
+
+
+def test_ctrl_c_while_the_game_plays_stops_it_and_leaves_no_thread():
+    before, pressed = threading.active_count(), []
+
+    def buy(game, me, space):  # Ctrl-C pressed while the game's thread plays a turn
+        if not pressed:
+            pressed.append(space)
+            _thread.interrupt_main()
+        return True
+
+    state = GameStepperState([make_strategy(buy=buy), "you"], seed=1)
+    with pytest.raises(KeyboardInterrupt):
+        state.play_to_end()
+    assert pressed and threading.active_count() == before
+    assert state.error == "stopped (interrupted)." and state.over
+    state.play_to_end()  # stopped: nothing more is played until a new game
+    assert state.lines[-1].startswith("The game stopped: stopped (interrupted).")
+
+
+def test_a_strategy_that_raises_systemexit_hands_it_to_the_caller():
+    def buy(game, me, space):
+        raise SystemExit(3)
+
+    before = threading.active_count()
+    state = GameStepperState([make_strategy(buy=buy), "you"], seed=1)
+    with pytest.raises(SystemExit):
+        state.play_to_end()
+    assert state.error.startswith("SystemExit") and threading.active_count() == before
 
 
 def test_a_game_without_a_person_steps_as_before():

@@ -160,7 +160,7 @@ class GameStepperState:
         try:
             with contextlib.redirect_stdout(out):
                 go()
-        except KeyboardInterrupt:
+        except KeyboardInterrupt:  # Ctrl-C while the game played: it is over
             self.error = "stopped (interrupted)."
             raise
         finally:
@@ -171,6 +171,8 @@ class GameStepperState:
             if self.error:
                 self.lines.append(f"The game stopped: {self.error} Start a new game to play again.")
             del self.lines[:-LOG_LINES]
+        if problem is not None and not isinstance(problem, Exception):
+            raise problem  # a strategy's SystemExit or KeyboardInterrupt: the caller's
 
     # -- describing ------------------------------------------------------------------
 
@@ -241,7 +243,7 @@ class _Table:
         self.game: MonopolyGame | None = None
         self.question: Question | None = None
         self.answers: list[object] = []
-        self.problem: Exception | None = None
+        self.problem: BaseException | None = None
         self.turns_played = 0
         self._replay = deque(answers)
         self._step: str | None = None
@@ -282,6 +284,7 @@ class _Table:
             return
         self._go.release()
         thread.join()
+        self.question = None  # nobody is asked any more
 
     # -- the game's side ---------------------------------------------------------------
 
@@ -314,7 +317,9 @@ class _Table:
             while not self._ending:
                 try:
                     self._play(self._step)
-                except Exception as problem:
+                except _Ended:
+                    raise
+                except BaseException as problem:  # shown, or raised again, by the caller
                     self.problem = problem
                 over = self.game.over or self.problem is not None
                 self._back.release()
