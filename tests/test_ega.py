@@ -136,6 +136,22 @@ def test_it_accepts_a_completing_trade_only_for_its_least_to_keep(gene, accepted
     assert player(g, 2).cash == (1500 - 60 if accepted else 1500)
 
 
+@pytest.mark.parametrize("given", [6, 13])
+def test_a_railroad_or_utility_it_gives_has_no_keep_limit(given):
+    """Seat 2 (EGA, every keep limit $500) gives Reading Railroad or the Electric Company
+    for Baltic, completing brown: its genes are the colour groups', so no limit applies,
+    and it accepts (before, the railroad's missing limit stopped the game)."""
+    trade = Trade(partner=2, give=(4,), take=(given,))
+    offers = iter([trade])
+    g = new_game(passive(propose_trade=lambda game, me: next(offers, None)),
+                 ega(keep=1.0), dice=QUIET, trading=True)  # fmt: skip
+    give(g, 1, 4)
+    give(g, 2, 2, given)
+    play(g, 1, start=17)
+    assert g.state.proposals[0].accepted is True
+    assert (g.state.lots[4].owner, g.state.lots[given].owner) == (2, 1)
+
+
 @pytest.mark.parametrize(("gene", "accepted"), [(0.56, True), (0.561, False)])
 def test_it_answers_the_default_completion_swap_by_its_least_to_keep(gene, accepted):
     """Seat 1 (always-buy, the default policy) proposes Mediterranean and $60 for

@@ -492,9 +492,11 @@ class EGA(RGA):
 
     def accept_trade(self, game: GameView, me: OwnView, offer: Trade) -> bool:
         """Yes when the trade completes a group of its own and the net cash it receives is
-        at least its least-to-keep of every group it gives a lot of."""
+        at least its least-to-keep of every colour group it gives a lot of (a railroad or a
+        utility it gives has no limit: its genes are the colour groups')."""
         mine, _ = groups_gained(game, me, offer)
-        return mine > 0 and all(offer.cash >= self.least_to_keep[GROUP[s]] for s in offer.take)
+        limits = [self.least_to_keep[GROUP[s]] for s in offer.take if GROUP[s] in STREET_GROUPS]
+        return mine > 0 and all(offer.cash >= limit for limit in limits)
 
     def genes(self) -> dict[str, pd.DataFrame]:
         """The genes as tables: RGA's ``"buy"`` and ``"jail"``, the ``"bid"`` multiples of
