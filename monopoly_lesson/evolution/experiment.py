@@ -543,6 +543,9 @@ def _check_finished(future: Any, run: ExperimentRun) -> None:
         if failed is not None:
             raise RunFailed(run.name, *failed)
         return
+    if future.cancelled():  # not by this experiment, which stops its runs only on leaving
+        raise RunFailed(run.name, "its task was cancelled on the cluster (its scheduler was "
+                        "lost or restarted, or another client cancelled it)")  # fmt: skip
     error = future.exception()
     if isinstance(error, KilledWorker):
         tries, last = error.allowed_failures + 1, error.last_worker
@@ -560,9 +563,10 @@ def _stop_runs(client: Any, stop: Any, futures: dict[Any, ExperimentRun],
     (a second Ctrl-C ends the wait). Returns the names of the runs still playing."""
     from distributed import wait
 
-    stop.set()
+    with contextlib.suppress(Exception):  # a cluster that no longer answers stops nothing
+        stop.set()
     playing = [future for future in futures if not future.done()]
-    with contextlib.suppress(Exception):  # a cluster that no longer answers: nothing to cancel
+    with contextlib.suppress(Exception):
         started = {key for keys in client.processing().values() for key in keys}
         client.cancel([future for future in playing if future.key not in started])
     playing = [future for future in playing if not future.done()]
