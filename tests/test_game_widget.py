@@ -3,10 +3,17 @@ is shown and the widget survives (no browser needed; the browser tests click it 
 
 from __future__ import annotations
 
+import collections
+import html
+import random
+
+import ipywidgets as widgets
 import pytest
 
 from monopoly_lesson.game.plugins import make_strategy
 from monopoly_lesson.game.stepper import GameStepperState
+from monopoly_lesson.game.strategies import DECISIONS
+from monopoly_lesson.game.trade import Trade
 from monopoly_lesson.game.widget import GameStepper
 
 
@@ -82,3 +89,274 @@ def test_the_richer_chromosome_steps_in_the_widget():
     stepper = GameStepper(["ega", "always", "heuristic"], seed=1, trading=True)
     stepper.state.play_to_end()
     assert stepper.state.game.over and "P1 ega" in stepper.state.game.state.name(1)
+
+
+# -- a person at the table: the question and its controls ----------------------------
+
+FIELD = ["you", "ega_trading"]
+CONTROLS = ("yes", "no", "bid", "no-bid", "choose", "done", "no-trade", "swap", "propose")
+"""The CSS names of the controls that answer the person's questions."""
+
+
+def shown(widget) -> bool:
+    return widget.layout.display != "none"
+
+
+class Clicker:
+    """A person playing by clicks, seeded: a button for each question, a value set first
+    where the control takes one; once each, an illegal bid and an empty trade (refused,
+    the question left open) and a trade of its own from the form."""
+
+    def __init__(self, stepper: GameStepper, seed: int) -> None:
+        self.stepper, self.rng = stepper, random.Random(seed)
+        self.used: collections.Counter = collections.Counter()
+        self.asked: collections.Counter = collections.Counter()
+        self.refused: list[str] = []
+        self.form_trades = 0
+        self.last = None
+
+    def play(self) -> None:
+        """Click "To the end", then answer every question until the game is over."""
+        stepper = self.stepper
+        stepper.to_end.click()
+        while stepper.state.question is not None:
+            self.answer_one()
+            stepper.state.game.state.check()
+            if stepper.state.question is None and not stepper.state.over:
+                stepper.to_end.click()
+
+    def answer_one(self) -> None:
+        stepper, rng = self.stepper, self.rng
+        question = stepper.state.question
+        if question is not self.last:  # asked again after a refused answer: the same one
+            self.asked[question.decision] += 1
+        self.last = question
+        assert question.text in html.unescape(stepper.question_view.value)
+        assert all(b.disabled for b in (stepper.one_turn, stepper.one_round, stepper.to_end))
+        decision = question.decision
+        if decision in ("buy", "leave_jail", "accept_trade"):
+            button = stepper.yes_button if rng.random() < 0.6 else stepper.no_button
+        elif decision == "bid":
+            if not self.refused_once("bid", stepper.bid_box, question.choices[-1] + 1):
+                return
+            button = stepper.no_bid_button
+            if rng.random() < 0.7:
+                stepper.bid_box.value = rng.randrange(question.choices[-1] + 1)
+                button = stepper.bid_button
+        elif decision in ("build", "lift", "raise_cash"):
+            button = stepper.choose_button
+            if shown(stepper.done_button) and rng.random() < 0.4:
+                button = stepper.done_button
+            else:
+                stepper.chooser.value = rng.choice(stepper.chooser.options)[1]
+        else:
+            button = self.proposal(question)
+            if button is None:
+                return
+        self.used[button._dom_classes[-1].removeprefix("game-stepper-")] += 1
+        button.click()
+        assert stepper.refused is None and stepper.state.question is not question
+
+    def refused_once(self, kind: str, box, value: int) -> bool:
+        """The first time: an illegal value is refused, shown, and the question stays."""
+        if kind in self.refused:
+            return True
+        stepper = self.stepper
+        question, lines = stepper.state.question, len(stepper.state.lines)
+        box.value = value
+        (stepper.bid_button if kind == "bid" else stepper.propose_button).click()
+        assert stepper.state.question is question and len(stepper.state.lines) == lines
+        assert "Not taken" in stepper.status_view.value and stepper.refused
+        answer = value if kind == "bid" else Trade(1 + question.seat % 2, cash=value)
+        assert html.escape(question.why_not(answer)) in stepper.status_view.value
+        self.refused.append(kind)
+        return False
+
+    def proposal(self, question):
+        """No trade, mostly; a completion swap now and then; once, an empty form (refused)
+        and a trade of one lot for one from the form."""
+        stepper = self.stepper
+        if stepper.swaps.children and self.rng.random() < 0.5:
+            return stepper.swaps.children[0]
+        if stepper.give_box.options and stepper.take_box.options and not self.form_trades:
+            if not self.refused_once("trade", stepper.cash_box, 0):  # no lots: refused
+                return None
+            stepper.give_box.value = (stepper.give_box.options[0][1],)
+            stepper.take_box.value = (stepper.take_box.options[-1][1],)
+            stepper.cash_box.value = 10
+            self.form_trades += 1
+            return stepper.propose_button
+        return stepper.no_trade_button
+
+
+SEED = 13
+"""A game of :data:`FIELD` in which :class:`Clicker` meets every decision and control."""
+
+
+def test_a_person_plays_a_whole_game_by_clicks_through_every_control():
+    stepper = GameStepper(FIELD, seed=SEED, trading=True)
+    clicker = Clicker(stepper, SEED)
+    clicker.play()
+    state = stepper.state
+    assert state.game.over and state.error is None and state.question is None
+    assert set(clicker.asked) == set(DECISIONS)
+    assert set(clicker.used) == set(CONTROLS) and clicker.refused == ["bid", "trade"]
+    assert sum(clicker.asked.values()) == len(state.answers) == stepper.asked
+    made = [p.trade for p in state.game.state.proposals if p.proposer == 1]
+    assert made == [a for a in state.answers if isinstance(a, Trade)] and made
+    assert not any(b.disabled for b in (stepper.one_turn, stepper.one_round, stepper.to_end))
+    assert not shown(stepper.question_box) and "Over after" in stepper.status_view.value
+    replay = GameStepperState(FIELD, seed=SEED, trading=True, answers=state.answers)
+    replay.play_to_end()  # the answers given by clicks replay the same game
+    assert replay.question is None and replay.game.over and replay.lines == state.lines
+    assert replay.game.result().finish_order == state.game.result().finish_order
+
+
+def labels_shown(box) -> set[str]:
+    """The labels of the buttons shown in ``box`` and the boxes in it."""
+    if not shown(box):
+        return set()
+    if isinstance(box, widgets.Button):
+        return {box.description}
+    return set().union(*(labels_shown(child) for child in getattr(box, "children", ())))
+
+
+DEFAULTS_SEED = 8
+"""A game of :data:`FIELD` in which the rules' defaults, as answers, meet every decision."""
+
+
+def first_question(decision: str, seed: int = DEFAULTS_SEED) -> GameStepper:
+    """A widget of :data:`FIELD` stopped at the person's first ``decision`` (earlier
+    questions answered with the rules' defaults)."""
+    stepper = GameStepper(FIELD, seed=seed, trading=True)
+    stepper.to_end.click()
+    while stepper.state.question.decision != decision:
+        stepper.state.answer(stepper.state.question.default)
+        if stepper.state.question is None:
+            stepper.to_end.click()
+    stepper.redraw()
+    return stepper
+
+
+@pytest.mark.parametrize(
+    ("decision", "controls", "labels"),
+    [
+        ("buy", "yes_no", ("Buy", "Do not buy")),
+        ("bid", "bids", ("Bid", "No bid")),
+        ("leave_jail", "yes_no", ("Pay $50 or Use the card", "Stay")),
+        ("build", "choosing", ("Build", "Done")),
+        ("propose_trade", "proposing", ("No trade", "Propose")),
+        ("accept_trade", "yes_no", ("Accept", "Refuse")),
+    ],
+)
+def test_a_question_shows_its_words_and_only_its_controls(decision, controls, labels):
+    stepper = first_question(decision)
+    question = stepper.state.question
+    assert html.escape(question.text) in stepper.question_view.value
+    assert f'data-decision="{decision}"' in stepper.question_view.value
+    boxes = ("yes_no", "bids", "choosing", "proposing")
+    assert [shown(getattr(stepper, box)) for box in boxes] == [box == controls for box in boxes]
+    if decision == "leave_jail":  # the way out the person has
+        card = question.game.player(question.seat).jail_cards
+        labels = ("Use the card" if card else "Pay $50", "Stay")
+    assert set(labels) <= labels_shown(getattr(stepper, controls))
+    assert stepper.one_turn.disabled and stepper.to_end.disabled and not stepper.new_game.disabled
+    with pytest.raises(RuntimeError, match="answer it first"):
+        stepper.state.step_turn()  # the state refuses a step too, not only the buttons
+    seat = 'class="game-stepper-you"'
+    assert (
+        stepper.players_view.value.count(seat) == 1 and "&#9733; you" in stepper.players_view.value
+    )
+
+
+def test_the_chooser_holds_the_legal_choices_in_words():
+    stepper = first_question("build")
+    question = stepper.state.question
+    assert [value for _, value in stepper.chooser.options] == list(question.choices[:-1])
+    assert [label for label, _ in stepper.chooser.options] == [
+        question.describe(c) for c in question.choices[:-1]
+    ]
+    assert stepper.chooser.value == question.choices[0]  # never a blank choice (Done)
+    stepper.choose_button.click()
+    assert stepper.refused is None and stepper.state.answers[-1] == question.choices[0]
+
+
+def test_the_bid_box_shows_the_legal_range_and_refuses_outside_it():
+    stepper = first_question("bid")
+    question = stepper.state.question
+    cash = question.choices[-1]
+    assert stepper.bid_box.value == question.default
+    assert f"${cash:,}" in stepper.bid_range.value
+    stepper.bid_box.value = -1
+    stepper.bid_button.click()
+    assert stepper.state.question is question
+    assert "a bid must be from $0 to your cash" in stepper.status_view.value
+    stepper.no_bid_button.click()
+    assert stepper.refused is None and stepper.state.answers[-1] == 0
+    assert "Not taken" not in stepper.status_view.value
+
+
+def test_the_trade_form_offers_the_lots_each_side_may_trade():
+    stepper = GameStepper(["you", "always", "ega_trading"], seed=2, trading=True)
+    stepper.to_end.click()
+    while not (stepper.state.question.decision == "propose_trade"
+               and stepper.state.game.state.player(3).lots):  # fmt: skip
+        stepper.state.answer(stepper.state.question.default)
+        if stepper.state.question is None:
+            stepper.to_end.click()
+    stepper.redraw()
+    game = stepper.state.game.state
+    assert [seat for _, seat in stepper.partner_box.options] == [2, 3]
+    assert {s for _, s in stepper.give_box.options} <= game.player(1).lots
+    stepper.partner_box.value = 3
+    assert {s for _, s in stepper.take_box.options} <= game.player(3).lots
+    assert stepper.take_box.options  # the partner's lots, when the partner changes
+    stepper.no_trade_button.click()
+    assert stepper.state.answers[-1] is None and stepper.refused is None
+
+
+def test_a_snapshot_with_a_question_open_has_the_question_and_its_choices():
+    stepper = first_question("buy")
+    question = stepper.state.question
+    bundle = stepper._repr_mimebundle_()
+    assert (
+        question.text in bundle["text/markdown"]
+        and "Choices: Buy; Do not buy" in (bundle["text/markdown"])
+    )
+    assert html.escape(question.text) in bundle["text/html"]
+    assert "Choices: Buy; Do not buy" in bundle["text/html"]
+    assert question.text in bundle["text/plain"] and "Run this notebook" in bundle["text/plain"]
+    assert "<svg" in bundle["image/svg+xml"]
+    plain = GameStepper(["always", "ega_trading"], seed=SEED)._repr_mimebundle_()
+    assert (
+        "Choices" not in plain["text/markdown"]
+        and "game-stepper-question" not in plain["text/html"]
+    )
+
+
+def test_a_new_game_while_a_question_is_open_starts_afresh():
+    stepper = first_question("build")
+    assert stepper.asked > 1
+    stepper.seed_box.value = 1
+    stepper.new_game.click()
+    assert stepper.state.question is None and not shown(stepper.question_box)
+    assert not stepper.to_end.disabled and stepper.state.status().startswith("Round 1:")
+    stepper.to_end.click()
+    assert stepper.state.question is not None and stepper.asked == 1
+    assert 'data-number="1"' in stepper.question_view.value
+
+
+def test_a_widget_replays_a_game_from_its_answers():
+    stepper = GameStepper(FIELD, seed=SEED, trading=True)
+    clicker = Clicker(stepper, SEED)
+    stepper.to_end.click()
+    for _ in range(5):
+        clicker.answer_one()
+        if stepper.state.question is None:
+            stepper.to_end.click()
+    answers = stepper.state.answers
+    again = GameStepper(FIELD, seed=SEED, trading=True, answers=answers)
+    again.to_end.click()  # the given answers are not asked again
+    assert again.state.answers == answers and again.asked == len(answers) + 1
+    assert f'data-number="{len(answers) + 1}"' in again.question_view.value
+    assert again.state.question.text == stepper.state.question.text
