@@ -14,6 +14,7 @@ import argparse
 import contextlib
 import math
 import os
+import shlex
 import signal
 import sys
 import time
@@ -39,9 +40,11 @@ from .evolution.run import BENCHMARK_OPPONENTS, EvolutionResult, evolve, fitness
 from .exact import MAX_SIDES, euler84, expected_tallies
 from .game.chromosomes import CHROMOSOME_PLAYERS
 from .game.engine import play_monopoly
-from .game.plugins import strategy_named
+from .game.person import PERSON, You
+from .game.plugins import SHIPPED_PLAYERS, strategy_named
 from .game.state import MAX_PLAYERS, MIN_PLAYERS
 from .game.strategies import StrategyError
+from .game.terminal import SEPARATOR, LeftTheTable, Terminal, split_answers
 from .game.tournament import play_games, win_rates
 from .rent_value import rent_per_turn
 from .rules import Rules
@@ -478,7 +481,10 @@ GENES_HELP = """\
 A chromosome player (rga, tga, sga, ega) gets random genes, the same for the same seed: the
 k-th player (from 1) is CHROMOSOME_PLAYERS[name].random(seed=1000 * SEED + k), so
 different seats and seeds get different genes."""
-STRATEGY_NAMES = "always, never, heuristic, random:P (P from 0 to 1), rga, tga, sga, ega"
+STRATEGY_NAMES = (
+    "always, never, heuristic, random:P (P from 0 to 1), rga, tga, sga, ega;\nthe shipped "
+    f"evolved players {', '.join(SHIPPED_PLAYERS)}"
+)
 
 
 def _players(text: str) -> int:
@@ -554,9 +560,17 @@ def _add_play(commands: argparse._SubParsersAction) -> None:
 One name plays every seat; otherwise give one name per player.
 {GENES_HELP}
 
+A person plays too: --you SEAT seats you there (or name you in --strategy), the strategies
+fill the other seats in order, and each of your decisions is asked in the terminal, with
+the game narrated. Enter takes the default, ? lists the choices, b shows the board; an
+answer that breaks a rule is asked again, with the rule. Answers may be piped in. Ctrl-C
+(exit 130) or the end of input, Ctrl-D (exit 1), stops the game and prints the command
+that replays your answers (--answers 'y;150;n;...', or --answers @FILE, one a line).
+
 examples:
   {PROG} play --strategy heuristic,always,rga,never --seed 1
-  {PROG} play --players 3 --strategy heuristic --seed 2 --verbose""",
+  {PROG} play --players 3 --strategy heuristic --seed 2 --verbose
+  {PROG} play --you 1 --strategy ega_trading,always,heuristic --trading""",
     )
     play.add_argument("--players", type=_players, default=None,
                       help=f"players, {MIN_PLAYERS} to {MAX_PLAYERS} (default: one per name "
@@ -570,6 +584,11 @@ examples:
     )
     _add_game_options(play)
     play.add_argument("--verbose", action="store_true", help="narrate every event of the game")
+    play.add_argument("--you", type=_you_seat, metavar="SEAT",
+                      help="play in seat SEAT yourself, answering in the terminal")  # fmt: skip
+    play.add_argument("--answers", metavar="ANSWERS",
+                      help="your first answers, to replay a game: separated by ';', or "
+                      "@FILE for a file of them, one a line")  # fmt: skip
 
 
 def _add_tournament(commands: argparse._SubParsersAction) -> None:
@@ -603,9 +622,50 @@ examples:
 
 
 def run_play(args: argparse.Namespace) -> None:
-    """``play``: one whole game; print the winner and the standings (narrated if verbose)."""
-    names = args.strategy
-    players = args.players or (len(names) if len(names) > 1 else 4)
+    """``play``: one whole game; print the winner and the standings (narrated if verbose, or
+    if a person plays: then each of its questions is asked in the terminal)."""
+    names = _seat_names(args)
+    seed = args.seed
+    seats = [_cli_strategy(name, seed, k) for k, name in enumerate(names, start=1)]
+    if PERSON in names:
+        result = _play_with_you(args, names, seats)
+    else:
+        result = play_monopoly(seats, seed=seed, max_rounds=args.max_rounds,
+                               verbose=args.verbose, trading=args.trading)  # fmt: skip
+    if args.verbose or PERSON in names:
+        print()
+    seat = result.winner
+    trading = ", in a game with trading" if args.trading else ""
+    print(f"Winner: {result.names[seat - 1]} (seat {seat}), "
+          f"net worth ${result.net_worth[seat - 1]:,}{trading}.")  # fmt: skip
+    print(result)
+
+
+def _you_seat(text: str) -> int:
+    """``--you``: a seat, from 1 (checked against the number of players once it is known)."""
+    return _whole(text, 1, "the seat")
+
+
+def _seat_names(args: argparse.Namespace) -> list[str]:
+    """The strategy of each seat, in order: ``--strategy`` (one name for all, or one a
+    seat), with ``"you"`` in seat ``--you`` if given."""
+    names, players = list(args.strategy), args.players
+    if args.you is not None:
+        if PERSON in names:
+            raise UsageError(f"{PROG} play: --you seats you; leave {PERSON} out of --strategy "
+                             f"(got {','.join(names)}).")  # fmt: skip
+        players = players or (len(names) + 1 if len(names) > 1 else 4)
+        if len(names) == 1:
+            names = names * (players - 1)
+        if len(names) != players - 1:
+            raise UsageError(f"{PROG} play: --strategy names {len(names)} strategies beside "
+                             f"yours but --players is {players}; give {players - 1} names, or "
+                             "one for all.")  # fmt: skip
+        if not args.you <= players:
+            raise UsageError(f"{PROG} play: --you must be a seat from 1 to {players} (the "
+                             f"players), got {args.you}.")  # fmt: skip
+        names.insert(args.you - 1, PERSON)
+    players = players or (len(names) if len(names) > 1 else 4)
     if len(names) == 1:
         names = names * players
     if len(names) != players:
@@ -614,17 +674,60 @@ def run_play(args: argparse.Namespace) -> None:
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise UsageError(f"{PROG} play: a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, "
                          f"got {players} strategies.")  # fmt: skip
-    seed = args.seed
-    seats = [_cli_strategy(name, seed, k) for k, name in enumerate(names, start=1)]
-    result = play_monopoly(seats, seed=seed, max_rounds=args.max_rounds, verbose=args.verbose,
-                           trading=args.trading)  # fmt: skip
-    if args.verbose:
-        print()
-    seat = result.winner
-    trading = ", in a game with trading" if args.trading else ""
-    print(f"Winner: {result.names[seat - 1]} (seat {seat}), "
-          f"net worth ${result.net_worth[seat - 1]:,}{trading}.")  # fmt: skip
-    print(result)
+    if names.count(PERSON) > 1:
+        raise UsageError(f"{PROG} play: one person plays at the terminal, but {PERSON} "
+                         f"is in {names.count(PERSON)} seats; name it once, or use --you "
+                         "SEAT.")  # fmt: skip
+    if args.answers is not None and PERSON not in names:
+        raise UsageError(f"{PROG} play: --answers replays a person's answers; add --you SEAT.")
+    return names
+
+
+def _play_with_you(args: argparse.Namespace, names: list[str], seats: list[object]) -> object:
+    """The game with a person in the seat of ``"you"``, asked in the terminal; Ctrl-C or
+    the end of input stops it with the command that replays the answers given."""
+    terminal = Terminal(_answers_to_replay(args.answers))
+    seats[names.index(PERSON)] = You(answer=terminal)
+    try:
+        return play_monopoly(seats, seed=args.seed, max_rounds=args.max_rounds, verbose=True,
+                             trading=args.trading)  # fmt: skip
+    except KeyboardInterrupt:
+        print(f"\n{PROG} play: stopped in round {terminal.round} (Ctrl-C); "
+              f"{_replay_line(args, names, terminal)}", file=sys.stderr)  # fmt: skip
+        raise _Stopped from None
+    except LeftTheTable as left:
+        if left.status == 2:
+            raise UsageError(f"{PROG} play: {left.reason}") from None
+        print(f"{PROG} play: stopped in round {terminal.round}: {left.reason}; "
+              f"{_replay_line(args, names, terminal)}", file=sys.stderr)  # fmt: skip
+        raise _Unfinished from None
+
+
+def _answers_to_replay(answers: str | None) -> list[str]:
+    """``--answers``: ``'y;150;n'``, or ``@FILE`` holding them (one a line, or ;-separated)."""
+    if answers is None:
+        return []
+    if answers.startswith("@"):
+        return split_answers(Path(answers[1:]).read_text().splitlines())
+    return split_answers([answers])
+
+
+def _replay_line(args: argparse.Namespace, names: list[str], terminal: Terminal) -> str:
+    """The seed, and the command that replays the person's answers and plays on."""
+    others = [name for name in names if name != PERSON]
+    words = ["play", "--you", str(names.index(PERSON) + 1), "--strategy", ",".join(others),
+             "--seed", str(args.seed)]  # fmt: skip
+    words += ["--max-rounds", str(args.max_rounds)] if args.max_rounds != 100 else []
+    words += ["--trading"] if args.trading else []
+    given = terminal.answers
+    words += ["--answers", SEPARATOR.join(given)] if given else []
+    return (f"seed {args.seed}, {len(given)} answer(s) given; to replay them and play on: "
+            f"{PROG} {shlex.join(words)}")  # fmt: skip
+
+
+class _Unfinished(Exception):
+    """A game the person left before its end (the input ended): exit status 1, said in
+    one line by the command."""
 
 
 def run_tournament(args: argparse.Namespace) -> None:
@@ -1012,7 +1115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as error:
         print(_one_line(str(error)), file=sys.stderr)
         return 2
-    except CheckFailed:
+    except (CheckFailed, _Unfinished):
         return 1
     except (ValueError, TypeError, StrategyError) as error:
         print(f"{command}: {_one_line(str(error))}", file=sys.stderr)

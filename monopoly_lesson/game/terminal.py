@@ -1,0 +1,385 @@
+"""A person's seat in the terminal: ``python -m monopoly_lesson play --you SEAT``.
+
+:class:`Terminal` answers a :class:`~monopoly_lesson.game.person.You` seat by asking the
+person each :class:`~monopoly_lesson.game.person.Question` on the command line: a line
+typed is read as an answer (:func:`read_answer`), checked by the question (the rules' own
+``why_not_...``) and asked again with the reason if it breaks a rule. Every answer is kept
+in the words that give it (:func:`answer_text`), so that a game can be replayed from them.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import shutil
+import sys
+import textwrap
+from collections import deque
+from collections.abc import Callable, Iterable
+
+from ..starter import space_name
+from .person import Question
+from .state import HOTEL, ReadableGame
+from .trade import Trade
+
+__all__ = [
+    "LeftTheTable",
+    "Terminal",
+    "answer_text",
+    "board_lines",
+    "choices_help",
+    "read_answer",
+    "split_answers",
+]
+
+YES, NO = ("y", "yes", "true"), ("n", "no", "false")
+DONE = ("n", "no", "none", "done")
+"""Words for ``None``: done building or lifting, no trade."""
+SEPARATOR = ";"
+"""Separates answers written on one line (``--answers 'y;150;n'``)."""
+TRADE_WORDS = ("give", "take", "pay", "get", "to")
+TRADE_HELP = """\
+A trade of your own: give LOTS take LOTS pay N (or get N) to SEAT, any part left out,
+  e.g. "give 12,14 take 22 pay 50 to 3" or "take boardwalk get 0 to 2"; lots by number
+  or name, commas between them; "to" may be left out when the lots you take are one
+  player's. Trade(3, give=(12, 14), take=(22,), cash=50) is read too."""
+HELP_KEYS = "Enter takes the default (*); b shows the board; Ctrl-C or Ctrl-D stops the game."
+
+
+class LeftTheTable(BaseException):
+    """The person left before the game ended: the input ran out (Ctrl-D), or an answer
+    replayed does not fit its question. Not an Exception, so no strategy handler takes it."""
+
+    def __init__(self, reason: str, status: int) -> None:
+        super().__init__(reason)
+        self.reason, self.status = reason, status
+
+
+# ---------------------------------------------------------------------------
+# Reading an answer as typed, and writing one back
+# ---------------------------------------------------------------------------
+
+
+def read_answer(question: Question, text: str) -> object:
+    """What ``text``, as typed, answers to ``question`` (not yet checked by the rules): an
+    empty line is the default; a ValueError says what was expected."""
+    text = " ".join(text.split())
+    if not text:
+        return question.default
+    return _READ[question.decision](question, text)
+
+
+def _yes_no(question: Question, text: str) -> bool:
+    if text.lower() in YES + NO:
+        return text.lower() in YES
+    raise ValueError(f"type y or n, not {text!r}")
+
+
+def _bid(question: Question, text: str) -> int:
+    if text.lower() in DONE:
+        return 0
+    amount = text.removeprefix("$").replace(",", "")
+    if not re.fullmatch(r"-?\d+", amount):
+        raise ValueError(f"a bid is a whole number of dollars (0: no bid), not {text!r}")
+    return int(amount)
+
+
+def _space_or_done(question: Question, text: str) -> int | None:
+    return None if text.lower() in DONE else space_of(text)
+
+
+def _raise_cash(question: Question, text: str) -> tuple[str, int]:
+    if text.isdigit() and 1 <= int(text) <= len(question.choices):
+        return question.choices[int(text) - 1]
+    action, _, where = text.partition(" ")
+    if action.lower() not in ("sell", "mortgage") or not where:
+        raise ValueError(f"type sell SPACE, mortgage SPACE or a number from ?, not {text!r}")
+    return action.lower(), space_of(where)
+
+
+def _trade(question: Question, text: str) -> Trade | None:
+    if text.lower() in DONE:
+        return None
+    swaps = len(question.choices) - 1  # after None, the completion swaps
+    if text.isdigit():
+        if not 1 <= int(text) <= swaps:
+            raise ValueError(
+                f"a swap's number is from 1 to {swaps} (see ?), not {text}"
+                if swaps
+                else "there is no completion swap to pick; see ?"
+            )
+        return question.choices[int(text)]
+    if text.startswith("Trade("):
+        return _python_trade(text)
+    return _written_trade(question, text)
+
+
+_READ: dict[str, Callable[[Question, str], object]] = {
+    "buy": _yes_no, "bid": _bid, "leave_jail": _yes_no, "build": _space_or_done,
+    "lift": _space_or_done, "raise_cash": _raise_cash, "propose_trade": _trade,
+    "accept_trade": _yes_no,
+}  # fmt: skip
+
+
+def space_of(text: str) -> int:
+    """A space from its number (1 to 40) or its name (any case, without its last word, or
+    the start of it when only one space's name starts so: ``boardwalk``, ``B&O``, ``st. ch``)."""
+    text = text.strip()
+    if re.fullmatch(r"\d+", text):
+        if not 1 <= int(text) <= 40:
+            raise ValueError(f"a space is a number from 1 to 40, not {text}")
+        return int(text)
+    wanted = _simple(text)
+    titles = {space: space_name(space).rsplit(" (", 1)[0] for space in range(1, 41)}
+    names = {space: _simple(title) for space, title in titles.items()}
+    short = {space: _simple(title.rsplit(" ", 1)[0]) for space, title in titles.items()}
+    exact = [space for space in titles if wanted in (names[space], short[space])]
+    found = exact or [space for space, name in names.items() if wanted and name.startswith(wanted)]
+    if len(set(map(names.get, found))) != 1:
+        which = "names more than one space" if found else "is not a space's number or name"
+        raise ValueError(f"{text!r} {which}")
+    return found[0]
+
+
+def _simple(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def _written_trade(question: Question, text: str) -> Trade:
+    """``give 12,14 take 22 pay 50 to 3``: the parts in any order, each at most once."""
+    pieces = re.split(rf"\b({'|'.join(TRADE_WORDS)})\b", text, flags=re.IGNORECASE)
+    if pieces[0].strip():
+        raise ValueError(f"a trade starts with give, take, pay, get or to, not {text!r}")
+    parts: dict[str, str] = {}
+    for word, value in zip(pieces[1::2], pieces[2::2], strict=True):
+        if word.lower() in parts or not value.strip():
+            raise ValueError(f"say {word.lower()} once, with what follows it, in {text!r}")
+        parts[word.lower()] = value.strip()
+    if "pay" in parts and "get" in parts:
+        raise ValueError("a trade either pays cash or gets it, not both")
+    give, take = (
+        tuple(space_of(s) for s in parts.get(w, "").split(",") if s.strip())
+        for w in ("give", "take")
+    )
+    cash = _dollars(parts["pay"]) if "pay" in parts else -_dollars(parts.get("get", "0"))
+    partner = _partner(parts["to"]) if "to" in parts else _owner_of(question.game, take)
+    return Trade(partner, give=give, take=take, cash=cash)
+
+
+def _dollars(text: str) -> int:
+    amount = text.removeprefix("$").replace(",", "")
+    if not amount.isdigit():
+        raise ValueError(f"pay and get take whole dollars, not {text!r}")
+    return int(amount)
+
+
+def _partner(text: str) -> int:
+    seat = text.lower().removeprefix("p")
+    if not seat.isdigit():
+        raise ValueError(f"to names a seat, such as 3 or P3, not {text!r}")
+    return int(seat)
+
+
+def _owner_of(game: ReadableGame, take: tuple[int, ...]) -> int:
+    owners = {game.lots[s].owner for s in take if s in game.lots}
+    if len(owners) != 1 or None in owners:
+        raise ValueError("say who the trade is with: to SEAT")
+    return owners.pop()
+
+
+def _python_trade(text: str) -> Trade:
+    """``Trade(3, give=(12,), take=(22,), cash=50)``, as the question's sentence writes one."""
+    try:
+        call = ast.parse(text, mode="eval").body
+        assert isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+        args = [ast.literal_eval(a) for a in call.args]
+        kwargs = {k.arg: ast.literal_eval(k.value) for k in call.keywords}
+        return Trade(*args, **kwargs)
+    except (SyntaxError, ValueError, TypeError, AssertionError):
+        raise ValueError(
+            f"could not read {text!r} as Trade(SEAT, give=..., take=..., cash=...)"
+        ) from None
+
+
+def answer_text(question: Question, value: object) -> str:
+    """The words that give ``value`` (a legal answer) to ``question``, as :func:`read_answer`
+    reads them: ``y``, ``150``, ``12``, ``n``, ``sell 12``, ``give 12 take 14 pay 50 to 3``."""
+    if isinstance(value, bool):
+        return "y" if value else "n"
+    if value is None:
+        return "n"
+    if isinstance(value, tuple):
+        return f"{value[0]} {value[1]}"
+    if isinstance(value, Trade):
+        parts = [f"give {','.join(map(str, value.give))}"] if value.give else []
+        parts += [f"take {','.join(map(str, value.take))}"] if value.take else []
+        parts += [f"pay {value.cash}"] if value.cash > 0 else []
+        parts += [f"get {-value.cash}"] if value.cash < 0 else []
+        return " ".join([*parts, f"to {value.partner}"])
+    return str(value)
+
+
+def split_answers(lines: Iterable[str]) -> list[str]:
+    """Answers written one a line, or several on a line separated by ``;`` (an empty one
+    takes the default)."""
+    return [answer.strip() for line in lines for answer in line.split(SEPARATOR)]
+
+
+# ---------------------------------------------------------------------------
+# What the person sees: the table, the question, the choices
+# ---------------------------------------------------------------------------
+
+
+def _money(amount: int) -> str:
+    return f"${amount:,}"
+
+
+def table_line(game: ReadableGame) -> str:
+    """``Round 3 | P1 you $1,230 | P2 ega_trading $900 | P3 always out``: who has what."""
+    players = [f"{p.name} {_money(p.cash)}" if p.in_game else f"{p.name} out" for p in game.players]
+    return " | ".join([f"Round {game.round}", *players])
+
+
+def board_lines(game: ReadableGame) -> list[str]:
+    """One line per player: cash, space, jail, and each lot with its buildings or mortgage."""
+    lines = []
+    for p in game.players:
+        if not p.in_game:
+            lines.append(f"  {p.name}: out of the game")
+            continue
+        where = (
+            f"in jail ({space_name(p.token.pos)})"
+            if p.token.in_jail
+            else "on " + space_name(p.token.pos)
+        )
+        lots = ", ".join(_lot_words(game, s) for s in sorted(p.lots)) or "no lots"
+        cards = f"; {len(p.jail_cards)} Get Out of Jail Free card(s)" if p.jail_cards else ""
+        lines.append(f"  {p.name}: {_money(p.cash)}, {where}; {lots}{cards}")
+    return lines
+
+
+def _lot_words(game: ReadableGame, space: int) -> str:
+    lot = game.lots[space]
+    extra = (
+        "a hotel"
+        if lot.buildings == HOTEL
+        else f"{lot.buildings} house(s)"
+        if lot.buildings
+        else "mortgaged"
+        if lot.mortgaged
+        else ""
+    )
+    return space_name(space) + (f" {extra}" if extra else "")
+
+
+def choices_help(question: Question) -> str:
+    """The legal answers, each with what to type and a few words, the default marked."""
+    if question.decision == "bid":
+        cash = question.choices[-1]
+        lines = [
+            f"  a whole number of dollars from 0 (no bid) to {cash} (your cash); "
+            f"the default bids {question.default}"
+        ]
+    else:
+        rows = [
+            (_key(question, k, c), question.describe(c), c == question.default)
+            for k, c in enumerate(question.choices)
+        ]
+        width = max(len(key) for key, _, _ in rows)
+        lines = [
+            f"  {key:<{width}}  {words}{' *' if default else ''}" for key, words, default in rows
+        ]
+    if question.decision == "propose_trade":
+        lines.append(TRADE_HELP)
+    return "\n".join(["Type one of:", *lines, HELP_KEYS])
+
+
+def _key(question: Question, index: int, choice: object) -> str:
+    """What to type for a choice: its words, and its number where numbers pick choices."""
+    words = answer_text(question, choice)
+    if question.decision == "raise_cash":
+        return f"{index + 1} ({words})"
+    if question.decision == "propose_trade" and choice is not None:
+        return f"{index} ({words})"
+    return words
+
+
+HINTS = {
+    "buy": "y/n", "leave_jail": "y/n", "accept_trade": "y/n", "build": "space or n",
+    "lift": "space or n", "raise_cash": "sell/mortgage SPACE",
+    "propose_trade": "n, a swap's number, or give/take/to",
+}  # fmt: skip
+
+
+def prompt(question: Question) -> str:
+    """The prompt under a question: what to type, and what Enter answers."""
+    hint = HINTS.get(question.decision) or f"bid 0 to {question.choices[-1]}"
+    return f"{hint} [Enter: {answer_text(question, question.default)}, ?: help] > "
+
+
+# ---------------------------------------------------------------------------
+# The dialogue
+# ---------------------------------------------------------------------------
+
+
+class Terminal:
+    """Asks the person each question on the terminal (``You(answer=Terminal())``): the
+    answers in ``replay`` first (as :func:`read_answer` reads them), then lines typed or
+    piped in. An answer that breaks a rule is asked again, with the rule. :attr:`answers`
+    keeps every answer given, in :func:`answer_text`'s words."""
+
+    def __init__(self, replay: Iterable[str] = ()) -> None:
+        self.answers: list[str] = []
+        self._game: ReadableGame | None = None
+        self._replay = deque(replay)
+        self._width = min(shutil.get_terminal_size((100, 24)).columns, 100)
+
+    @property
+    def round(self) -> int:
+        """The game's round now (1 before the first question)."""
+        return 1 if self._game is None else self._game.round
+
+    def __call__(self, question: Question) -> object:
+        """The person's answer to ``question``, checked by the rules."""
+        self._game = question.game
+        print(f"\n{table_line(question.game)}")
+        print(textwrap.fill(question.text, self._width))
+        while True:
+            text, replayed = self._next_line(question)
+            if text in ("?", "help"):
+                print(choices_help(question))
+                continue
+            if text.lower() in ("b", "board"):
+                print("\n".join(board_lines(question.game)))
+                continue
+            try:
+                value = read_answer(question, text)
+                reason = question.why_not(value)
+            except ValueError as error:
+                reason = str(error)
+            if reason is None:
+                value = question.check(value)
+                self.answers.append(answer_text(question, value))
+                return value
+            if replayed:
+                raise LeftTheTable(
+                    f"--answers: answer {len(self.answers) + 1}, {text!r}, does "
+                    f"not answer its question ({question.text}): {reason}.",
+                    2,
+                )
+            print(f"Not allowed: {reason}. Try again (? lists the choices).")
+
+    def _next_line(self, question: Question) -> tuple[str, bool]:
+        """The next answer, replayed or read (echoed when piped in), and whether replayed."""
+        if self._replay:
+            text = self._replay.popleft()
+            print(f"{prompt(question)}{text}  (replayed)")
+            return text, True
+        try:
+            text = input(prompt(question))
+        except EOFError:
+            print()
+            raise LeftTheTable("the input ended (Ctrl-D) before the game did", 1) from None
+        if not (sys.stdin and sys.stdin.isatty()):
+            print(text)  # piped in: shown, so that the transcript reads as typed
+        return text.strip(), False

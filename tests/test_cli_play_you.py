@@ -1,0 +1,299 @@
+"""``play --you``: a person plays in the terminal, each question asked and every answer
+checked by the rules; answers piped in, replayed with --answers, stopped by Ctrl-C or
+Ctrl-D with the command that replays them."""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+import re
+import select
+import shlex
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from monopoly_lesson import You, play_monopoly
+from monopoly_lesson.cli import main
+from monopoly_lesson.game.engine import MonopolyGame
+from monopoly_lesson.game.person import Question
+from monopoly_lesson.game.strategies import DECISIONS
+from monopoly_lesson.game.terminal import (
+    answer_text,
+    choices_help,
+    read_answer,
+    space_of,
+    split_answers,
+)
+from monopoly_lesson.game.trade import Trade
+
+FIELD = ("--strategy", "ega_trading,always,heuristic", "--trading")
+PROMPT = re.compile(r"\[Enter: [^\]]*, \?: help\] > ")
+
+
+def play(capsys, monkeypatch, typed: str, *argv: str) -> tuple[int, str, str]:
+    """``main(["play", ...])`` with ``typed`` as the piped-in standard input."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(typed))
+    status = main(["play", *argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def replay_command(err: str) -> list[str]:
+    """The command a stopped game prints to replay its answers, as argv after the program."""
+    command = err.split("to replay them and play on: python -m monopoly_lesson ")[1]
+    return shlex.split(command.strip())
+
+
+def test_a_whole_game_from_piped_empty_lines_is_the_game_of_the_defaults():
+    done = subprocess.run(
+        [sys.executable, "-m", "monopoly_lesson", "play", "--you", "2", *FIELD, "--seed", "1",
+         "--max-rounds", "40"],
+        input="\n" * 3000, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0 and done.stderr == ""
+    out = done.stdout
+    asked = PROMPT.findall(out)
+    assert len(asked) > 10 and "Round 1 | P1 ega_trading $1,500 | P2 you $1,500" in out
+    assert "P2 you moves from Go (1)" in out, "the game is narrated"
+    assert "\nWinner: " in out and "Game of 40 rounds (round limit), seed 1" in out
+    defaults = play_monopoly(
+        ["ega_trading", You(answer=lambda question: question.default), "always", "heuristic"],
+        seed=1, max_rounds=40, trading=True,
+    )  # fmt: skip
+    assert str(defaults) in out, "an empty line answers the rules' default"
+
+
+def test_a_mixture_of_answers_is_checked_and_an_illegal_one_asked_again(capsys, monkeypatch):
+    typed = "maybe\nn\n?\n-5\n99999\n150\nb\nBuy it\n\n"
+    status, out, err = play(capsys, monkeypatch, typed, "--you", "1", *FIELD)
+    assert "> maybe\nNot allowed: type y or n, not 'maybe'. Try again" in out
+    assert "P1 you declines to buy St. Charles Place (12)." in out
+    assert "the default bids 140" in out and "Type one of:" in out  # ? explains a bid
+    assert "> -5\nNot allowed: a bid must be from $0 to your cash, $1,500." in out
+    assert "> 99999\nNot allowed: a bid must be from $0 to your cash" in out
+    assert "(bids: P1 you $150," in out
+    board = out.split("> b\n")[1]  # b at the trade question: the auction's winner holds the lot
+    assert board.startswith(
+        "  P1 you: $1,500, on St. Charles Place (12); no lots\n"
+        "  P2 ega_trading: $1,349, on Go (1); St. Charles Place (12)\n"
+    )
+    assert "Not allowed: a trade starts with give, take, pay, get or to, not 'Buy it'" in out
+    # the input ran out (Ctrl-D): one line, exit 1, the seed and the answers to replay
+    assert status == 1 and err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith("python -m monopoly_lesson play: stopped in round 1: the input ended "
+                          "(Ctrl-D) before the game did; seed 0, 3 answer(s) given")  # fmt: skip
+    assert replay_command(err) == ["play", "--you", "1", "--strategy",
+                                   "ega_trading,always,heuristic", "--seed", "0", "--trading",
+                                   "--answers", "n;150;n"]  # fmt: skip
+    assert "Winner" not in out
+
+
+def test_the_printed_command_replays_the_same_game_and_plays_on(capsys, monkeypatch):
+    rng = random.Random(5)
+    typed = "".join(rng.choice(["\n", "y\n", "n\n", "0\n", "sell 12\n", "1\n", "?\n"])
+                    for _ in range(60))  # fmt: skip
+    status, first, err = play(capsys, monkeypatch, typed, "--you", "3", *FIELD, "--seed", "4")
+    assert status == 1 and first.count("Not allowed") > 0
+    argv = replay_command(err)
+    given = argv[argv.index("--answers") + 1].split(";")
+    assert len(given) > 10
+    status, again, err = play(capsys, monkeypatch, "\n" * 3000, *argv[1:])
+    assert status == 0 and err == ""
+    assert again.count("(replayed)") == len(given) and "\nWinner: " in again
+
+    def narration(out: str) -> list[str]:
+        return [line for line in out.splitlines() if line.startswith(("Round ", "P", "Rolled"))]
+
+    played = narration(first)
+    assert narration(again)[: len(played)] == played  # the same game, to where it stopped
+
+
+def test_answers_from_a_file_one_a_line(capsys, monkeypatch, tmp_path):
+    path = tmp_path / "answers.txt"
+    path.write_text("n\n150\n\n")  # an empty line: the default (no trade)
+    status, out, err = play(capsys, monkeypatch, "", "--you", "1", *FIELD, "--answers",
+                            f"@{path}")  # fmt: skip
+    assert status == 1 and out.count("(replayed)") == 3
+    assert "bid 0 to 1500 [Enter: 140, ?: help] > 150  (replayed)" in out
+    assert "--answers 'n;150;n'" in err  # the default written out: as given, in words
+
+
+def test_a_replayed_answer_that_does_not_fit_is_one_line(capsys, monkeypatch):
+    status, out, err = play(capsys, monkeypatch, "", "--you", "1", *FIELD, "--answers", "y;y")
+    assert status == 2 and err.count("\n") == 1 and out.count("(replayed)") == 2
+    assert "play: --answers: answer 2, 'y', does not answer its question" in err
+    assert "a trade starts with give, take, pay, get or to" in err
+
+
+def test_ctrl_c_at_a_question_stops_with_the_answers_to_replay(capsys, monkeypatch):
+    typed = iter(["n", "150"])
+
+    def keyboard(prompt: str) -> str:
+        print(prompt, end="")
+        try:
+            return next(typed)
+        except StopIteration:
+            raise KeyboardInterrupt from None
+
+    monkeypatch.setattr("monopoly_lesson.game.terminal.input", keyboard, raising=False)
+    status = main(["play", "--you", "1", *FIELD, "--seed", "0"])
+    out, err = capsys.readouterr()
+    assert status == 130 and err.strip().count("\n") == 0 and len(PROMPT.findall(out)) == 3
+    assert "play: stopped in round 1 (Ctrl-C); seed 0, 2 answer(s) given" in err
+    assert err.rstrip().endswith("--answers 'n;150'") and "interrupted" not in err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child: POSIX")
+def test_ctrl_c_in_the_terminal_is_exit_130_and_one_line():
+    child = subprocess.Popen(
+        [sys.executable, "-m", "monopoly_lesson", "play", "--you", "1", *FIELD],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    child.stdin.write("n\n")
+    child.stdin.flush()
+    out, deadline = "", time.monotonic() + 60
+    while len(PROMPT.findall(out)) < 2 and time.monotonic() < deadline:  # waiting at the bid
+        if select.select([child.stdout], [], [], 1)[0]:
+            out += os.read(child.stdout.fileno(), 65536).decode()
+    child.send_signal(signal.SIGINT)
+    _, err = child.communicate(timeout=30)
+    assert child.returncode == 130 and err.strip().count("\n") == 0, err
+    assert "stopped in round 1 (Ctrl-C); seed 0, 1 answer(s) given" in err
+    assert err.rstrip().endswith("--answers n") and "Traceback" not in err
+
+
+def test_you_named_in_the_strategies_sits_there(capsys, monkeypatch):
+    status, out, _ = play(capsys, monkeypatch, "\n" * 2000, "--strategy", "always,you",
+                          "--seed", "2", "--max-rounds", "10")  # fmt: skip
+    assert status == 0 and re.search(r"\nRound \d+ \| P1 always \$[\d,]+ \| P2 you \$[\d,]+\n", out)
+    assert "P2 you moves from Go (1)" in out and "P2 you" in out.split("Game of 10 rounds")[1]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--you", "0"], "argument --you: the seat must be at least 1, got 0"),
+        (["--you", "x"], "argument --you: the seat must be a whole number, got 'x'"),
+        (["--you", "5", *FIELD], "--you must be a seat from 1 to 4 (the players), got 5"),
+        (["--you", "3", "--players", "2"], "--you must be a seat from 1 to 2 (the players), got 3"),
+        (["--you", "1", "--strategy", "you,always"],
+         "--you seats you; leave you out of --strategy"),
+        (["--you", "1", "--players", "3", "--strategy", "always,never,never"],
+         "--strategy names 3 strategies beside yours but --players is 3; give 2 names"),
+        (["--you", "1", "--strategy", ",".join(["never"] * 8)], "2 to 8 players, got 9"),
+        (["--strategy", "you,always,you"], "one person plays at the terminal, but you is in 2"),
+        (["--strategy", "you"], "but you is in 4 seats"),
+        (["--answers", "y;n"], "--answers replays a person's answers; add --you SEAT"),
+        (["--you", "1", "--answers", "@never-made.txt"], "No such file or directory"),
+    ],
+)  # fmt: skip
+def test_a_bad_seat_or_answers_is_exit_2_and_one_line(capsys, monkeypatch, argv, message):
+    status, out, err = play(capsys, monkeypatch, "", *argv)
+    assert status == 2 and out == "" and message in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+# ---------------------------------------------------------------------------
+# Reading answers as typed: every choice's words read back as that choice
+# ---------------------------------------------------------------------------
+
+
+class Chooser:
+    """A person played by code, who checks the terminal's words for every question: each
+    choice written by answer_text reads back as itself, and the keys ? lists pick it."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng, self.asked = random.Random(seed), set()
+
+    def __call__(self, question: Question) -> object:
+        self.asked.add(question.decision)
+        listed = choices_help(question)
+        for index, choice in enumerate(list(question.choices)[:40]):
+            words = answer_text(question, choice)
+            assert question.check(read_answer(question, words)) == choice, (question, words)
+            if question.decision == "raise_cash":
+                assert f"{index + 1} ({words})" in listed
+                assert read_answer(question, str(index + 1)) == choice
+            elif question.decision == "propose_trade" and choice is not None:
+                assert (
+                    f"{index} ({words})" in listed and read_answer(question, str(index)) == choice
+                )
+            elif question.decision != "bid":
+                assert f"  {words} " in listed
+        assert read_answer(question, "") == question.default
+        return self.rng.choice(list(question.choices))
+
+
+def test_every_choice_of_every_decision_reads_back_from_its_words():
+    asked = set()
+    for seed in range(4):
+        chooser = Chooser(seed)
+        play_monopoly([You(answer=chooser), "ega_trading", "always", "heuristic"], seed=seed,
+                      trading=True)  # fmt: skip
+        asked |= chooser.asked
+    assert asked == set(DECISIONS)
+
+
+@pytest.fixture
+def trade_question() -> Question:
+    """A proposal question of seat 1, who holds 12 and 14; seat 3 holds 22 and Boardwalk."""
+    game = MonopolyGame(["always", "always", "always"], seed=0).state
+    for space, owner in {12: 1, 14: 1, 22: 3, 40: 3, 38: 2}.items():
+        game.lots[space].owner = owner
+        game.player(owner).lots.add(space)
+    swap = Trade(2, give=(14,), take=(38,))
+    return Question("propose_trade", 1, "Propose a trade?", (None, swap), None, game)
+
+
+@pytest.mark.parametrize(
+    ("typed", "trade"),
+    [
+        ("give 12,14 take 22 pay 50 to 3", Trade(3, give=(12, 14), take=(22,), cash=50)),
+        ("to P3 take 22, boardwalk get 20", Trade(3, give=(), take=(22, 40), cash=-20)),
+        ("take Kentucky get $1,000", Trade(3, take=(22,), cash=-1000)),
+        ("GIVE st. charles TO 2", Trade(2, give=(12,))),
+        ("1", Trade(2, give=(14,), take=(38,))),
+        ("Trade(3, give=(12,), take=(22,), cash=5)", Trade(3, give=(12,), take=(22,), cash=5)),
+        ("n", None),
+        ("", None),
+    ],
+)
+def test_a_trade_is_written_in_a_few_words(trade_question, typed, trade):
+    assert read_answer(trade_question, typed) == trade
+    if trade is not None:
+        assert read_answer(trade_question, answer_text(trade_question, trade)) == trade
+
+
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        ("maybe", "a trade starts with give, take, pay, get or to"),
+        ("give 12 give 14 to 2", "say give once"),
+        ("give to 2", "say give once, with what follows it"),
+        ("give 12", "say who the trade is with: to SEAT"),
+        ("take 22 pay 5 get 5", "either pays cash or gets it"),
+        ("take 22 pay lots", "pay and get take whole dollars"),
+        ("give 12 to three", "to names a seat, such as 3 or P3"),
+        ("give avenue to 2", "'avenue' is not a space's number or name"),
+        ("give st to 2", "'st' names more than one space"),
+        ("give 41 to 2", "a space is a number from 1 to 40, not 41"),
+        ("2", "a swap's number is from 1 to 1"),
+        ("Trade(3, give=[x])", "could not read"),
+    ],
+)
+def test_a_trade_that_cannot_be_read_says_what_is_expected(trade_question, typed, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        read_answer(trade_question, typed)
+
+
+def test_spaces_by_name_and_answers_split_on_semicolons():
+    assert space_of("Boardwalk") == 40 and space_of("  illinois ") == 25 and space_of("5") == 5
+    assert space_of("B&O") == 26 and space_of("marvin") == 30
+    assert split_answers(["y;150; n", "", "give 12,14 to 3"]) == [
+        "y", "150", "n", "", "give 12,14 to 3",
+    ]  # fmt: skip
