@@ -85,6 +85,12 @@ class Command:
         os.killpg(self.process.pid, signal.SIGINT)
         return time.monotonic()
 
+    def playing(self, out, generations: int, seconds: float = 120) -> None:
+        """Wait until the runs in ``out`` have saved ``generations`` (the command still on)."""
+        wait_until(lambda: generations_in(out) >= generations or self.process.poll() is not None,
+                   seconds, f"{generations} generations")  # fmt: skip
+        assert self.process.poll() is None, f"the command ended: {self.finish()}"
+
     def said(self, text: str) -> float | None:
         """When a line holding ``text`` came (None: not yet)."""
         return next((when for when, line in self.lines if text in line), None)
@@ -217,10 +223,11 @@ def test_no_scheduler_at_the_address_is_one_line_within_the_stated_time(tmp_path
     for name, command in commands.items():
         status, lines = command.finish(seconds=60)
         assert status == 2 and len(lines) == 1, (name, lines)
+        what = " (something else did, not in Dask's protocol)" if name == "junk" else " within 10 s"
         assert lines[0] == (f"python -m monopoly_lesson experiment: no Dask scheduler answered at "
-                            f"{servers[name]} within 10 s; start one (dask scheduler, then dask "
-                            "worker with its address), or leave out the scheduler to use this "
-                            "machine's cores.")  # fmt: skip
+                            f"{servers[name]}{what}; start one (dask scheduler, then dask worker "
+                            "with its address), or leave out the scheduler to use this machine's "
+                            "cores.")  # fmt: skip
         assert not (tmp_path / name).exists()
     assert time.monotonic() - began < 30  # the four side by side: 10 s and their start
 
@@ -237,7 +244,7 @@ def test_ctrl_c_on_this_machines_cluster_stops_within_2_s_cleanly_and_the_runs_r
     a run played at once."""
     out = tmp_path / "grid"
     command = Command("experiment", *PLAYING, "--workers", "1", "--out", str(out))
-    wait_until(lambda: generations_in(out) >= 3, 120, "three generations")
+    command.playing(out, 3)
     pressed = command.ctrl_c()
     wait_until(lambda: command.said("stopped;") or command.process.poll() is not None, 30,
                "the stopped line")  # fmt: skip
@@ -313,7 +320,7 @@ def test_ctrl_c_with_a_running_cluster_stops_its_runs_before_it_says_so(tmp_path
 
     out = tmp_path / "grid"
     command = Command("experiment", *PLAYING, "--scheduler", hand_started, "--out", str(out))
-    wait_until(lambda: generations_in(out) >= 4, 120, "four generations")
+    command.playing(out, 4)
     pressed = command.ctrl_c()
     wait_until(lambda: command.said("stopped;") or command.process.poll() is not None, 90,
                "the stopped line")  # fmt: skip
@@ -332,6 +339,22 @@ def test_ctrl_c_with_a_running_cluster_stops_its_runs_before_it_says_so(tmp_path
         assert not any(client.processing().values())
 
 
+def test_a_workers_address_given_for_the_schedulers_says_so(tmp_path, capsys, hand_started):
+    from distributed import Client
+
+    with Client(hand_started, timeout="30s") as client:
+        worker = next(iter(client.scheduler_info()["workers"]))
+    status = cli.main(["experiment", "--scheduler", worker, "--no-progress", "--out",
+                       str(tmp_path / "x")])  # fmt: skip
+    err = capsys.readouterr().err
+    assert status == 2 and err.strip().splitlines() == [
+        f"python -m monopoly_lesson experiment: no Dask scheduler answered at {worker} (a Dask "
+        "Worker did: give its scheduler's address); start one (dask scheduler, then dask worker "
+        "with its address), or leave out the scheduler to use this machine's cores."
+    ]
+    assert not (tmp_path / "x").exists()
+
+
 def test_a_run_whose_worker_dies_is_one_line_that_names_it(tmp_path, hand_started):
     """The worker killed while it plays the run: one line naming the run and what happened
     (not Dask's KilledWorker traceback), exit status 2."""
@@ -340,7 +363,7 @@ def test_a_run_whose_worker_dies_is_one_line_that_names_it(tmp_path, hand_starte
     out = tmp_path / "grid"
     command = Command("experiment", *PLAYING[:4], "--seeds", "1", *PLAYING[6:], "--scheduler",
                       hand_started, "--out", str(out))  # fmt: skip
-    wait_until(lambda: generations_in(out) >= 1, 120, "a generation")
+    command.playing(out, 1)
     with Client(hand_started, timeout="30s") as client:
         for pid in client.run(os.getpid).values():
             os.kill(pid, signal.SIGKILL)

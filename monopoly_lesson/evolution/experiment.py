@@ -418,18 +418,27 @@ def _ask_scheduler(address: str, seconds: float) -> None:
     answers: list[object] = []
 
     def ask() -> None:  # on its own thread: a notebook's thread runs an event loop already
-        with contextlib.suppress(Exception):  # refused, timed out, or not Dask's bytes
+        try:
             answers.append(asyncio.run(asyncio.wait_for(identity(), seconds)))
+        except Exception as error:  # refused, timed out, or bytes that are not Dask's
+            answers.append(error)
 
     asking = threading.Thread(target=ask, name="asking-the-scheduler", daemon=True)
     asking.start()
     asking.join(seconds + 5)
-    kind = answers[0].get("type") if answers and isinstance(answers[0], dict) else None
-    if kind != "Scheduler":
-        other = f" (a Dask {kind} did: give its scheduler's address)" if kind else ""
-        raise ValueError(f"no Dask scheduler answered at {address} within {seconds:g} s{other}; "
-                         "start one (dask scheduler, then dask worker with its address), or "
-                         "leave out the scheduler to use this machine's cores.")  # fmt: skip
+    answer = answers[0] if answers else TimeoutError()
+    kind = answer.get("type") if isinstance(answer, dict) else None
+    if kind == "Scheduler":
+        return
+    if kind is not None:
+        what = f" (a Dask {kind} did: give its scheduler's address)"
+    elif isinstance(answer, TimeoutError) or "Timed out" in str(answer):
+        what = f" within {seconds:g} s"
+    else:
+        what = " (something else did, not in Dask's protocol)"
+    raise ValueError(f"no Dask scheduler answered at {address}{what}; start one (dask "
+                     "scheduler, then dask worker with its address), or leave out the "
+                     "scheduler to use this machine's cores.")  # fmt: skip
 
 
 @contextlib.contextmanager
