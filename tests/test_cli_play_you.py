@@ -25,6 +25,7 @@ from monopoly_lesson.game.strategies import DECISIONS
 from monopoly_lesson.game.terminal import (
     answer_text,
     choices_help,
+    prompt,
     read_answer,
     space_of,
     split_answers,
@@ -226,6 +227,8 @@ class Chooser:
             elif question.decision != "bid":
                 assert f"  {words} " in listed
         assert read_answer(question, "") == question.default
+        shown = re.search(r"\[Enter: (.*), \?: help\] > $", prompt(question)).group(1)
+        assert read_answer(question, shown) == question.default  # what Enter is said to take
         return self.rng.choice(list(question.choices))
 
 

@@ -28,8 +28,11 @@ __all__ = [
     "answer_text",
     "board_lines",
     "choices_help",
+    "prompt",
     "read_answer",
+    "space_of",
     "split_answers",
+    "table_line",
 ]
 
 YES, NO = ("y", "yes", "true"), ("n", "no", "false")
@@ -40,7 +43,7 @@ SEPARATOR = ";"
 TRADE_WORDS = ("give", "take", "pay", "get", "to")
 TRADE_HELP = """\
 A trade of your own: give LOTS take LOTS pay N (or get N) to SEAT, any part left out,
-  e.g. "give 12,14 take 22 pay 50 to 3" or "take boardwalk get 0 to 2"; lots by number
+  e.g. "give 12,14 take 22 pay 50 to 3" or "take boardwalk pay 450"; lots by number
   or name, commas between them; "to" may be left out when the lots you take are one
   player's. Trade(3, give=(12, 14), take=(22,), cash=50) is read too."""
 HELP_KEYS = "Enter takes the default (*); b shows the board; Ctrl-C or Ctrl-D stops the game."
@@ -314,7 +317,10 @@ HINTS = {
 def prompt(question: Question) -> str:
     """The prompt under a question: what to type, and what Enter answers."""
     hint = HINTS.get(question.decision) or f"bid 0 to {question.choices[-1]}"
-    return f"{hint} [Enter: {answer_text(question, question.default)}, ?: help] > "
+    default = answer_text(question, question.default)
+    if question.decision == "propose_trade" and question.default in question.choices[1:]:
+        default = str(question.choices.index(question.default))  # the swap's number
+    return f"{hint} [Enter: {default}, ?: help] > "
 
 
 # ---------------------------------------------------------------------------
