@@ -153,7 +153,7 @@ def test_the_command_refuses_bad_input_in_one_line(tmp_path, capsys, monkeypatch
         (["--chromosome", "rga,xga"], "unknown chromosome 'xga'"),
         (["--fitness", "wins"], "--fitness"),
         (["--seeds", "1,x"], "--seeds"),
-        (["--scheduler", f"tcp://127.0.0.1:{free_port()}"], "no Dask scheduler answered at tcp://127.0.0.1:"),
+        (["--scheduler", f"tcp://127.0.0.1:{free_port()}"], "no Dask scheduler answered"),
         (["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "not allowed with"),
     ]
     for words, message in cases:
@@ -162,6 +162,11 @@ def test_the_command_refuses_bad_input_in_one_line(tmp_path, capsys, monkeypatch
         assert status == 2 and message in err and len(err.strip().splitlines()) == 1, err
     status, _, err = run_cli(capsys, "--out", str(tmp_path / "other"), "--no-progress")
     assert status == 2 and "holds no experiment" in err and len(err.strip().splitlines()) == 1
+    (tmp_path / "listed").mkdir()
+    (tmp_path / "listed" / "experiment.json").write_text('["rga", "sga"]\n')
+    status, _, err = run_cli(capsys, "--out", str(tmp_path / "listed"), "--no-progress")
+    assert status == 2 and len(err.strip().splitlines()) == 1, err
+    assert "holds a damaged experiment.json (a JSON list, not the grid's object)" in err
 
 
 def test_the_command_runs_a_grid_and_a_different_grid_in_its_folder_is_refused(tmp_path, capsys):

@@ -303,6 +303,10 @@ def _check_experiment(folder: Path, grid: dict[str, Any]) -> None:
         except (OSError, ValueError) as error:
             raise ValueError(f"{folder} holds a damaged experiment.json ({error}); give "
                              "another folder.") from None  # fmt: skip
+        if not isinstance(stored, dict):
+            raise ValueError(f"{folder} holds a damaged experiment.json (a JSON "
+                             f"{type(stored).__name__}, not the grid's object); give another "
+                             "folder.")  # fmt: skip
         differ = [f"{key} {stored.get(key)!r} there, {grid[key]!r} here"
                   for key in _GRID if stored.get(key) != grid[key]]  # fmt: skip
         there = stored.get("options") if isinstance(stored.get("options"), dict) else {}
