@@ -8,6 +8,7 @@ log are saved under test-artifacts/.
 
 from __future__ import annotations
 
+import collections
 import json
 import os
 import secrets
@@ -24,6 +25,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from monopoly_lesson.game.strategies import DECISIONS
 from monopoly_lesson.widgets import REOPENED_NOTE
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -282,11 +284,15 @@ def test_the_newest_turn_is_in_sight_after_every_click(page, lab):
     page.keyboard.press("Escape")
 
 
-def api(lab, method: str, path: str) -> object:
-    """Call the Jupyter server's REST API; return the decoded JSON answer (None if empty)."""
+def api(lab, method: str, path: str, body: dict | None = None) -> object:
+    """Call the Jupyter server's REST API (with a JSON ``body``, if given); return the
+    decoded JSON answer (None if empty)."""
     base, token = lab
     request = urllib.request.Request(
-        f"{base}/api/{path}", method=method, headers={"Authorization": f"token {token}"}
+        f"{base}/api/{path}",
+        method=method,
+        headers={"Authorization": f"token {token}"},
+        data=None if body is None else json.dumps(body).encode(),
     )
     with urllib.request.urlopen(request, timeout=30) as answer:
         body = answer.read()
@@ -511,3 +517,132 @@ def test_a_failing_strategy_shows_in_the_game_widget(page, lab):
     )
     game_click(page, "New game")  # the widget survives and starts again
     assert game_status(page).startswith("Round 1:")
+
+
+# -- a person at the table: a whole game by clicks -----------------------------------
+
+YOUR_TURN = """from monopoly_lesson import GameStepper
+
+stepper = GameStepper(["you", "ega_trading"], seed=14, trading=True)
+stepper"""
+"""A game in which the clicks of :func:`answer_by_clicks` buy, bid, build, leave jail,
+propose trades (a completion swap and one from the form) and answer one."""
+
+SAID = {
+    "Do not buy": "P1 you declines to buy",
+    "Build": "P1 you builds",
+    "Accept": "P1 you accepts the trade",
+    "Refuse": "P1 you refuses the trade",
+    "Pay $50": "P1 you pays $50 to leave jail",
+    "Use the card": "P1 you uses a Get Out of Jail Free card",
+}
+"""What the game's log says after some clicks (a proposal: "P1 you offers")."""
+QUESTION = ".game-stepper .game-stepper-question"
+TO_THE_END = ".game-stepper button.game-stepper-to-the-end"
+NEXT_QUESTION = """before => {
+  const q = document.querySelector('.game-stepper .game-stepper-question');
+  return !q || q.dataset.number !== before;
+}"""
+
+
+def write_notebook(lab, name: str, source: str) -> None:
+    """Put a notebook of one code cell, for the Python 3 kernel, in the lab's folder."""
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
+    notebook.metadata["kernelspec"] = {
+        "name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"
+    }  # fmt: skip
+    api(lab, "PUT", f"contents/{name}", {"type": "notebook", "format": "json",
+                                          "content": notebook})  # fmt: skip
+
+
+def game_button(page, label: str):
+    """The game widget's shown button of exactly this label."""
+    return page.locator(".game-stepper").first.get_by_role("button", name=label, exact=True)
+
+
+def answer_by_clicks(page, decision: str, done: collections.Counter) -> str:
+    """Answer the open question by clicks, as a person might; return what was clicked.
+    The first buy is declined (an auction), the first bid typed, the first stay in jail
+    kept; three buildings, then Done; one completion swap, one trade from the form (after
+    an empty one, refused); the first offer accepted, the others refused."""
+    widget = page.locator(".game-stepper").first
+    if decision == "buy":
+        return "Do not buy" if not done["buy"] else "Buy"
+    if decision == "bid":
+        if not done["bid"]:
+            widget.locator(".game-stepper-bid-box input").fill("1")
+            widget.locator(".game-stepper-bid-box input").press("Tab")
+        return "Bid"
+    if decision == "leave_jail":
+        if not done["leave_jail"]:
+            return "Stay"
+        return "Pay $50" if game_button(page, "Pay $50").count() else "Use the card"
+    if decision == "build":
+        return "Build" if done["build"] < 3 else "Done"
+    if decision == "lift":
+        return "Done"
+    if decision == "raise_cash":
+        return "Sell or mortgage"
+    if decision == "accept_trade":
+        return "Accept" if not done["accept_trade"] else "Refuse"
+    swaps = widget.locator(".game-stepper-swap:visible")
+    if swaps.count() and not done["swap"]:
+        done["swap"] += 1
+        return swaps.first.inner_text().strip()
+    give, take = (widget.locator(f".game-stepper-{side} select") for side in ("give", "take"))
+    if not done["form"] and give.locator("option").count() and take.locator("option").count():
+        refused_empty_trade(page)
+        give.select_option(index=0)
+        take.select_option(index=0)
+        done["form"] += 1
+        return "Propose"
+    return "No trade"
+
+
+def refused_empty_trade(page) -> None:
+    """Propose a trade of nothing: the rule is shown in the status line, the question stays."""
+    number = page.locator(QUESTION).first.get_attribute("data-number")
+    game_button(page, "Propose").click()
+    refused = page.locator(".game-stepper .game-stepper-refused").first
+    refused.wait_for(timeout=10_000)
+    assert "at least one lot must change hands" in refused.inner_text()
+    assert page.locator(QUESTION).first.get_attribute("data-number") == number
+
+
+def test_a_person_plays_a_whole_game_by_clicks(page, lab, record_property):
+    """Buy, bid, build, jail, propose a trade and answer one, by clicks, to the end."""
+    write_notebook(lab, "your_turn.ipynb", YOUR_TURN)
+    open_notebook(page, lab, "your_turn.ipynb")
+    run_all_cells(page)
+    game_click(page, "To the end")  # plays to the person's first question
+    start, done = time.perf_counter(), collections.Counter()
+    while page.locator(QUESTION).count():
+        question = page.locator(QUESTION).first
+        decision, number = (
+            question.get_attribute("data-decision"),
+            question.get_attribute("data-number"),
+        )
+        assert page.locator(TO_THE_END).first.is_disabled()  # the stepping waits
+        label = answer_by_clicks(page, decision, done)
+        if decision != "propose_trade" or label in ("No trade", "Propose"):
+            game_button(page, label).click()
+        else:  # a completion swap's button, by its words
+            page.locator(".game-stepper-swap:visible", has_text=label).first.click()
+        page.wait_for_function(NEXT_QUESTION, arg=number, polling="raf", timeout=30_000)
+        done[decision] += 1
+        said = SAID.get(label, "P1 you offers" if decision == "propose_trade" else None)
+        if said and label != "No trade":  # the game's log says what the click did
+            assert said in view_with(page, "game-stepper-log", said, "game-stepper")
+            done[said] += 1
+    seconds = time.perf_counter() - start
+    record_property("game_by_clicks_seconds", round(seconds, 1))
+    answers = sum(done[d] for d in DECISIONS)
+    print(f"\nA whole game by clicks in the game widget: {answers} answers in {seconds:.0f} s")
+    assert game_status(page).startswith("Over after")
+    assert all(done[d] for d in ("buy", "bid", "build", "leave_jail", "accept_trade"))
+    assert done["swap"] and done["form"] and done["P1 you offers"] >= 2
+    assert all(done[SAID[label]] for label in ("Do not buy", "Build", "Accept"))
+    assert done[SAID["Pay $50"]] or done[SAID["Use the card"]]
+    assert not page.locator(TO_THE_END).first.is_disabled()
+    you = page.locator(".game-stepper .game-stepper-you").first  # the person's seat, marked
+    assert "P1 you" in you.inner_text()

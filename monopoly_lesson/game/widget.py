@@ -175,11 +175,11 @@ class GameStepper(widgets.VBox):
         if question is not self._shown and question is not None:
             self._fill(question)
         self._shown = question
-        self.question_view.value = self._question_html(question)
         wanted = None if question is None else self._controls[question.decision]
         for controls in {id(c): c for c in self._controls.values()}.values():
             controls.layout.display = _SHOWN if controls is wanted else _HIDDEN
         self.question_box.layout.display = _HIDDEN if question is None else _SHOWN
+        self.question_view.value = self._question_html(question)  # last: its controls are set
 
     def _fill(self, question: Question) -> None:
         """Set the controls for a new question: its choices, in its words."""
