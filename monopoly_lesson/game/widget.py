@@ -103,12 +103,28 @@ class GameStepper(widgets.VBox):
         """The question and every control that answers one; :meth:`redraw` shows those that
         answer the open question."""
         self.question_view = widgets.HTML()
+        self.yes_no, self.bids = self._yes_no_controls(), self._bid_controls()
+        self.choosing, self.proposing = self._choice_controls(), self._trade_controls()
+        self._controls = {
+            "buy": self.yes_no, "leave_jail": self.yes_no, "accept_trade": self.yes_no,
+            "bid": self.bids, "build": self.choosing, "lift": self.choosing,
+            "raise_cash": self.choosing, "propose_trade": self.proposing,
+        }  # fmt: skip
+        box = widgets.VBox([self.question_view, self.yes_no, self.bids, self.choosing,
+                            self.proposing])  # fmt: skip
+        box.add_class(f"{PREFIX}-asking")
+        return box
+
+    def _yes_no_controls(self) -> widgets.HBox:
+        """Two buttons, True and False, labelled for the question (Buy, Stay, Accept...)."""
         self.yes_button = _answer_button("yes", "Yes")
         self.no_button = _answer_button("no", "No")
         self.yes_button.on_click(lambda _: self._answer(True))
         self.no_button.on_click(lambda _: self._answer(False))
-        self.yes_no = widgets.HBox([self.yes_button, self.no_button])
+        return widgets.HBox([self.yes_button, self.no_button])
 
+    def _bid_controls(self) -> widgets.HBox:
+        """A bid box (not bounded: a bid out of range is refused with the rule), Bid, No bid."""
         self.bid_box = widgets.IntText(description="Your bid $:", layout={"width": "220px"})
         self.bid_box.add_class(f"{PREFIX}-bid-box")
         self.bid_range = widgets.HTML()
@@ -116,21 +132,23 @@ class GameStepper(widgets.VBox):
         self.no_bid_button = _answer_button("no-bid", "No bid")
         self.bid_button.on_click(lambda _: self._answer(self.bid_box.value))
         self.no_bid_button.on_click(lambda _: self._answer(0))
-        self.bids = widgets.HBox(
-            [self.bid_box, self.bid_range, self.bid_button, self.no_bid_button]
-        )
+        return widgets.HBox([self.bid_box, self.bid_range, self.bid_button, self.no_bid_button])
 
+    def _choice_controls(self) -> widgets.HBox:
+        """A chooser of the legal choices in words, its button, and Done (None)."""
         self.chooser = widgets.Dropdown(layout={"width": "380px"})
         self.chooser.add_class(f"{PREFIX}-chooser")
         self.choose_button = _answer_button("choose", "Build")
         self.done_button = _answer_button("done", "Done")
         self.choose_button.on_click(lambda _: self._answer(self.chooser.value))
         self.done_button.on_click(lambda _: self._answer(None))
-        self.choosing = widgets.HBox([self.chooser, self.choose_button, self.done_button])
+        return widgets.HBox([self.chooser, self.choose_button, self.done_button])
 
+    def _trade_controls(self) -> widgets.VBox:
+        """No trade; a button for each completion swap on offer; a form for any trade."""
         self.no_trade_button = _answer_button("no-trade", "No trade")
         self.no_trade_button.on_click(lambda _: self._answer(None))
-        self.swaps = widgets.VBox()  # a button for each completion swap on offer
+        self.swaps = widgets.VBox()  # filled for each question
         self.partner_box = widgets.Dropdown(description="Partner:", layout={"width": "260px"})
         self.give_box = widgets.SelectMultiple(description="You give:", rows=5)
         self.take_box = widgets.SelectMultiple(description="You get:", rows=5)
@@ -149,17 +167,7 @@ class GameStepper(widgets.VBox):
                           widgets.HTML("<small>(negative: you are paid)</small>")]),
             widgets.HBox([self.give_box, self.take_box, self.propose_button]),
         ])  # fmt: skip
-        self.proposing = widgets.VBox([self.no_trade_button, self.swaps, self.trade_form])
-
-        self._controls = {
-            "buy": self.yes_no, "leave_jail": self.yes_no, "accept_trade": self.yes_no,
-            "bid": self.bids, "build": self.choosing, "lift": self.choosing,
-            "raise_cash": self.choosing, "propose_trade": self.proposing,
-        }  # fmt: skip
-        box = widgets.VBox([self.question_view, self.yes_no, self.bids, self.choosing,
-                            self.proposing])  # fmt: skip
-        box.add_class(f"{PREFIX}-asking")
-        return box
+        return widgets.VBox([self.no_trade_button, self.swaps, self.trade_form])
 
     def _answer(self, value: object) -> None:
         """Give the open question ``value``; a refused answer is shown and the question stays."""
