@@ -19,7 +19,7 @@ from .narration import say
 from .state import BANK, GROUP, GROUP_SPACES, PRICE, GameState, ReadableGame
 from .trade import Trade
 
-__all__ = ["MAX_PROPOSALS", "make_trade", "why_not_trade"]
+__all__ = ["MAX_PROPOSALS", "make_trade", "tradable_lots", "why_not_trade"]
 
 MAX_PROPOSALS = 3
 """Proposals a mover may make in one turn."""
@@ -40,7 +40,7 @@ def why_not_trade(game: ReadableGame, proposer: int, trade: Trade) -> str | None
                 return f"{space!r} is not a space of the board (a number from 1 to {NUM_SPACES})"
             if space not in PRICE or game.lots[space].owner != giver:
                 return f"{space_name(space)} is not a lot of seat {giver}'s"
-            if any(game.lots[s].buildings for s in GROUP_SPACES[GROUP[space]]):
+            if _group_built(game, space):
                 return f"the {GROUP[space]} group has buildings: sell them first"
     payer, amount = (proposer, trade.cash) if trade.cash >= 0 else (trade.partner, -trade.cash)
     if amount > game.player(payer).cash:
@@ -52,6 +52,17 @@ def _on_the_board(space: object) -> bool:
     """Whether ``space`` is a space's number: a whole number from 1 to 40."""
     whole = isinstance(space, numbers.Integral) and not isinstance(space, bool)
     return whole and 1 <= space <= NUM_SPACES  # type: ignore[operator]
+
+
+def tradable_lots(game: ReadableGame, seat: int) -> list[int]:
+    """``seat``'s lots that a trade may move, in board order: those of a group without
+    buildings."""
+    return sorted(s for s in game.player(seat).lots if not _group_built(game, s))
+
+
+def _group_built(game: ReadableGame, space: int) -> bool:
+    """Whether a lot of ``space``'s group has a building (its lots may not be traded)."""
+    return any(game.lots[s].buildings for s in GROUP_SPACES[GROUP[space]])
 
 
 def _why_not_interest(game: ReadableGame, proposer: int, trade: Trade) -> str | None:

@@ -19,10 +19,11 @@ from ..checks import at_the_call, check_seed
 from ..starter import space_name
 from ..widgets import STATIC_NOTE, log_html, reopened_html, static_html, widget_button
 from .person import Question
-from .state import GROUP, GROUP_SPACES, ReadableGame
+from .state import ReadableGame
 from .stepper import DEFAULT_STRATEGIES, GameStepperState
 from .strategies import partners_to_ask
 from .trade import Trade
+from .trading import tradable_lots
 
 __all__ = ["GameStepper"]
 
@@ -362,11 +363,10 @@ def _answer_button(name: str, label: str) -> widgets.Button:
 
 def _lot_options(game: ReadableGame, seat: int) -> list[tuple[str, int]]:
     """``seat``'s lots that a trade may move (those in a group without buildings), labelled."""
-    lots = sorted(
-        s for s in game.player(seat).lots
-        if not any(game.lots[t].buildings for t in GROUP_SPACES[GROUP[s]])
-    )  # fmt: skip
-    return [(space_name(s) + (" (mortgaged)" if game.lots[s].mortgaged else ""), s) for s in lots]
+    return [
+        (space_name(s) + (" (mortgaged)" if game.lots[s].mortgaged else ""), s)
+        for s in tradable_lots(game, seat)
+    ]
 
 
 def _choices_words(question: Question) -> str:
