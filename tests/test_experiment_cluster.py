@@ -237,6 +237,25 @@ def test_no_scheduler_at_the_address_is_one_line_within_the_stated_time(tmp_path
 # ---------------------------------------------------------------------------
 
 
+def stopped_by_ctrl_c(command: Command, out, wait: float, settle: float) -> float:
+    """Press Ctrl-C, wait up to ``wait`` s for the one stopped line and the exit (130), and
+    check that nothing in ``out`` changes in the ``settle`` s after it; the seconds from
+    Ctrl-C to the line."""
+    pressed = command.ctrl_c()
+    wait_until(lambda: command.said("stopped;") or command.process.poll() is not None, wait,
+               "the stopped line")  # fmt: skip
+    seconds = (command.said("stopped;") or time.monotonic()) - pressed
+    after = stamps(out)
+    status, lines = command.finish()
+    time.sleep(settle)
+    assert stamps(out) == after, "a run went on writing after the command said it stopped"
+    assert status == 130 and lines == [
+        f"python -m monopoly_lesson experiment: stopped; the completed generations are in {out}: "
+        "run the same command to resume them."
+    ], lines
+    return seconds
+
+
 def test_ctrl_c_on_this_machines_cluster_stops_within_2_s_cleanly_and_the_runs_resume(tmp_path):
     """One worker, two runs: Ctrl-C while the first plays. Within 2 s one line says where the
     generations are (no worker's traceback, no leaked semaphore), exit status 130; nothing
@@ -245,18 +264,7 @@ def test_ctrl_c_on_this_machines_cluster_stops_within_2_s_cleanly_and_the_runs_r
     out = tmp_path / "grid"
     command = Command("experiment", *PLAYING, "--workers", "1", "--out", str(out))
     command.playing(out, 3)
-    pressed = command.ctrl_c()
-    wait_until(lambda: command.said("stopped;") or command.process.poll() is not None, 30,
-               "the stopped line")  # fmt: skip
-    seconds = (command.said("stopped;") or time.monotonic()) - pressed
-    after = stamps(out)
-    status, lines = command.finish()
-    time.sleep(2)
-    assert stamps(out) == after
-    assert status == 130 and lines == [
-        f"python -m monopoly_lesson experiment: stopped; the completed generations are in {out}: "
-        "run the same command to resume them."
-    ], lines
+    seconds = stopped_by_ctrl_c(command, out, wait=30, settle=2)
     assert seconds < 2, f"Ctrl-C took {seconds:.1f} s"
     first, second = experiment_runs("rga", "finish_order", [1, 2])
     assert not (out / second.name).exists()
@@ -321,18 +329,7 @@ def test_ctrl_c_with_a_running_cluster_stops_its_runs_before_it_says_so(tmp_path
     out = tmp_path / "grid"
     command = Command("experiment", *PLAYING, "--scheduler", hand_started, "--out", str(out))
     command.playing(out, 4)
-    pressed = command.ctrl_c()
-    wait_until(lambda: command.said("stopped;") or command.process.poll() is not None, 90,
-               "the stopped line")  # fmt: skip
-    seconds = (command.said("stopped;") or time.monotonic()) - pressed
-    after = stamps(out)
-    status, lines = command.finish()
-    time.sleep(3)
-    assert stamps(out) == after, "a run went on writing after the command said it stopped"
-    assert status == 130 and lines == [
-        f"python -m monopoly_lesson experiment: stopped; the completed generations are in {out}: "
-        "run the same command to resume them."
-    ], lines
+    seconds = stopped_by_ctrl_c(command, out, wait=90, settle=3)
     assert seconds < 10, f"Ctrl-C took {seconds:.1f} s"
     assert not (out / experiment_runs("rga", "finish_order", [2])[0].name).exists()
     with Client(hand_started, timeout="30s") as client:
