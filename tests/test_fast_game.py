@@ -223,7 +223,7 @@ def test_the_trace_numbers_seats_as_the_reference_engine_does():
 
 
 def test_the_bits_of_owners_and_mortgages_follow_the_lots_in_every_round():
-    """OWNED, MORTGAGED and COMPLETE, kept in step by the loop as lots change hands
+    """OWNED, MORTGAGED, COMPLETE and LAST_MISSING, kept in step by the loop as lots change hands
     (bought, auctioned, traded, lost in bankruptcy) or are mortgaged and lifted, agree in
     every round with the owners and mortgages of the lots."""
     codes = strategy_codes(pool(7))
@@ -243,6 +243,12 @@ def test_the_bits_of_owners_and_mortgages_follow_the_lots_in_every_round():
                 for p in range(loop.MAXP)
             ]  # fmt: skip
             assert row[loop.COMPLETE : loop.COMPLETE + loop.MAXP].tolist() == complete
+            last_missing = [
+                sum(int(missing) for g in loop.STREET_GROUPS
+                    if bin(missing := loop.GROUP_BITS[g] & ~owned[p]).count("1") == 1)
+                for p in range(loop.MAXP)
+            ]  # fmt: skip
+            assert row[loop.LAST_MISSING : loop.LAST_MISSING + loop.MAXP].tolist() == last_missing
     assert out["trades"].sum() > 0 and (out["rounds"] < 100).any()
 
 

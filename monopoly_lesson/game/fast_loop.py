@@ -175,6 +175,7 @@ TURNS = _slots(1)  # turns played in the game, all players together
 TRADING, TRADES = _slots(1), _slots(1)  # 1 if the game trades; the trades made
 OWNED, MORTGAGED = _slots(MAXP), _slots(1)  # OWNER and MORT again, as bits (see set_owner)
 COMPLETE = _slots(MAXP)  # per player: the complete groups it holds, as bits (bit g)
+LAST_MISSING = _slots(MAXP)  # per player: the lots each the only one of a group it lacks
 SIZE = _slots(0)
 HOUSES_PER_HOTEL = HOTEL - 1
 """A hotel stands for 4 houses: building one gives them back, selling one takes them."""
@@ -407,17 +408,30 @@ def put_back(s, d, card):
 def set_owner(s, space, owner):
     """Give ``space`` to ``owner`` (-1 the bank), keeping the owners' bits (OWNED) in step:
     bit ``space`` of ``s[OWNED + p]`` is set when ``p`` owns it, so that the questions asked
-    every turn (what ``p`` owns, its complete groups, its mortgages) take no pass over the
-    board."""
+    every turn (what ``p`` owns, its complete groups, its mortgages, the lots a completion
+    swap could give it: LAST_MISSING) take no pass over the board."""
     before, g = s[OWNER + space], GROUP_ID[space]
     if before != BANK:
         s[OWNED + before] &= ~(np.int64(1) << space)
         s[COMPLETE + before] &= ~(np.int64(1) << g)
+        if IS_STREET_GROUP[g]:
+            recount_missing(s, before, g)
     if owner != BANK:
         s[OWNED + owner] |= np.int64(1) << space
-        if IS_STREET_GROUP[g] and s[OWNED + owner] & GROUP_BITS[g] == GROUP_BITS[g]:
-            s[COMPLETE + owner] |= np.int64(1) << g
+        if IS_STREET_GROUP[g]:
+            if s[OWNED + owner] & GROUP_BITS[g] == GROUP_BITS[g]:
+                s[COMPLETE + owner] |= np.int64(1) << g
+            recount_missing(s, owner, g)
     s[OWNER + space] = owner
+
+
+@njit(cache=True, inline="always")
+def recount_missing(s, p, g):
+    """Keep LAST_MISSING of ``p`` in step for colour group ``g``: its one lot ``p`` lacks
+    there, if it lacks just one."""
+    missing = GROUP_BITS[g] & ~s[OWNED + p]
+    kept = s[LAST_MISSING + p] & ~GROUP_BITS[g]
+    s[LAST_MISSING + p] = kept | missing if missing & (missing - 1) == 0 else kept
 
 
 @njit(cache=True, inline="always")
@@ -431,8 +445,8 @@ def set_mortgaged(s, space, mortgaged):
 
 @njit(cache=True)
 def recount_bits(s):
-    """Set OWNED, MORTGAGED and COMPLETE from OWNER and MORT: for a state whose lots were
-    written directly (a scenario's, a test's), before the loop plays it."""
+    """Set OWNED, MORTGAGED, COMPLETE and LAST_MISSING from OWNER and MORT: for a state
+    whose lots were written directly (a scenario's, a test's), before the loop plays it."""
     s[MORTGAGED] = 0
     for p in range(MAXP):
         s[OWNED + p], s[COMPLETE + p] = 0, 0
@@ -442,9 +456,11 @@ def recount_bits(s):
         if s[MORT + space]:
             s[MORTGAGED] |= np.int64(1) << space
     for p in range(MAXP):
+        s[LAST_MISSING + p] = 0
         for g in STREET_GROUPS:
             if s[OWNED + p] & GROUP_BITS[g] == GROUP_BITS[g]:
                 s[COMPLETE + p] |= np.int64(1) << g
+            recount_missing(s, p, g)
 
 
 @njit(cache=True, inline="always")
@@ -1046,6 +1062,8 @@ def play_turn(s, f, m, p):
 def trading_step(s, f, p):
     """At most MAX_PROPOSALS completion swaps, one to each partner in seat order after
     ``p``; each partner answers as the default does (EGA within its trade limits)."""
+    if s[LAST_MISSING + p] == 0:  # most turns early on: no group it lacks one lot of
+        return
     n, asked = s[NPLAYERS], 0
     for _ in range(MAX_PROPOSALS):
         partner, give, take, pay = -1, 0, 0, 0
@@ -1078,13 +1096,9 @@ def swappable(s, p, space):
 @njit(cache=True, inline="always")
 def last_missing(s, p, q):
     """The lots of ``q``'s that are each the only lot of a colour group ``p`` lacks, as
-    bits: the lots ``p`` could take from ``q`` in a completion swap."""
-    bits = 0
-    for g in STREET_GROUPS:
-        missing = GROUP_BITS[g] & ~s[OWNED + p]
-        if missing & (missing - 1) == 0:  # one lot, or none (then missing is 0)
-            bits |= missing
-    return bits & s[OWNED + q]
+    bits: the lots ``p`` could take from ``q`` in a completion swap (LAST_MISSING, kept in
+    step as lots change owner, so that a turn's search of swaps reads two numbers)."""
+    return s[LAST_MISSING + p] & s[OWNED + q]
 
 
 @njit(cache=True, inline="always")
@@ -1102,13 +1116,16 @@ def swap_with(s, f, p, q):
     takes, gives = last_missing(s, p, q), last_missing(s, q, p)
     if takes == 0 or gives == 0:  # most turns: no swap could complete a group of both
         return 0, 0, 0
-    for take in LOTS:
-        if not (takes >> take & 1 and swappable(s, q, take)):
+    while takes:  # the lots in board order, as bits (lowest first)
+        take = bit_count((takes & -takes) - 1)
+        takes &= takes - 1
+        if not swappable(s, q, take):
             continue
-        for give in LOTS:
-            if not (gives >> give & 1 and swappable(s, p, give)):
-                continue
-            if GROUP_ID[give] != GROUP_ID[take]:
+        left = gives
+        while left:
+            give = bit_count((left & -left) - 1)
+            left &= left - 1
+            if swappable(s, p, give) and GROUP_ID[give] != GROUP_ID[take]:
                 pay = PRICE_A[take] - PRICE_A[give]  # the side taking the dearer lot pays
                 if (pay >= 0 and s[CASH + p] >= pay) or (pay < 0 and s[CASH + q] >= -pay):
                     if s[KIND + p] != EGA or pay <= trade_limit(s, f, p, TRADE_PAY, take):
