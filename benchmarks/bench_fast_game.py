@@ -1,7 +1,8 @@
 """Benchmark the fast whole-game engine against the reference engine and the paper's.
 
 Run ``python benchmarks/bench_fast_game.py`` (part of ``make bench``). Prints the games
-and player-turns per second of 4 always-buy players with a 100-round limit, the time of
+and player-turns per second of 4 always-buy players with a 100-round limit (without and
+with trading, side by side, and the ratio of the two), the time of
 one generation of the paper's genetic algorithm (1,000 random RGA players, 100 games
 each: 25,000 games; with and without trading) and of the genetic algorithm's whole
 generation of RGA and TGA players, the ratios to the reference engine and to the paper's
@@ -61,6 +62,18 @@ def best_of(repeat: int, run) -> float:  # type: ignore[no-untyped-def]
         run()
         times.append(time.perf_counter() - start)
     return min(times)
+
+
+def best_of_each(repeat: int, *runs) -> list[float]:  # type: ignore[no-untyped-def]
+    """The best wall time of each of ``runs``, run in turn ``repeat`` times: side by side,
+    so that what else runs on the machine weighs on each alike."""
+    times: list[list[float]] = [[] for _ in runs]
+    for _ in range(repeat):
+        for run, kept in zip(runs, times, strict=True):
+            start = time.perf_counter()
+            run()
+            kept.append(time.perf_counter() - start)
+    return [min(kept) for kept in times]
 
 
 def peak_megabytes(code: str) -> float:
@@ -151,8 +164,13 @@ def main() -> None:
     who = np.zeros((args.games, 4), np.int64)
     fast_games(codes, who[:10], seeds=np.arange(10))  # compile (or load the cache)
     out = fast_games(codes, who, seeds=np.arange(args.games))
-    seconds = best_of(args.repeat, lambda: fast_games(codes, who, seeds=np.arange(args.games)))
-    turns = int(out["turns"].sum())
+    traded = fast_games(codes, who, seeds=np.arange(args.games), trading=True)
+    seconds, trading_seconds = best_of_each(
+        args.repeat,
+        lambda: fast_games(codes, who, seeds=np.arange(args.games)),
+        lambda: fast_games(codes, who, seeds=np.arange(args.games), trading=True),
+    )
+    turns, trading_turns = int(out["turns"].sum()), int(traded["turns"].sum())
     reference = best_of(1, lambda: [play_monopoly(["always"] * 4, seed=s) for s in range(200)])
     rng = np.random.default_rng(0)
     population = genome_codes("rga", rng.random((1000, 4, 40)), rng.random((1000, 64, 64)))
@@ -175,6 +193,9 @@ def main() -> None:
         f"  {rate / (200 / reference):.0f}x the reference engine ({200 / reference:,.0f} games/s)"
     )
     print(f"  {rate / JAVA_GAMES_PER_SECOND:.1f}x the paper's Java engine (~790 games/s)")
+    print(f"  with trading: {args.games / trading_seconds:,.0f} games per second, "
+          f"{trading_turns / trading_seconds:,.0f} player-turns per second, "
+          f"{seconds / trading_seconds:.2f} of the trade-free speed (side by side)")  # fmt: skip
     print(f"one GA generation (1,000 RGA players x 100 games = 25,000 games): {generation:.2f} s, "
           f"{generation_turns / generation:,.0f} player-turns per second")  # fmt: skip
     print(f"  {generation * 1000 / 3600:.2f} hours for 1,000 generations of games")
