@@ -1058,7 +1058,7 @@ def play_turn(s, f, m, p):
 # ---------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def trading_step(s, f, p):
     """At most MAX_PROPOSALS completion swaps, one to each partner in seat order after
     ``p``; each partner answers as the default does (EGA within its trade limits)."""
@@ -1109,7 +1109,7 @@ def trade_limit(s, f, p, row, space):
     return np.int64(np.rint((2 * gene - 1) * TRADE_SCALE))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def swap_with(s, f, p, q):
     """The first completion swap of ``p`` with ``q`` (for EGA, the first whose cash it pays is
     within its limit): (lot given, lot taken, what ``p`` pays), or a taken lot of 0."""
