@@ -25,8 +25,10 @@ LOADING = "loading the game engine"
 
 def engines_ready(movement: bool = True) -> bool:
     """Whether this process has the fast whole game's machine code already (compiled
-    or loaded from numba's cache), and the fast movement engine's unless ``movement=False``."""
-    return all(loop.signatures for loop in _loops(movement))
+    or loaded from numba's cache), and the fast movement engine's unless ``movement=False``.
+    With numba's compiling switched off (``NUMBA_DISABLE_JIT=1``) they are plain Python,
+    always ready."""
+    return all(getattr(loop, "signatures", True) for loop in _loops(movement))
 
 
 def engines_cached(movement: bool = True) -> bool:

@@ -67,3 +67,15 @@ def test_an_evolve_with_the_engines_ready_does_not_compile(monkeypatch):
     monkeypatch.setattr(evolution_run, "engines_ready", lambda movement: True)
     monkeypatch.setattr(evolution_run, "compile_engines", lambda movement: 1 / 0)
     evolve("rga", population=8, games_per_player=4, generations=1, seed=1, progress=False)
+
+
+def test_with_compiling_switched_off_the_engines_are_plain_python_and_ready():
+    """NUMBA_DISABLE_JIT=1 (how the compiled coverage runs them): nothing to compile, so an
+    evolve's progress bar asks nothing of numba's dispatchers (before, an AttributeError)."""
+    plain = subprocess.run(
+        [sys.executable, "-c", "from monopoly_lesson.engine_cache import engines_ready\n"
+         "print(engines_ready(), engines_ready(movement=False))"],
+        env={**os.environ, "NUMBA_DISABLE_JIT": "1"}, capture_output=True, text=True,
+        check=True,
+    )  # fmt: skip
+    assert plain.stdout.split() == ["True", "True"]
