@@ -50,7 +50,7 @@ from .strategies import (
     partners_to_ask,
 )
 from .trade import Trade
-from .trading import MAX_PROPOSALS, why_not_trade
+from .trading import MAX_PROPOSALS, tradable_lots, why_not_trade
 
 __all__ = ["NOBODY_ANSWERS", "PERSON", "Question", "You", "question_for"]
 
@@ -277,13 +277,8 @@ def _ask_raise_cash(game: GameView, me: OwnView, owed: int) -> Question | None:
 def _trade_possible(game: ReadableGame, seat: int) -> bool:
     """Whether any legal trade exists: another player in the game, and a lot of either
     side in a group without buildings."""
-    playing = {p.seat for p in game.players if p.in_game}
-    if len(playing) < 2:
-        return False
-    return any(
-        lot.owner in playing and not any(game.lots[t].buildings for t in GROUP_SPACES[GROUP[s]])
-        for s, lot in game.lots.items()
-    )
+    playing = [p.seat for p in game.players if p.in_game]
+    return len(playing) >= 2 and any(tradable_lots(game, s) for s in playing)
 
 
 def _trade_words(trade: Trade, words: tuple[str, str]) -> str:
