@@ -37,7 +37,7 @@ from .state import (
     ReadableGame,
 )
 from .trade import Trade
-from .trading import make_trade
+from .trading import make_trade, tradable_lots
 
 __all__ = [
     "BUILD_ORDER",
@@ -179,12 +179,11 @@ def only_lot_missing(game: ReadableGame, seat: int, space: int) -> bool:
 
 def swappable_lots(game: ReadableGame, seat: int) -> list[int]:
     """``seat``'s unmortgaged street lots in groups without buildings, in board order."""
-    return sorted(
+    return [
         s
-        for s, lot in game.lots.items()
-        if lot.owner == seat and GROUP[s] in STREET_GROUPS and not lot.mortgaged
-        and not any(game.lots[t].buildings for t in GROUP_SPACES[GROUP[s]])
-    )  # fmt: skip
+        for s in tradable_lots(game, seat)
+        if GROUP[s] in STREET_GROUPS and not game.lots[s].mortgaged
+    ]
 
 
 def swap_with(game: ReadableGame, me: int, partner: int) -> Trade | None:
