@@ -357,7 +357,7 @@ PLAYERS = st.sampled_from(["forger", "always", "heuristic", "chaotic"])
 
 
 @pytest.mark.filterwarnings("ignore:strategy 'forger' has its own propose_trade")
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40, deadline=None, derandomize=True)
 @given(
     players=st.lists(PLAYERS, min_size=2, max_size=6),
     seed=st.integers(0, 2**32),
