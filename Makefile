@@ -58,10 +58,12 @@ solutions: $(VENV)/.lesson-installed
 $(STUDENT): | $(VENV)/.lesson-installed
 	$(BIN)/python tools/student_edition.py --out $(STUDENT)
 
+# The tests run in parallel, one pytest-xdist worker per processor thread (conftest.py shares
+# them out: a module or a notebook whole to one worker, the longest first).
 test: $(VENV)/.dev-installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/python -m pytest --nbval
+	$(BIN)/python -m pytest --nbval -n logical
 
 # For authors: re-execute every notebook top to bottom and store its outputs.
 notebooks: $(VENV)/.dev-installed

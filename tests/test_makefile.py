@@ -48,3 +48,8 @@ def test_jupyterlab_says_when_it_runs_as_root_and_opens_no_terminal(target, tmp_
     as_root = os.getuid() == 0
     assert ("--allow-root" in commands) == as_root
     assert ('echo "Running JupyterLab as root' in commands) == as_root
+
+
+def test_the_test_command_runs_the_suite_in_parallel_one_worker_per_thread():
+    commands = dry_run("test")
+    assert "-m pytest --nbval -n logical" in commands

@@ -60,13 +60,31 @@ def test_a_second_kernel_is_really_chosen():
     assert openblas_kernel(coretype) == kernel != openblas_kernel(None)
 
 
+NOTEBOOKS = sorted(
+    name
+    for name in (p.relative_to(ROOT / "notebooks").as_posix()
+                 for p in (ROOT / "notebooks").rglob("*.ipynb"))
+    if not any(part.startswith(".") for part in name.split("/"))
+)  # fmt: skip
+"""Every notebook nbval collects under notebooks/ (pytest skips folders named with a dot)."""
+
+
+# One test per notebook, each its own group, so that pytest-xdist's workers share them out.
 @pytest.mark.slow
-def test_stored_outputs_under_a_second_openblas_kernel():
+@pytest.mark.parametrize(
+    "notebook", [pytest.param(name, marks=pytest.mark.xdist_group(f"{name} under a second "
+                                                                  "OpenBLAS kernel"))
+                 for name in NOTEBOOKS],
+)  # fmt: skip
+def test_stored_outputs_under_a_second_openblas_kernel(notebook):
     coretype, kernel = second_kernel()
     env = {**os.environ, "OPENBLAS_CORETYPE": coretype}
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "--nbval", "notebooks", "-q", "-p", "no:cacheprovider"],
+        [sys.executable, "-m", "pytest", "--nbval", f"notebooks/{notebook}", "-q",
+         "-p", "no:cacheprovider"],
         cwd=ROOT, env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL,
     )  # fmt: skip
     tail = "\n".join(run.stdout.splitlines()[-40:])
-    assert run.returncode == 0, f"stored outputs differ under OpenBLAS kernel {kernel}:\n{tail}"
+    assert run.returncode == 0, (
+        f"{notebook}'s stored outputs differ under OpenBLAS kernel {kernel}:\n{tail}"
+    )

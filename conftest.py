@@ -1,0 +1,91 @@
+"""How the test suite is shared among pytest-xdist's workers (``make test`` runs it in parallel).
+
+Each test module runs whole in one worker, so that its module fixtures (a JupyterLab server,
+games played once, a student edition written once) are built once; a notebook's cells run
+in order in one worker and one kernel, as nbval needs. A few long tests, named below, are
+shared out apart from their module. The longest groups are handed out first, so that no
+worker is left with a long one at the end while the other idles.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+EACH_TEST = frozenset({"tests/test_other_processor.py"})
+"""Modules whose tests go to the workers one by one (each is long; they share no fixture)."""
+EACH_FUNCTION = frozenset({"tests/test_check_chapters.py"})
+"""Modules whose test functions go to the workers one by one, each with its parameters (a
+module fixture is built once per function that uses it, in its worker)."""
+OWN_GROUP = frozenset({
+    "tests/test_browser.py::test_stepping_the_whole_game_in_chapter_9",
+    "tests/test_browser.py::test_a_failing_strategy_shows_in_the_game_widget",
+})  # fmt: skip
+"""Long test functions run apart from the rest of their module (a fixture built once more)."""
+
+SECONDS_PER_CELL = 2.0
+"""A notebook cell's rough cost, in seconds, for handing out the longest groups first."""
+SECONDS_SLOW = 20.0
+"""A test marked ``slow`` (a long statistical run, a whole notebook under another kernel)."""
+SECONDS_BROWSER = 20.0
+"""A test driving the lesson in Chromium."""
+SECONDS_OTHER = 0.3
+"""Any other test."""
+
+
+def group_of(nodeid: str) -> str:
+    """The group a test runs in, whole in one worker: its file (a module, a notebook), or
+    the test or its function alone (``EACH_TEST``, ``EACH_FUNCTION``, ``OWN_GROUP``)."""
+    path, _, rest = nodeid.partition("::")
+    function = f"{path}::{rest.split('[', 1)[0]}"
+    if path in EACH_TEST:
+        return nodeid
+    if path in EACH_FUNCTION or function in OWN_GROUP:
+        return function
+    return path
+
+
+def cost(item: pytest.Item) -> float:
+    """A rough guess of ``item``'s run time in seconds (only the order of groups depends on it)."""
+    if item.nodeid.split("::", 1)[0].endswith(".ipynb"):
+        return SECONDS_PER_CELL
+    if item.get_closest_marker("slow"):
+        return SECONDS_SLOW
+    if item.get_closest_marker("browser"):
+        return SECONDS_BROWSER
+    return SECONDS_OTHER
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under ``-n``, keep the order of groups set below (longest first), not xdist's."""
+    config.option.loadscopereorder = False
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """``-n`` shares the tests out by group (xdist's plain ``load`` would split a notebook)."""
+    if config.getvalue("dist") not in ("load", "loadscope"):
+        return None  # another mode asked for by name (e.g. --dist each)
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByGroup(LoadScopeScheduling):
+        """xdist's scheduling by scope, with this suite's groups as the scopes."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            return group_of(nodeid)
+
+    return ByGroup(config, log)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In an xdist worker, order the tests by group, the longest groups first.
+
+    The workers hand their collection to the scheduler in this order; the sort is stable,
+    so each group's tests (a notebook's cells) keep theirs.
+    """
+    if not hasattr(config, "workerinput"):
+        return
+    groups: dict[str, float] = {}
+    for item in items:
+        group = group_of(item.nodeid)
+        groups[group] = groups.get(group, 0.0) + cost(item)
+    items.sort(key=lambda item: -groups[group_of(item.nodeid)])
