@@ -229,15 +229,16 @@ def test_every_way_of_leaving_take_turn_unanswered_gets_one_verdict(tmp_path, so
 
 
 def test_a_check_past_its_time_in_the_graded_games_says_so(tmp_path):
-    """The cells run at once; the strategy's games are what take long."""
+    """The cells run at once; the strategy's games are what take long (45 s leaves a loaded
+    machine time to start the kernel and run the cells)."""
     slow = ("import time\n\nfrom monopoly_lesson import make_strategy\n\n"
             "mine = make_strategy('mine', buy=lambda game, me, space: "
             "time.sleep(0.5) or True)")  # fmt: skip
-    done = check(notebook(tmp_path, "# 9", slow, name="alice_09.ipynb"), "--timeout", "20")
+    done = check(notebook(tmp_path, "# 9", slow, name="alice_09.ipynb"), "--timeout", "45")
     assert done.returncode == 2
     assert done.stderr.startswith(
         "python -m monopoly_lesson check: alice_09.ipynb cannot be graded: it ran longer than "
-        "the time limit of 20 s in the graded games (strategy mine's 400 games, 0 replayed), "
+        "the time limit of 45 s in the graded games (strategy mine's 400 games, 0 replayed), "
         "after its cells ran in "
     ), done.stderr
 
