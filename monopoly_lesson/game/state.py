@@ -379,9 +379,11 @@ class GameState:
                 assert not any(self.lots[s].mortgaged for s in GROUP_SPACES[group]), (
                     f"buildings on the group {group}, which has a mortgaged lot"
                 )
-            even = [b for b in levels if b] if group in self.uneven_groups else levels
-            assert max(even, default=0) - min(even, default=0) <= 1, (
+            uneven = max(levels) - min(levels) > 1
+            assert uneven == (group in self.uneven_groups), (
                 f"uneven buildings on {group}: {levels}"
+                if uneven
+                else f"{group} is counted uneven, but its buildings are {levels}"
             )
             houses += sum(b for b in levels if b < HOTEL)
             hotels += sum(b == HOTEL for b in levels)
