@@ -98,8 +98,13 @@ def build(game: GameState, seat: int, space: int) -> None:
         game.bank_houses -= 1
     _note_evenness(game, space)
     if game.verbose:
-        say("built", who=game.name(seat), building=BUILDING_NAMES[lot.buildings],
-            lot=space_name(space), amount=HOUSE_COST[space])  # fmt: skip
+        say(
+            "built",
+            who=game.name(seat),
+            building=BUILDING_NAMES[lot.buildings],
+            lot=space_name(space),
+            amount=HOUSE_COST[space],
+        )
 
 
 def why_not_sell(game: ReadableGame, seat: int, space: int) -> str | None:
@@ -131,8 +136,7 @@ def sell_building(game: GameState, seat: int, space: int) -> None:
     _note_evenness(game, space)
     game.transfer(BANK, seat, sold * half, "building sold")
     if game.verbose:
-        say("sold", who=game.name(seat), building=what, lot=space_name(space),
-            amount=sold * half)  # fmt: skip
+        say("sold", who=game.name(seat), building=what, lot=space_name(space), amount=sold * half)
 
 
 def why_not_mortgage(game: ReadableGame, seat: int, space: int) -> str | None:
