@@ -81,15 +81,21 @@ def board_svg(
     tokens = _checked_tokens(tokens or {})
     extras = _checked_extras(extras or {})
     chosen = token_colours or {}
-    colours = {name: chosen.get(name, TOKEN_COLOURS[i % len(TOKEN_COLOURS)])
-               for i, name in enumerate(tokens)}  # fmt: skip
+    colours = {
+        name: chosen.get(name, TOKEN_COLOURS[i % len(TOKEN_COLOURS)])
+        for i, name in enumerate(tokens)
+    }
     top = int(counts.max()) if counts is not None else 0
     squares = "".join(
-        _square(space, None if counts is None else int(counts[space]), max(top, 1),
-                [(colours[name], name) for name, at in tokens.items() if at == space],
-                extras.get(space))
+        _square(
+            space,
+            None if counts is None else int(counts[space]),
+            max(top, 1),
+            [(colours[name], name) for name, at in tokens.items() if at == space],
+            extras.get(space),
+        )
         for space in range(1, NUM_SPACES + 1)
-    )  # fmt: skip
+    )
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="monopoly-board-svg" role="img" '
         f'aria-label="Monopoly board" width="{_SIZE}" height="{_SIZE}" '
@@ -110,8 +116,9 @@ def board_html(
     token_colours: Mapping[str, str] | None = None,
 ) -> str:
     """The board of :func:`board_svg` in an HTML ``<div>`` with ``css_class``, for a page."""
-    svg = board_svg(counts, tokens=tokens, extras=extras, centre=centre,
-                    token_colours=token_colours)  # fmt: skip
+    svg = board_svg(
+        counts, tokens=tokens, extras=extras, centre=centre, token_colours=token_colours
+    )
     return f'<div class="monopoly-board {html.escape(css_class)}">{svg}</div>'
 
 

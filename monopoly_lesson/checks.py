@@ -143,12 +143,15 @@ def check_seeds(values: object, what: str = "seeds") -> list[int]:
     """
     example = f"[{values}]" if _is_whole(values) else "[1, 2, 3]"
     if not is_list(values):
-        raise TypeError(f"{what} must be a list of whole numbers, for example {example}; "
-                        f"got {values!r}.")  # fmt: skip
+        raise TypeError(
+            f"{what} must be a list of whole numbers, for example {example}; got {values!r}."
+        )
     seeds = list(values)  # type: ignore[call-overload]
     if not seeds:
-        raise ValueError(f"{what} must hold at least one seed (a whole number from 0 to "
-                         "2**32 - 1), for example [1].")  # fmt: skip
+        raise ValueError(
+            f"{what} must hold at least one seed (a whole number from 0 to "
+            "2**32 - 1), for example [1]."
+        )
     return [check_seed(seed, "each seed") for seed in seeds]
 
 
@@ -159,8 +162,11 @@ def _is_whole(value: object) -> bool:
 def is_list(value: object) -> bool:
     """Whether ``value`` is a list, a tuple, a range, an array...: values in an order (not
     a string, a set or a dict)."""
-    return (hasattr(value, "__len__") and hasattr(value, "__iter__")
-            and not isinstance(value, (str, bytes, set, frozenset, dict)))  # fmt: skip
+    return (
+        hasattr(value, "__len__")
+        and hasattr(value, "__iter__")
+        and not isinstance(value, (str, bytes, set, frozenset, dict))
+    )
 
 
 def check_name(value: object, what: str, known: object, fold_case: bool = True) -> str:

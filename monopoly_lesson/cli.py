@@ -155,9 +155,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
-    for add in (_add_simulate, _add_trace, _add_exact, _add_euler84, _add_rent, _add_check,
-                _add_play, _add_tournament, _add_evolve, _add_experiment,
-                _add_compile):  # fmt: skip
+    for add in (
+        _add_simulate,
+        _add_trace,
+        _add_exact,
+        _add_euler84,
+        _add_rent,
+        _add_check,
+        _add_play,
+        _add_tournament,
+        _add_evolve,
+        _add_experiment,
+        _add_compile,
+    ):
         add(commands)
     return parser
 
@@ -301,21 +311,29 @@ def _add_check(commands: argparse._SubParsersAction) -> None:
     )
     check.add_argument("notebook", help="the student's .ipynb file")
     check.add_argument(
-        "--timeout", type=_seconds, default=600,
+        "--timeout",
+        type=_seconds,
+        default=600,
         help=f"seconds allowed for the whole check, at most {MAX_TIMEOUT} (default 600)",
-    )  # fmt: skip
+    )
     check.add_argument(
-        "--memory", type=_gigabytes, default=4, metavar="GB",
+        "--memory",
+        type=_gigabytes,
+        default=4,
+        metavar="GB",
         help="memory the submission may use, in GB (default 4)",
-    )  # fmt: skip
+    )
     check.add_argument(
-        "--games", type=_check_games, default=CAPSTONE_GAMES,
+        "--games",
+        type=_check_games,
+        default=CAPSTONE_GAMES,
         help=f"games a chapter-9 strategy plays, 1 to {MAX_GAMES} (default {CAPSTONE_GAMES})",
-    )  # fmt: skip
+    )
     check.add_argument(
-        "--show-expected", action="store_true",
+        "--show-expected",
+        action="store_true",
         help="for graders: show the right value of a wrong answer (by default, a hint)",
-    )  # fmt: skip
+    )
 
 
 def _check_games(text: str) -> int:
@@ -332,8 +350,9 @@ def _limit(text: str, what: str, most: float) -> float:
     except ValueError:
         raise argparse.ArgumentTypeError(f"{what} must be a number, got {text!r}") from None
     if not math.isfinite(value) or value <= 0 or value > most:
-        raise argparse.ArgumentTypeError(f"{what} must be more than 0 and at most {most:g}, "
-                                         f"got {text!r}")  # fmt: skip
+        raise argparse.ArgumentTypeError(
+            f"{what} must be more than 0 and at most {most:g}, got {text!r}"
+        )
     return value
 
 
@@ -408,20 +427,28 @@ def run_trace(args: argparse.Namespace) -> None:
     except ValueError as error:
         raise UsageError(f"{PROG} trace: argument --dice: {error}") from None
     for option, table, order in [
-        ("--chance-order", standard_chance_deck if args.chance == "standard" else chance_deck,
-         args.chance_order),
+        (
+            "--chance-order",
+            standard_chance_deck if args.chance == "standard" else chance_deck,
+            args.chance_order,
+        ),
         ("--chest-order", community_deck, args.chest_order),
-    ]:  # fmt: skip
+    ]:
         try:
             CardDeck(table, order=order)
         except ValueError as error:
             raise UsageError(f"{PROG} trace: argument {option}: {error}") from None
     try:
         run = play_preset(
-            dice=args.dice, start=args.start, chance_order=args.chance_order,
-            chest_order=args.chest_order, turns=args.turns, verbose=True,
-            rules=_rules(args), seed=args.seed,
-        )  # fmt: skip
+            dice=args.dice,
+            start=args.start,
+            chance_order=args.chance_order,
+            chest_order=args.chest_order,
+            turns=args.turns,
+            verbose=True,
+            rules=_rules(args),
+            seed=args.seed,
+        )
     except DiceUsedUpError as error:
         raise UsageError(f"{PROG} trace: {error}") from None
     player = run.player
@@ -464,8 +491,13 @@ class CheckFailed(Exception):
 
 def run_check(args: argparse.Namespace) -> None:
     """``check``: run and grade a student's notebook, print the report (status 2: one line)."""
-    outcome = check_notebook(args.notebook, timeout=args.timeout, memory_gb=args.memory,
-                             games=args.games, show_expected=args.show_expected)  # fmt: skip
+    outcome = check_notebook(
+        args.notebook,
+        timeout=args.timeout,
+        memory_gb=args.memory,
+        games=args.games,
+        show_expected=args.show_expected,
+    )
     if outcome.status == 2:
         raise UsageError(f"{PROG} check: {' '.join(outcome.report.split())}")
     print(outcome.report)
@@ -572,9 +604,13 @@ examples:
   {PROG} play --players 3 --strategy heuristic --seed 2 --verbose
   {PROG} play --you 1 --strategy ega_trading,always,heuristic --trading""",
     )
-    play.add_argument("--players", type=_players, default=None,
-                      help=f"players, {MIN_PLAYERS} to {MAX_PLAYERS} (default: one per name "
-                      "given, or 4 if one name is given)")  # fmt: skip
+    play.add_argument(
+        "--players",
+        type=_players,
+        default=None,
+        help=f"players, {MIN_PLAYERS} to {MAX_PLAYERS} (default: one per name "
+        "given, or 4 if one name is given)",
+    )
     play.add_argument(
         "--strategy",
         type=_strategy_names,
@@ -584,11 +620,18 @@ examples:
     )
     _add_game_options(play)
     play.add_argument("--verbose", action="store_true", help="narrate every event of the game")
-    play.add_argument("--you", type=_you_seat, metavar="SEAT",
-                      help="play in seat SEAT yourself, answering in the terminal")  # fmt: skip
-    play.add_argument("--answers", metavar="ANSWERS",
-                      help="your first answers, to replay a game: separated by ';', or "
-                      "@FILE for a file of them, one a line")  # fmt: skip
+    play.add_argument(
+        "--you",
+        type=_you_seat,
+        metavar="SEAT",
+        help="play in seat SEAT yourself, answering in the terminal",
+    )
+    play.add_argument(
+        "--answers",
+        metavar="ANSWERS",
+        help="your first answers, to replay a game: separated by ';', or "
+        "@FILE for a file of them, one a line",
+    )
 
 
 def _add_tournament(commands: argparse._SubParsersAction) -> None:
@@ -610,10 +653,14 @@ examples:
       --games 200 --seed 1
   {PROG} tournament --strategy rga,rga,tga,sga --games 500 --csv games.csv""",
     )
-    tour.add_argument("--strategy", type=_strategy_names, metavar="NAMES",
-                      default=["heuristic", "always", "never", "random:0.5"],
-                      help=f"comma-separated strategies, {MIN_PLAYERS} to {MAX_PLAYERS} "
-                      "(default heuristic,always,never,random:0.5)")  # fmt: skip
+    tour.add_argument(
+        "--strategy",
+        type=_strategy_names,
+        metavar="NAMES",
+        default=["heuristic", "always", "never", "random:0.5"],
+        help=f"comma-separated strategies, {MIN_PLAYERS} to {MAX_PLAYERS} "
+        "(default heuristic,always,never,random:0.5)",
+    )
     tour.add_argument("--games", type=_positive, default=100, help="games (default 100)")
     _add_game_options(tour)
     tour.add_argument("--csv", metavar="FILE", help="also write every player's result as CSV")
@@ -630,14 +677,17 @@ def run_play(args: argparse.Namespace) -> None:
     if PERSON in names:
         result = _play_with_you(args, names, seats)
     else:
-        result = play_monopoly(seats, seed=seed, max_rounds=args.max_rounds,
-                               verbose=args.verbose, trading=args.trading)  # fmt: skip
+        result = play_monopoly(
+            seats, seed=seed, max_rounds=args.max_rounds, verbose=args.verbose, trading=args.trading
+        )
     if args.verbose or PERSON in names:
         print()
     seat = result.winner
     trading = ", in a game with trading" if args.trading else ""
-    print(f"Winner: {result.names[seat - 1]} (seat {seat}), "
-          f"net worth ${result.net_worth[seat - 1]:,}{trading}.")  # fmt: skip
+    print(
+        f"Winner: {result.names[seat - 1]} (seat {seat}), "
+        f"net worth ${result.net_worth[seat - 1]:,}{trading}."
+    )
     print(result)
 
 
@@ -652,32 +702,44 @@ def _seat_names(args: argparse.Namespace) -> list[str]:
     names, players = list(args.strategy), args.players
     if args.you is not None:
         if PERSON in names:
-            raise UsageError(f"{PROG} play: --you seats you; leave {PERSON} out of --strategy "
-                             f"(got {','.join(names)}).")  # fmt: skip
+            raise UsageError(
+                f"{PROG} play: --you seats you; leave {PERSON} out of --strategy "
+                f"(got {','.join(names)})."
+            )
         players = players or (len(names) + 1 if len(names) > 1 else 4)
         if len(names) == 1:
             names = names * (players - 1)
         if len(names) != players - 1:
-            raise UsageError(f"{PROG} play: --strategy names {len(names)} strategies beside "
-                             f"yours but --players is {players}; give {players - 1} names, or "
-                             "one for all.")  # fmt: skip
+            raise UsageError(
+                f"{PROG} play: --strategy names {len(names)} strategies beside "
+                f"yours but --players is {players}; give {players - 1} names, or "
+                "one for all."
+            )
         if not args.you <= players:
-            raise UsageError(f"{PROG} play: --you must be a seat from 1 to {players} (the "
-                             f"players), got {args.you}.")  # fmt: skip
+            raise UsageError(
+                f"{PROG} play: --you must be a seat from 1 to {players} (the "
+                f"players), got {args.you}."
+            )
         names.insert(args.you - 1, PERSON)
     players = players or (len(names) if len(names) > 1 else 4)
     if len(names) == 1:
         names = names * players
     if len(names) != players:
-        raise UsageError(f"{PROG} play: --strategy names {len(names)} strategies but --players "
-                         f"is {players}; give one name per player, or one for all.")  # fmt: skip
+        raise UsageError(
+            f"{PROG} play: --strategy names {len(names)} strategies but --players "
+            f"is {players}; give one name per player, or one for all."
+        )
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise UsageError(f"{PROG} play: a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, "
-                         f"got {players} strategies.")  # fmt: skip
+        raise UsageError(
+            f"{PROG} play: a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+            f"got {players} strategies."
+        )
     if names.count(PERSON) > 1:
-        raise UsageError(f"{PROG} play: one person plays at the terminal, but {PERSON} "
-                         f"is in {names.count(PERSON)} seats; name it once, or use --you "
-                         "SEAT.")  # fmt: skip
+        raise UsageError(
+            f"{PROG} play: one person plays at the terminal, but {PERSON} "
+            f"is in {names.count(PERSON)} seats; name it once, or use --you "
+            "SEAT."
+        )
     if args.answers is not None and PERSON not in names:
         raise UsageError(f"{PROG} play: --answers replays a person's answers; add --you SEAT.")
     return names
@@ -689,17 +751,24 @@ def _play_with_you(args: argparse.Namespace, names: list[str], seats: list[objec
     terminal = Terminal(_answers_to_replay(args.answers))
     seats[names.index(PERSON)] = You(answer=terminal)
     try:
-        return play_monopoly(seats, seed=args.seed, max_rounds=args.max_rounds, verbose=True,
-                             trading=args.trading)  # fmt: skip
+        return play_monopoly(
+            seats, seed=args.seed, max_rounds=args.max_rounds, verbose=True, trading=args.trading
+        )
     except KeyboardInterrupt:
-        print(f"\n{PROG} play: stopped in round {terminal.round} (Ctrl-C); "
-              f"{_replay_line(args, names, terminal)}", file=sys.stderr)  # fmt: skip
+        print(
+            f"\n{PROG} play: stopped in round {terminal.round} (Ctrl-C); "
+            f"{_replay_line(args, names, terminal)}",
+            file=sys.stderr,
+        )
         raise _Stopped from None
     except LeftTheTable as left:
         if left.status == 2:
             raise UsageError(f"{PROG} play: {left.reason}") from None
-        print(f"{PROG} play: stopped in round {terminal.round}: {left.reason}; "
-              f"{_replay_line(args, names, terminal)}", file=sys.stderr)  # fmt: skip
+        print(
+            f"{PROG} play: stopped in round {terminal.round}: {left.reason}; "
+            f"{_replay_line(args, names, terminal)}",
+            file=sys.stderr,
+        )
         raise _Unfinished from None
 
 
@@ -715,14 +784,23 @@ def _answers_to_replay(answers: str | None) -> list[str]:
 def _replay_line(args: argparse.Namespace, names: list[str], terminal: Terminal) -> str:
     """The seed, and the command that replays the person's answers and plays on."""
     others = [name for name in names if name != PERSON]
-    words = ["play", "--you", str(names.index(PERSON) + 1), "--strategy", ",".join(others),
-             "--seed", str(args.seed)]  # fmt: skip
+    words = [
+        "play",
+        "--you",
+        str(names.index(PERSON) + 1),
+        "--strategy",
+        ",".join(others),
+        "--seed",
+        str(args.seed),
+    ]
     words += ["--max-rounds", str(args.max_rounds)] if args.max_rounds != 100 else []
     words += ["--trading"] if args.trading else []
     given = terminal.answers
     words += ["--answers", SEPARATOR.join(given)] if given else []
-    return (f"seed {args.seed}, {len(given)} answer(s) given; to replay them and play on: "
-            f"{PROG} {shlex.join(words)}")  # fmt: skip
+    return (
+        f"seed {args.seed}, {len(given)} answer(s) given; to replay them and play on: "
+        f"{PROG} {shlex.join(words)}"
+    )
 
 
 class _Unfinished(Exception):
@@ -734,22 +812,32 @@ def run_tournament(args: argparse.Namespace) -> None:
     """``tournament``: many games, seats rotated; print the win rates (and write CSV)."""
     names = args.strategy
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise UsageError(f"{PROG} tournament: --strategy must name {MIN_PLAYERS} to "
-                         f"{MAX_PLAYERS} strategies, got {len(names)}.")  # fmt: skip
+        raise UsageError(
+            f"{PROG} tournament: --strategy must name {MIN_PLAYERS} to "
+            f"{MAX_PLAYERS} strategies, got {len(names)}."
+        )
     if args.csv is not None:
         _check_csv(args.csv, args.force, "tournament")
     seed = args.seed
     entries = [_cli_strategy(name, seed, k) for k, name in enumerate(names, start=1)]
     try:
-        table = play_games(entries, args.games, seed=seed, max_rounds=args.max_rounds,
-                           progress=not args.no_progress, trading=args.trading)  # fmt: skip
+        table = play_games(
+            entries,
+            args.games,
+            seed=seed,
+            max_rounds=args.max_rounds,
+            progress=not args.no_progress,
+            trading=args.trading,
+        )
     except StrategyError as error:
         raise UsageError(_failed_game(error, args, seed)) from None
     except ValueError as error:
         raise UsageError(f"{PROG} tournament: {error}") from None
     trading = ", with trading" if args.trading else ""
-    print(f"{args.games} games of {', '.join(names)}, seats rotated, seed {seed}, "
-          f"at most {args.max_rounds} rounds each{trading}.")  # fmt: skip
+    print(
+        f"{args.games} games of {', '.join(names)}, seats rotated, seed {seed}, "
+        f"at most {args.max_rounds} rounds each{trading}."
+    )
     print(f"Equally good strategies would each win about {1 / len(names):.0%} of the games.")
     print("ci_low to ci_high: a 95% confidence interval for the win rate (Wilson score).\n")
     print(_format_rates(win_rates(table)))
@@ -765,8 +853,10 @@ def _failed_game(error: StrategyError, args: argparse.Namespace, seed: int) -> s
     reason = getattr(error, "reason", str(error))
     if game is None or played is None:
         return f"{PROG} tournament: {reason}"
-    line = (f"{PROG} tournament: game {game} of {args.games} (counted from 0; its seed is "
-            f"{error.seed}, the tournament's {seed}) failed: {reason}")  # fmt: skip
+    line = (
+        f"{PROG} tournament: game {game} of {args.games} (counted from 0; its seed is "
+        f"{error.seed}, the tournament's {seed}) failed: {reason}"
+    )
     if args.csv is None:
         return f"{line}; the {game} games before it are not kept (add --csv FILE to keep them)."
     played.to_csv(args.csv, index=False)
@@ -817,18 +907,28 @@ examples:
   {PROG} evolve --chromosome sga --population 100 --games-per-player 20 \\
       --generations 10 --out runs/small""",
     )
-    evo.add_argument("--chromosome", type=str.lower, choices=tuple(CHROMOSOME_PLAYERS),
-                     default="rga", help="the kind of player, in any case (default rga)"
-                     )  # fmt: skip
-    evo.add_argument("--fitness", type=_fitness, default="finish_order", metavar="FITNESS",
-                     help=f"points per game: {', '.join(FITNESS)}, in any case (default "
-                     "finish_order), "
-                     "or vs:A,B,C to score against a fixed field of three built-in "
-                     "strategies (vs:A,B,C:SCORING for another scoring)")  # fmt: skip
+    evo.add_argument(
+        "--chromosome",
+        type=str.lower,
+        choices=tuple(CHROMOSOME_PLAYERS),
+        default="rga",
+        help="the kind of player, in any case (default rga)",
+    )
+    evo.add_argument(
+        "--fitness",
+        type=_fitness,
+        default="finish_order",
+        metavar="FITNESS",
+        help=f"points per game: {', '.join(FITNESS)}, in any case (default "
+        "finish_order), "
+        "or vs:A,B,C to score against a fixed field of three built-in "
+        "strategies (vs:A,B,C:SCORING for another scoring)",
+    )
     evo.add_argument("--generations", type=_positive, default=100, help="generations (100)")
     evo.add_argument("--out", required=True, metavar="FOLDER", help="the run's folder")
-    evo.add_argument("--seed", type=_game_seed, default=0,
-                     help="random seed, 0 to 2**32 - 1 (default 0)")  # fmt: skip
+    evo.add_argument(
+        "--seed", type=_game_seed, default=0, help="random seed, 0 to 2**32 - 1 (default 0)"
+    )
     evo.add_argument("--resume", action="store_true", help="continue the run in --out")
     _add_run_options(evo)
     _add_operators(evo)
@@ -836,15 +936,28 @@ examples:
 
 def _add_run_options(parser: argparse.ArgumentParser) -> None:
     """The options of a run that ``evolve`` and ``experiment`` share (but the operators)."""
-    parser.add_argument("--population", type=_population, default=1000,
-                        help="players, a multiple of 4 (default 1000)")  # fmt: skip
-    parser.add_argument("--games-per-player", type=_positive, default=100,
-                        help="games each player plays per generation (default 100)")  # fmt: skip
-    parser.add_argument("--benchmark-every", type=_nonnegative, default=10, metavar="N",
-                        help="benchmark every N generations and the last; 0 never "
-                        "(10)")  # fmt: skip
-    parser.add_argument("--benchmark-games", type=_positive, default=200,
-                        help="games per benchmark (default 200)")  # fmt: skip
+    parser.add_argument(
+        "--population",
+        type=_population,
+        default=1000,
+        help="players, a multiple of 4 (default 1000)",
+    )
+    parser.add_argument(
+        "--games-per-player",
+        type=_positive,
+        default=100,
+        help="games each player plays per generation (default 100)",
+    )
+    parser.add_argument(
+        "--benchmark-every",
+        type=_nonnegative,
+        default=10,
+        metavar="N",
+        help="benchmark every N generations and the last; 0 never (10)",
+    )
+    parser.add_argument(
+        "--benchmark-games", type=_positive, default=200, help="games per benchmark (default 200)"
+    )
     parser.add_argument("--max-rounds", type=_max_rounds, default=100, help=MAX_ROUNDS_HELP)
     parser.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     parser.add_argument(
@@ -857,15 +970,26 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
 def _add_operators(evo: argparse.ArgumentParser) -> None:
     """``evolve``'s operator options: the first population, selection, crossover, mutation."""
     paper = evo.add_argument_group("operators (the defaults are the paper's)")
-    paper.add_argument("--init", choices=INITS, default="uniform",
-                       help="the first population: every gene uniform (uniform), a genome's "
-                       "genes around a level of its own (level), or each of its tables of genes "
-                       "around one (levels)")  # fmt: skip
-    paper.add_argument("--selection", choices=SELECTIONS, default="roulette",
-                       help="how copies and parents are chosen (default roulette)")  # fmt: skip
-    paper.add_argument("--crossover", choices=CROSSOVERS, default=None,
-                       help="blend (default for rga, tga), one-point (default for sga) or "
-                       "uniform")  # fmt: skip
+    paper.add_argument(
+        "--init",
+        choices=INITS,
+        default="uniform",
+        help="the first population: every gene uniform (uniform), a genome's "
+        "genes around a level of its own (level), or each of its tables of genes "
+        "around one (levels)",
+    )
+    paper.add_argument(
+        "--selection",
+        choices=SELECTIONS,
+        default="roulette",
+        help="how copies and parents are chosen (default roulette)",
+    )
+    paper.add_argument(
+        "--crossover",
+        choices=CROSSOVERS,
+        default=None,
+        help="blend (default for rga, tga), one-point (default for sga) or uniform",
+    )
     paper.add_argument(
         "--mutation-rate",
         type=_share,
@@ -906,21 +1030,39 @@ def _nonnegative(text: str) -> int:
 def _run_options(args: argparse.Namespace) -> dict[str, object]:
     """The run options (:func:`_add_run_options`, :func:`_add_operators`) as ``evolve``'s
     keyword arguments."""
-    names = ("population", "games_per_player", "benchmark_every", "benchmark_games",
-             "max_rounds", "trading", "init", "selection", "crossover", "mutation_rate",
-             "mutation_sd")  # fmt: skip
+    names = (
+        "population",
+        "games_per_player",
+        "benchmark_every",
+        "benchmark_games",
+        "max_rounds",
+        "trading",
+        "init",
+        "selection",
+        "crossover",
+        "mutation_rate",
+        "mutation_sd",
+    )
     return {name: getattr(args, name) for name in names}
 
 
 def run_evolve(args: argparse.Namespace) -> None:
     """``evolve``: run (or resume) the genetic algorithm; print a summary."""
-    with _long_command("evolve", f"the completed generations are in {args.out}: run the same "
-                       "command with --resume to continue."):  # fmt: skip
+    with _long_command(
+        "evolve",
+        f"the completed generations are in {args.out}: run the same "
+        "command with --resume to continue.",
+    ):
         result = evolve(
-            chromosome=args.chromosome, fitness=args.fitness, generations=args.generations,
-            seed=args.seed, out=args.out, resume=args.resume, progress=not args.no_progress,
+            chromosome=args.chromosome,
+            fitness=args.fitness,
+            generations=args.generations,
+            seed=args.seed,
+            out=args.out,
+            resume=args.resume,
+            progress=not args.no_progress,
             **_run_options(args),
-        )  # fmt: skip
+        )
     print(_evolve_summary(result, args.out))
 
 
@@ -998,21 +1140,47 @@ examples:
       --population 100 --games-per-player 20 --generations 10 --out runs/small
   {PROG} experiment ... --scheduler tcp://10.0.0.5:8786""",
     )
-    exp.add_argument("--chromosome", type=_chromosomes, default="rga,tga,sga",
-                     metavar="NAMES", help="comma-separated chromosomes: "
-                     f"{', '.join(CHROMOSOME_PLAYERS)} (default rga,tga,sga)")  # fmt: skip
-    exp.add_argument("--fitness", type=_fitness_list, default="all", metavar="NAMES",
-                     help=f"comma-separated fitness functions ({', '.join(FITNESS)}, or "
-                     "vs:A,B,C written vs:A+B+C), or all: the paper's five (default)")  # fmt: skip
-    exp.add_argument("--seeds", type=_seed_list, default="1", metavar="SEEDS",
-                     help="comma-separated seeds, one run each (default 1)")  # fmt: skip
-    exp.add_argument("--generations", type=_positive, default=1000,
-                     help="generations per run (default 1000)")  # fmt: skip
+    exp.add_argument(
+        "--chromosome",
+        type=_chromosomes,
+        default="rga,tga,sga",
+        metavar="NAMES",
+        help=f"comma-separated chromosomes: {', '.join(CHROMOSOME_PLAYERS)} (default rga,tga,sga)",
+    )
+    exp.add_argument(
+        "--fitness",
+        type=_fitness_list,
+        default="all",
+        metavar="NAMES",
+        help=f"comma-separated fitness functions ({', '.join(FITNESS)}, or "
+        "vs:A,B,C written vs:A+B+C), or all: the paper's five (default)",
+    )
+    exp.add_argument(
+        "--seeds",
+        type=_seed_list,
+        default="1",
+        metavar="SEEDS",
+        help="comma-separated seeds, one run each (default 1)",
+    )
+    exp.add_argument(
+        "--generations", type=_positive, default=1000, help="generations per run (default 1000)"
+    )
     exp.add_argument("--out", required=True, metavar="FOLDER", help="the experiment's folder")
+    _add_cluster(exp)
+    _add_run_options(exp)
+    _add_operators(exp)
+
+
+def _add_cluster(exp: argparse.ArgumentParser) -> None:
+    """Where the runs are played: a cluster on this machine, or a running scheduler."""
     where = exp.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=_positive, default=None, metavar="N",
-                       help="worker processes of a cluster on this machine (default: one "
-                       "per core)")  # fmt: skip
+    where.add_argument(
+        "--workers",
+        type=_positive,
+        default=None,
+        metavar="N",
+        help="worker processes of a cluster on this machine (default: one per core)",
+    )
     where.add_argument(
         "--scheduler",
         default=None,
@@ -1020,8 +1188,6 @@ examples:
         help="the address of a running Dask scheduler (tcp://host:8786); refused if no "
         f"scheduler answers there within {CONNECT_TIMEOUT}",
     )
-    _add_run_options(exp)
-    _add_operators(exp)
 
 
 def _chromosomes(text: str) -> list[str]:
@@ -1060,31 +1226,43 @@ def run_experiment(args: argparse.Namespace) -> None:
     start = time.perf_counter()
     resume = f"the completed generations are in {args.out}: run the same command to resume them."
     with _long_command("experiment", resume):
-        before = generations_saved(args.out, experiment_runs(args.chromosome, args.fitness,
-                                                             args.seeds))  # fmt: skip
+        before = generations_saved(
+            args.out, experiment_runs(args.chromosome, args.fitness, args.seeds)
+        )
         try:
             summary = experiment(
-                args.chromosome, args.fitness, args.seeds, args.generations, args.out,
-                workers=args.workers, scheduler=args.scheduler, progress=not args.no_progress,
-                on_start=lambda link: print(f"Dask dashboard: {link}", flush=True), **options,
-            )  # fmt: skip
+                args.chromosome,
+                args.fitness,
+                args.seeds,
+                args.generations,
+                args.out,
+                workers=args.workers,
+                scheduler=args.scheduler,
+                progress=not args.no_progress,
+                on_start=lambda link: print(f"Dask dashboard: {link}", flush=True),
+                **options,
+            )
         except RunFailed as failure:  # the other runs have stopped
             raise ValueError(f"{failure}; {resume}") from None
         except ExperimentStopped as stopped:  # said once the runs have stopped
             if stopped.playing:
-                print(f"\n{PROG} experiment: {len(stopped.playing)} runs still end the "
-                      f"generation they play on the cluster ({', '.join(stopped.playing)}); "
-                      "each stops when it ends.", file=sys.stderr)  # fmt: skip
+                print(
+                    f"\n{PROG} experiment: {len(stopped.playing)} runs still end the "
+                    f"generation they play on the cluster ({', '.join(stopped.playing)}); "
+                    "each stops when it ends.",
+                    file=sys.stderr,
+                )
             raise
     seconds = time.perf_counter() - start
     played = int(summary["generations"].sum()) - before
-    shown = summary[["run", "generations", "min", "max", "mean", "win_rate", "ci_low",
-                     "ci_high"]]  # fmt: skip
+    shown = summary[["run", "generations", "min", "max", "mean", "win_rate", "ci_low", "ci_high"]]
     print(shown.to_string(index=False, float_format=lambda x: f"{x:.3g}"))
     pace = f" ({played:,} generations played, {seconds / played:.2f} s each)" if played else ""
     trading = ", every game with trading" if options.get("trading") else ""
-    print(f"{len(summary)} runs in {seconds:,.0f} s{pace}{trading}; summary in "
-          f"{os.path.join(args.out, 'summary.csv')}.")  # fmt: skip
+    print(
+        f"{len(summary)} runs in {seconds:,.0f} s{pace}{trading}; summary in "
+        f"{os.path.join(args.out, 'summary.csv')}."
+    )
 
 
 COMMANDS = {
@@ -1123,8 +1301,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # e.g. piped into `head`: stop quietly
         sys.stdout = None
     except MemoryError:
-        print(f"{command}: out of memory; ask for fewer games, players or generations.",
-              file=sys.stderr)  # fmt: skip
+        print(
+            f"{command}: out of memory; ask for fewer games, players or generations.",
+            file=sys.stderr,
+        )
         return 2
     except OSError as error:  # a file or folder that cannot be read or written
         where = f": {error.filename}" if error.filename else ""

@@ -148,11 +148,22 @@ def _play_chunk(
     outcomes = np.zeros(len(t.next_state), dtype=np.int64)
     counts = np.zeros((games if per_game else 0, NUM_SPACES + 1), dtype=np.int64)
     play_games(
-        games, turns, players, t.dice_codes, t.situation, t.next_state,
-        np.zeros(t.chance_cards, dtype=np.int64), np.zeros(t.chest_cards, dtype=np.int64),
-        rules.replacement, outcomes, t.tallies, counts, np.array(FORMAT, dtype=np.int64),
-        bits.ctypes.next_uint64, bits.ctypes.state_address,
-    )  # fmt: skip
+        games,
+        turns,
+        players,
+        t.dice_codes,
+        t.situation,
+        t.next_state,
+        np.zeros(t.chance_cards, dtype=np.int64),
+        np.zeros(t.chest_cards, dtype=np.int64),
+        rules.replacement,
+        outcomes,
+        t.tallies,
+        counts,
+        np.array(FORMAT, dtype=np.int64),
+        bits.ctypes.next_uint64,
+        bits.ctypes.state_address,
+    )
     if per_game:
         return counts[:, :NUM_SPACES]
     summed = np.zeros(NUM_SPACES + 1, dtype=np.int64)

@@ -19,6 +19,7 @@ import contextlib
 import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import pandas as pd
 
@@ -68,25 +69,44 @@ RULE_CHECKS = (
     RuleCheck("Go to Jail (31) sends the player to jail", 24, (3, 4), 1),
     RuleCheck("just visiting Jail by dice, then playing on", 5, (3, 3, 1, 2), 1),
     RuleCheck("a Chance card that advances the token (to Go)", 1, (3, 4), 1, chance_order=(1,)),
-    RuleCheck("nearest railroad is the next one forward, passing Go", 30, (3, 4), 1,
-              chance_order=(5,)),
+    RuleCheck(
+        "nearest railroad is the next one forward, passing Go", 30, (3, 4), 1, chance_order=(5,)
+    ),
     RuleCheck("nearest utility from Chance 23", 16, (3, 4), 1, chance_order=(4,)),
-    RuleCheck("Go Back 3 from Chance 37 lands on Community Chest 34 and draws", 30, (3, 4), 1,
-              chance_order=(9,), chest_order=(1,)),
+    RuleCheck(
+        "Go Back 3 from Chance 37 lands on Community Chest 34 and draws",
+        30,
+        (3, 4),
+        1,
+        chance_order=(9,),
+        chest_order=(1,),
+    ),
     RuleCheck("a card that does not move does nothing more", 1, (3, 4), 1, chance_order=(10,)),
-    RuleCheck("a Community Chest card sends the player to jail", 15, (1, 2), 1,
-              chest_order=(2,)),
+    RuleCheck("a Community Chest card sends the player to jail", 15, (1, 2), 1, chest_order=(2,)),
     RuleCheck("doubles roll again", 1, (3, 3, 1, 2), 1),
-    RuleCheck("being sent to jail during doubles ends the turn", 4, (2, 2, 3, 4), 1,
-              chance_order=(8,)),
+    RuleCheck(
+        "being sent to jail during doubles ends the turn", 4, (2, 2, 3, 4), 1, chance_order=(8,)
+    ),
     RuleCheck("three doubles in a row: jail, without moving", 1, (3, 3, 2, 2, 1, 1, 1, 2), 1),
     RuleCheck("in jail without doubles: stay, and tally Jail", 11, (1, 2, 2, 3), 2, in_jail=True),
-    RuleCheck("in jail: doubles leave, move, and no roll again", 11, (6, 6, 1, 2), 1,
-              chance_order=(10,), in_jail=True),
+    RuleCheck(
+        "in jail: doubles leave, move, and no roll again",
+        11,
+        (6, 6, 1, 2),
+        1,
+        chance_order=(10,),
+        in_jail=True,
+    ),
     RuleCheck("in jail: the third turn leaves anyway", 11, (1, 2, 1, 2, 3, 4), 3, in_jail=True),
-    RuleCheck("leaving jail onto Community Chest draws a card", 11, (1, 2, 1, 2, 3, 4), 3,
-              chest_order=(1,), in_jail=True),
-)  # fmt: skip
+    RuleCheck(
+        "leaving jail onto Community Chest draws a card",
+        11,
+        (1, 2, 1, 2, 3, 4),
+        3,
+        chest_order=(1,),
+        in_jail=True,
+    ),
+)
 """One targeted scenario per rule, as in the package's rule tests."""
 
 
@@ -138,8 +158,10 @@ class GradingReport:
         if self.chapter in GRADED_CHAPTERS:
             head += f", graded for {rules_taught(self.chapter)}"
         if self.graded_as:
-            head += (f"; it also follows {rules_taught(self.graded_as)}, written early, and "
-                     "passes under them")  # fmt: skip
+            head += (
+                f"; it also follows {rules_taught(self.graded_as)}, written early, and "
+                "passes under them"
+            )
         return "\n".join([head, *map(str, self.checks)])
 
 
@@ -163,34 +185,52 @@ class Game:
     label: str = ""
 
 
-def rule_games(random_games: int = 30, random_turns: int = 200, seed: int = 2026,
-               chapter: int | None = None) -> list[Game]:  # fmt: skip
+def _preset(case: Any) -> dict[str, Any]:
+    """A scenario's or check's start, dice, turns and card orders, as a game's settings."""
+    return {
+        "start": case.start,
+        "dice": list(case.dice),
+        "turns": case.turns,
+        "chance_order": list(case.chance_order),
+        "chest_order": list(case.chest_order),
+    }
+
+
+def rule_games(
+    random_games: int = 30, random_turns: int = 200, seed: int = 2026, chapter: int | None = None
+) -> list[Game]:
     """The games of :func:`check_take_turn`: the rules' scenarios, one per rule, and random
     games; for a chapter 1 to 4, the checks of chapters 1 to N instead of the scenarios."""
     if chapter in GRADED_CHAPTERS:
-        games = [Game(c.name, {"start": c.start, "dice": list(c.dice), "turns": c.turns,
-                               "chance_order": list(c.chance_order),
-                               "chest_order": list(c.chest_order), "jail_turns": c.jail_turns})
-                 for c in chapter_games(chapter)]  # fmt: skip
+        games = [
+            Game(c.name, {**_preset(c), "jail_turns": c.jail_turns}) for c in chapter_games(chapter)
+        ]
     else:
-        games = [Game(s.name, {"start": s.start, "dice": list(s.dice), "turns": s.turns,
-                               "chance_order": list(s.chance_order),
-                               "chest_order": list(s.chest_order)})
-                 for s in SCENARIOS.values()]  # fmt: skip
-        games += [Game(c.rule, {"start": c.start, "dice": list(c.dice), "turns": c.turns,
-                                "chance_order": list(c.chance_order),
-                                "chest_order": list(c.chest_order),
-                                "jail_turns": 0 if c.in_jail else None})
-                  for c in RULE_CHECKS]  # fmt: skip
+        games = [Game(s.name, _preset(s)) for s in SCENARIOS.values()]
+        games += [
+            Game(c.rule, {**_preset(c), "jail_turns": 0 if c.in_jail else None})
+            for c in RULE_CHECKS
+        ]
     rule = f"{random_games} random games of {random_turns} turns"
-    games += [Game(rule, {"start": 1, "dice_seed": seed + game, "seed": seed + 1000 + game,
-                          "turns": random_turns}, f"game {game + 1}")
-              for game in range(random_games)]  # fmt: skip
+    games += [
+        Game(
+            rule,
+            {
+                "start": 1,
+                "dice_seed": seed + game,
+                "seed": seed + 1000 + game,
+                "turns": random_turns,
+            },
+            f"game {game + 1}",
+        )
+        for game in range(random_games)
+    ]
     return games
 
 
-def grade_games(games: Sequence[Game], play: Callable[[Game], object],
-                chapter: int | None = None) -> GradingReport:  # fmt: skip
+def grade_games(
+    games: Sequence[Game], play: Callable[[Game], object], chapter: int | None = None
+) -> GradingReport:
     """Play each game with ``play`` (which returns what was observed, as data) and grade it
     for ``chapter``'s rules (None: every rule).
 
@@ -274,16 +314,20 @@ def grade_game(game: Game, observed: object, rules: Rules = LESSON_RULES) -> Che
     try:
         turns, failed = read_game(observed, game.setup["turns"])
     except MalformedAnswer as error:
-        return CheckResult(game.rule, False, f"{prefix}the answer about this game could not be "
-                           f"read ({error}), so the check fails")  # fmt: skip
+        return CheckResult(
+            game.rule,
+            False,
+            f"{prefix}the answer about this game could not be read ({error}), so the check fails",
+        )
     difference = _first_difference(game, turns, failed, rules)
     if difference is None:
         return CheckResult(game.rule, True)
     return CheckResult(game.rule, False, prefix + difference.explain(), difference.turn)
 
 
-def _first_difference(game: Game, turns: list[dict], failed: dict | None,
-                      rules: Rules) -> Difference | None:  # fmt: skip
+def _first_difference(
+    game: Game, turns: list[dict], failed: dict | None, rules: Rules
+) -> Difference | None:
     """Play the reference on the game's setup, turn by turn, against the observed turns."""
     seat = game_seat(game.setup, rules=rules)
     jail = rules.jail == "long"  # before chapter 5, jail is only a place
@@ -300,8 +344,9 @@ def _first_difference(game: Game, turns: list[dict], failed: dict | None,
         got = turn_state(seen, jail=jail)
         if raised is None and got == want:
             continue
-        return explain_difference(index + 1, before, got, want, should.getvalue(),
-                                  seen["said"], jail=jail, raised=raised)  # fmt: skip
+        return explain_difference(
+            index + 1, before, got, want, should.getvalue(), seen["said"], jail=jail, raised=raised
+        )
     return None
 
 
@@ -309,9 +354,13 @@ def _first_difference(game: Game, turns: list[dict], failed: dict | None,
 
 
 def check_take_turn(
-    fn: TakeTurn, *, chapter: int | None = None, random_games: int = 30,
-    random_turns: int = 200, seed: int = 2026,
-) -> GradingReport:  # fmt: skip
+    fn: TakeTurn,
+    *,
+    chapter: int | None = None,
+    random_games: int = 30,
+    random_turns: int = 200,
+    seed: int = 2026,
+) -> GradingReport:
     """Check a student's ``take_turn`` against every rule, or for the rules of chapters 1
     to ``chapter`` (1 to 4); see :class:`GradingReport`.
 
@@ -349,8 +398,11 @@ class ResultsReport:
         return not bool(self.rows["suspicious"].any())
 
     def __str__(self) -> str:
-        verdict = ("consistent with a correct simulation" if self.passed
-                   else "a trend that correct runs nearly always show is missing")  # fmt: skip
+        verdict = (
+            "consistent with a correct simulation"
+            if self.passed
+            else "a trend that correct runs nearly always show is missing"
+        )
         held = f", held to the trends of {self.rules_text}" if self.rules_text else ""
         lines = [f"results{held}: {verdict}"]
         for row in self.rows.itertuples():
@@ -365,7 +417,7 @@ class ResultsReport:
                     else f"  (a correct run misses this {1 - row.pass_rate:.0%} of the time: noise)"
                 )
             lines.append(f"{mark}  {row.trend}  [correct runs: {row.pass_rate:.1%}]{note}")
-        return "\n".join(lines)  # fmt: skip
+        return "\n".join(lines)
 
 
 def check_results(results: pd.Series | pd.DataFrame, chapter: int | None = None) -> ResultsReport:
@@ -381,8 +433,11 @@ def check_results(results: pd.Series | pd.DataFrame, chapter: int | None = None)
     shown = check_trends(results)
     rates = trend_pass_rates(rules_of(chapter))
     rows = pd.DataFrame(
-        {"trend": list(shown), "shown": list(shown.values()),
-         "pass_rate": [rates[name] for name in shown]}
-    )  # fmt: skip
+        {
+            "trend": list(shown),
+            "shown": list(shown.values()),
+            "pass_rate": [rates[name] for name in shown],
+        }
+    )
     rows["suspicious"] = ~rows["shown"] & (rows["pass_rate"] >= 0.99)
     return ResultsReport(rows, rules_taught(chapter) if chapter in GRADED_CHAPTERS else "")

@@ -77,14 +77,47 @@ COLORSCALE = "Cividis"
 """A colour-blind-safe sequential scale (blue to yellow) for frequencies."""
 
 SHORT_TITLES = [
-    "Go", "Mediterr.", "Chest", "Baltic", "Income<br>Tax", "Reading<br>RR", "Oriental",
-    "Chance", "Vermont", "Connect.", "Jail", "St.<br>Charles", "Electric", "States",
-    "Virginia", "Penn.<br>RR", "St.<br>James", "Chest", "Tenn.", "New<br>York",
-    "Free<br>Parking", "Kentucky", "Chance", "Indiana", "Illinois", "B&O<br>RR", "Atlantic",
-    "Ventnor", "Water<br>Works", "Marvin<br>Gardens", "Go to<br>Jail", "Pacific", "N.<br>Carolina",
-    "Chest", "Penn.<br>Ave", "Short<br>Line", "Chance", "Park<br>Place", "Luxury<br>Tax",
+    "Go",
+    "Mediterr.",
+    "Chest",
+    "Baltic",
+    "Income<br>Tax",
+    "Reading<br>RR",
+    "Oriental",
+    "Chance",
+    "Vermont",
+    "Connect.",
+    "Jail",
+    "St.<br>Charles",
+    "Electric",
+    "States",
+    "Virginia",
+    "Penn.<br>RR",
+    "St.<br>James",
+    "Chest",
+    "Tenn.",
+    "New<br>York",
+    "Free<br>Parking",
+    "Kentucky",
+    "Chance",
+    "Indiana",
+    "Illinois",
+    "B&O<br>RR",
+    "Atlantic",
+    "Ventnor",
+    "Water<br>Works",
+    "Marvin<br>Gardens",
+    "Go to<br>Jail",
+    "Pacific",
+    "N.<br>Carolina",
+    "Chest",
+    "Penn.<br>Ave",
+    "Short<br>Line",
+    "Chance",
+    "Park<br>Place",
+    "Luxury<br>Tax",
     "Boardwalk",
-]  # fmt: skip
+]
 """Short names that fit on the board map's squares (full names appear on hover)."""
 
 STREET_GROUPS = {
@@ -101,8 +134,10 @@ _UNIFORM = 100 / NUM_SPACES  # percent
 def _check_counts(counts: object, what: str = "counts") -> None:
     """Refuse what is not counts by space: a Series of numbers indexed 1..40 (for an object
     that holds them, a simulation or a tracker, say to pass its ``.counts``)."""
-    wanted = (f"{what} must be a pandas Series of numbers indexed by the spaces 1..40 (a "
-              "simulation's .counts)")  # fmt: skip
+    wanted = (
+        f"{what} must be a pandas Series of numbers indexed by the spaces 1..40 (a "
+        "simulation's .counts)"
+    )
     if not isinstance(counts, pd.Series):
         held = isinstance(getattr(counts, "counts", None), pd.Series)
         hint = ": pass its .counts" if held else ""
@@ -137,35 +172,63 @@ def bar_chart(
         if compare is not None:
             _check_counts(compare, "compare")
         if not is_list(labels) or len(labels) != 2 or not all(isinstance(n, str) for n in labels):
-            raise TypeError(f"labels must be two names, this simulation's and compare's, e.g. "
-                            f"('after', 'before'), got {labels!r}.")  # fmt: skip
+            raise TypeError(
+                f"labels must be two names, this simulation's and compare's, e.g. "
+                f"('after', 'before'), got {labels!r}."
+            )
         check_title(title)
     pct = _percentages(counts)
     hover = "%{customdata}<br>space %{x}: %{y:.2f}%<extra>%{fullData.name}</extra>"
     fig = go.Figure()
     if compare is not None:
         fig.add_bar(
-            x=pct.index.tolist(), y=_percentages(compare).round(4).tolist(),
-            name=labels[1], marker_color="#bbbbbb", customdata=_TITLES, hovertemplate=hover,
-        )  # fmt: skip
+            x=pct.index.tolist(),
+            y=_percentages(compare).round(4).tolist(),
+            name=labels[1],
+            marker_color="#bbbbbb",
+            customdata=_TITLES,
+            hovertemplate=hover,
+        )
     fig.add_bar(
-        x=pct.index.tolist(), y=pct.round(4).tolist(), name=labels[0],
-        marker_color="#1f4e79", customdata=_TITLES, hovertemplate=hover,
-    )  # fmt: skip
+        x=pct.index.tolist(),
+        y=pct.round(4).tolist(),
+        name=labels[0],
+        marker_color="#1f4e79",
+        customdata=_TITLES,
+        hovertemplate=hover,
+    )
     fig.add_hline(
-        y=_UNIFORM, line_dash="dash", line_color="#c0392b",
-        annotation_text="uniform 2.5%", annotation_position="top right",
-    )  # fmt: skip
+        y=_UNIFORM,
+        line_dash="dash",
+        line_color="#c0392b",
+        annotation_text="uniform 2.5%",
+        annotation_position="top right",
+    )
+    _bar_layout(fig, title, legend=compare is not None)
+    return fig
+
+
+def _bar_layout(fig: go.Figure, title: str, *, legend: bool) -> None:
+    """The bar chart's axes (every space numbered), title and legend (two series only)."""
     fig.update_layout(
-        title=title, barmode="group", bargap=0.15, height=420, template="plotly_white",
-        xaxis=dict(title="space (1 = Go, 11 = Jail, 31 = Go to Jail, 40 = Boardwalk)",
-                   tickmode="linear", dtick=1, tickangle=0, tickfont=dict(size=9),
-                   range=[0.4, NUM_SPACES + 0.6]),
+        title=title,
+        barmode="group",
+        bargap=0.15,
+        height=420,
+        template="plotly_white",
+        xaxis=dict(
+            title="space (1 = Go, 11 = Jail, 31 = Go to Jail, 40 = Boardwalk)",
+            tickmode="linear",
+            dtick=1,
+            tickangle=0,
+            tickfont=dict(size=9),
+            range=[0.4, NUM_SPACES + 0.6],
+        ),
         yaxis=dict(title="relative frequency (%)", ticksuffix="%"),
         legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="left", x=0),
-        showlegend=compare is not None, margin=dict(l=60, r=20, t=70, b=60),
-    )  # fmt: skip
-    return fig
+        showlegend=legend,
+        margin=dict(l=60, r=20, t=70, b=60),
+    )
 
 
 def error_chart(
@@ -183,23 +246,37 @@ def error_chart(
         for values, what in ((games, "games"), (errors, "errors")):
             _check_positive(values, what)
         if len(games) != len(errors) or len(games) < 2:
-            raise ValueError(f"games and errors must be two lists of the same length (2 or "
-                             f"more), got {len(games)} and {len(errors)}.")  # fmt: skip
+            raise ValueError(
+                f"games and errors must be two lists of the same length (2 or "
+                f"more), got {len(games)} and {len(errors)}."
+            )
         check_title(title)
         check_title(error_label, "error_label")
     first_games, first_error = games[0], errors[0]
     reference = [first_error * (first_games / g) ** 0.5 for g in games]
     fig = go.Figure()
-    fig.add_scatter(x=list(games), y=list(errors), mode="lines+markers", name="simulation",
-                    marker=dict(size=9, color="#1f4e79"))  # fmt: skip
-    fig.add_scatter(x=list(games), y=reference, mode="lines", name="1 / sqrt(games)",
-                    line=dict(dash="dash", color="#c0392b"))  # fmt: skip
+    fig.add_scatter(
+        x=list(games),
+        y=list(errors),
+        mode="lines+markers",
+        name="simulation",
+        marker=dict(size=9, color="#1f4e79"),
+    )
+    fig.add_scatter(
+        x=list(games),
+        y=reference,
+        mode="lines",
+        name="1 / sqrt(games)",
+        line=dict(dash="dash", color="#c0392b"),
+    )
     fig.update_layout(
-        title=title, template="plotly_white", height=420,
+        title=title,
+        template="plotly_white",
+        height=420,
         xaxis=dict(title="games simulated", type="log"),
         yaxis=dict(title=error_label, type="log"),
         legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="left", x=0),
-    )  # fmt: skip
+    )
     return fig
 
 
@@ -233,8 +310,10 @@ def board_position(space: int) -> tuple[int, int]:
 def _check_tokens(tokens: object) -> None:
     """``tokens`` is None or a dict of players' names and the spaces 1..40 they are on."""
     if tokens is not None and not isinstance(tokens, Mapping):
-        raise TypeError(f"tokens must be a dict of players' names and the spaces they are "
-                        f"on, e.g. {{'P1': 11}}, got {tokens!r}.")  # fmt: skip
+        raise TypeError(
+            f"tokens must be a dict of players' names and the spaces they are "
+            f"on, e.g. {{'P1': 11}}, got {tokens!r}."
+        )
     for name, space in (tokens or {}).items():
         check_whole(space, f"tokens[{name!r}]", 1, NUM_SPACES)
 
@@ -258,45 +337,88 @@ def board_map(
     scaled = [min(max((p - low) / (high - low), 0.0), 1.0) if high > low else 0.5 for p in pct]
     colours = sample_colorscale(COLORSCALE, scaled)
     fig = go.Figure()
-    for space, colour, share in zip(range(1, NUM_SPACES + 1), colours, scaled, strict=True):
-        col, row = board_position(space)
-        fig.add_shape(
-            type="rect", x0=col, x1=col + 1, y0=row, y1=row + 1,
-            fillcolor=colour, line=dict(color="white", width=2), layer="below",
-        )  # fmt: skip
-        text_colour = "black" if share > 0.55 else "white"
-        fig.add_annotation(
-            x=col + 0.5, y=row + 0.5, showarrow=False, font=dict(size=9, color=text_colour),
-            text=f"{SHORT_TITLES[space - 1]}<br>{pct[space]:.1f}%",
-        )  # fmt: skip
+    _draw_squares(fig, pct, colours, scaled)
     centres = [board_position(s) for s in range(1, NUM_SPACES + 1)]
     fig.add_scatter(
-        x=[c + 0.5 for c, _ in centres], y=[r + 0.5 for _, r in centres], mode="markers",
-        marker=dict(size=1, color=pct.round(4).tolist(), colorscale=COLORSCALE, cmin=low,
-                    cmax=high, colorbar=dict(title="landed<br>on (%)", ticksuffix="%")),
+        x=[c + 0.5 for c, _ in centres],
+        y=[r + 0.5 for _, r in centres],
+        mode="markers",
+        marker=dict(
+            size=1,
+            color=pct.round(4).tolist(),
+            colorscale=COLORSCALE,
+            cmin=low,
+            cmax=high,
+            colorbar=dict(title="landed<br>on (%)", ticksuffix="%"),
+        ),
         customdata=list(zip(range(1, NUM_SPACES + 1), _TITLES, strict=True)),
         hovertemplate="%{customdata[1]} (%{customdata[0]}): %{marker.color:.2f}%<extra></extra>",
         showlegend=False,
-    )  # fmt: skip
-    for i, (name, space) in enumerate((tokens or {}).items()):
-        col, row = board_position(space)
-        fig.add_scatter(
-            x=[col + 0.25 + 0.5 * (i % 2)], y=[row + 0.8], mode="markers", name=name,
-            marker=dict(size=14, symbol="circle", color=("#d62728", "#ff7f0e")[i % 2],
-                        line=dict(color="black", width=1)),
-            hovertemplate=f"{name} on {_TITLES[space - 1]} ({space})<extra></extra>",
-        )  # fmt: skip
+    )
+    _draw_tokens(fig, tokens or {})
     fig.add_annotation(
-        x=5.5, y=5.5, showarrow=False, font=dict(size=13),
+        x=5.5,
+        y=5.5,
+        showarrow=False,
+        font=dict(size=13),
         text=f"colours from {low:.1f}% to {high:.1f}%{note}<br>uniform would be 2.5% everywhere",
-    )  # fmt: skip
+    )
     axis = dict(range=[0, 11], visible=False, fixedrange=True)
     fig.update_layout(
-        title=title, width=700, height=660, template="plotly_white",
-        xaxis=axis, yaxis=dict(axis, scaleanchor="x"), showlegend=bool(tokens),
-        legend=dict(orientation="h", y=-0.02), margin=dict(l=10, r=10, t=60, b=10),
-    )  # fmt: skip
+        title=title,
+        width=700,
+        height=660,
+        template="plotly_white",
+        xaxis=axis,
+        yaxis=dict(axis, scaleanchor="x"),
+        showlegend=bool(tokens),
+        legend=dict(orientation="h", y=-0.02),
+        margin=dict(l=10, r=10, t=60, b=10),
+    )
     return fig
+
+
+def _draw_squares(fig: go.Figure, pct: pd.Series, colours: list[str], scaled: list[float]) -> None:
+    """Each space's square in its colour, with its short name and percentage."""
+    for space, colour, share in zip(range(1, NUM_SPACES + 1), colours, scaled, strict=True):
+        col, row = board_position(space)
+        fig.add_shape(
+            type="rect",
+            x0=col,
+            x1=col + 1,
+            y0=row,
+            y1=row + 1,
+            fillcolor=colour,
+            line=dict(color="white", width=2),
+            layer="below",
+        )
+        text_colour = "black" if share > 0.55 else "white"
+        fig.add_annotation(
+            x=col + 0.5,
+            y=row + 0.5,
+            showarrow=False,
+            font=dict(size=9, color=text_colour),
+            text=f"{SHORT_TITLES[space - 1]}<br>{pct[space]:.1f}%",
+        )
+
+
+def _draw_tokens(fig: go.Figure, tokens: Mapping[str, int]) -> None:
+    """Each player's token on its space, side by side when two share one."""
+    for i, (name, space) in enumerate(tokens.items()):
+        col, row = board_position(space)
+        fig.add_scatter(
+            x=[col + 0.25 + 0.5 * (i % 2)],
+            y=[row + 0.8],
+            mode="markers",
+            name=name,
+            marker=dict(
+                size=14,
+                symbol="circle",
+                color=("#d62728", "#ff7f0e")[i % 2],
+                line=dict(color="black", width=1),
+            ),
+            hovertemplate=f"{name} on {_TITLES[space - 1]} ({space})<extra></extra>",
+        )
 
 
 def _colour_range(pct: pd.Series) -> tuple[float, float, str]:

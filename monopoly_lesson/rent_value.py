@@ -36,9 +36,20 @@ __all__ = [
 ]
 
 LEVELS = (
-    "unimproved", "complete_group", "houses_1", "houses_2", "houses_3", "houses_4", "hotel",
-    "railroads_1", "railroads_2", "railroads_3", "railroads_4", "utilities_1", "utilities_2",
-)  # fmt: skip
+    "unimproved",
+    "complete_group",
+    "houses_1",
+    "houses_2",
+    "houses_3",
+    "houses_4",
+    "hotel",
+    "railroads_1",
+    "railroads_2",
+    "railroads_3",
+    "railroads_4",
+    "utilities_1",
+    "utilities_2",
+)
 """The columns of :func:`rent_per_turn`: street stages, railroads held, utilities held."""
 ROWS = DOUBLES_TO_JAIL * STATES
 (FRESH_TIMES,) = {dice for _, dice in CARD_RENT.values() if dice}
@@ -52,8 +63,9 @@ def _roll_visits(rules: Rules) -> np.ndarray:
     """How often each roll row is played per turn, in the long run (rows of the roll table)."""
     moves, _, labels = _chain(rules)
     pi = np.zeros(ROWS)
-    kept = [int(i) for i, label in enumerate(state_label(s) for s in range(STATES))
-            if label in labels]  # fmt: skip
+    kept = [
+        int(i) for i, label in enumerate(state_label(s) for s in range(STATES)) if label in labels
+    ]
     pi[kept] = _stationary_vector(moves)
     _, again, _ = _roll_chain(rules)
     visits, rolling = np.zeros(ROWS), pi
@@ -82,8 +94,11 @@ def expected_landings(rules: Rules = GAME_MOVEMENT) -> pd.DataFrame:
                 for space, kinds in _lot_landings(table, leaf, d1 + d2):
                     found[space] += p * kinds
     spaces = list(lots.index)
-    return pd.DataFrame(found[spaces], index=pd.Index(spaces, name="space"),
-                        columns=["landings", "dice", "doubled", "fresh_roll"])  # fmt: skip
+    return pd.DataFrame(
+        found[spaces],
+        index=pd.Index(spaces, name="space"),
+        columns=["landings", "dice", "doubled", "fresh_roll"],
+    )
 
 
 def _lot_landings(table: GameRollTable, leaf: int, total: int):  # type: ignore[no-untyped-def]
@@ -191,6 +206,10 @@ def simulated_rent(games: int = 100, seed: int = 0, rounds: int = 300) -> pd.Dat
     table = rent_per_turn()
     exact = table["complete_group"].fillna(table["railroads_4"]).fillna(table["utilities_2"])
     return pd.DataFrame(
-        {"title": table["title"], "collected": rents.mean(axis=0),
-         "se": rents.std(axis=0, ddof=1) / np.sqrt(games), "exact": exact},
-    )  # fmt: skip
+        {
+            "title": table["title"],
+            "collected": rents.mean(axis=0),
+            "se": rents.std(axis=0, ddof=1) / np.sqrt(games),
+            "exact": exact,
+        },
+    )

@@ -82,8 +82,11 @@ class RollTable:
         """
         rolls = self.leaves[row] or ()
         codes = self.rules.dice_sides**2
-        return [(cls, self.class_size[cls] / codes * self._card_probability(leaf), leaf)
-                for cls, leaves in enumerate(rolls) for leaf in leaves]  # fmt: skip
+        return [
+            (cls, self.class_size[cls] / codes * self._card_probability(leaf), leaf)
+            for cls, leaves in enumerate(rolls)
+            for leaf in leaves
+        ]
 
     def _card_probability(self, leaf: Leaf) -> float:
         p = 1.0

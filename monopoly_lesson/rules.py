@@ -271,12 +271,22 @@ class Seat:
             player,
             SpaceTracker(verbose=verbose),
             PresetDice(dice, verbose=verbose, sides=rules.dice_sides),
-            CardDeck(rules.chance_deck, seed=seed, order=chance_order, verbose=verbose,
-                     replace=rules.replacement),
-            CardDeck(community_deck, seed=seed + 1, order=chest_order, verbose=verbose,
-                     replace=rules.replacement),
+            CardDeck(
+                rules.chance_deck,
+                seed=seed,
+                order=chance_order,
+                verbose=verbose,
+                replace=rules.replacement,
+            ),
+            CardDeck(
+                community_deck,
+                seed=seed + 1,
+                order=chest_order,
+                verbose=verbose,
+                replace=rules.replacement,
+            ),
             rules,
-        )  # fmt: skip
+        )
 
     def play(self, take_turn: Callable[..., None] | None = None, turns: int = 1) -> Seat:
         """Play ``turns`` turns with a student's ``take_turn``, or the reference engine (None).
@@ -289,8 +299,14 @@ class Seat:
             if take_turn is None:
                 play_turn(self)
             else:
-                take_turn(self.player, self.tracker, dice=self.dice, chance=self.chance,
-                          community=self.community, **extra)  # fmt: skip
+                take_turn(
+                    self.player,
+                    self.tracker,
+                    dice=self.dice,
+                    chance=self.chance,
+                    community=self.community,
+                    **extra,
+                )
             self.turns_played += 1
         return self
 
@@ -332,8 +348,11 @@ def check_rules_for(take_turn: Callable[..., None], rules: Rules) -> None:
     if takes_rules(take_turn):
         return
     own = ("jail", "counting", "go_to_jail", "cards", "doubles")
-    decided = [f"{name}={getattr(rules, name)!r}" for name in own
-               if getattr(rules, name) != getattr(LESSON_RULES, name)]  # fmt: skip
+    decided = [
+        f"{name}={getattr(rules, name)!r}"
+        for name in own
+        if getattr(rules, name) != getattr(LESSON_RULES, name)
+    ]
     if decided:
         raise ValueError(
             f"your take_turn decides the jail strategy, the counting and which rules it plays "

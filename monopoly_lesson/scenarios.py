@@ -51,21 +51,54 @@ class Scenario:
 
 
 SCENARIOS = {
-    1: Scenario(1, "dice onto Go to Jail", start=24, dice=(3, 4), turns=1,
-                tallies={11: 1}, rules_needed=("go to jail",)),
-    2: Scenario(2, "Chance cards, with doubles", start=1, dice=(3, 4, 3, 4, 1, 1, 3, 4, 5, 3),
-                turns=4, tallies={1: 1, 6: 1, 8: 3, 16: 1, 23: 1, 29: 1, 37: 1},
-                chance_order=(1, 6, 5, 4, 10), rules_needed=("cards", "doubles")),
-    3: Scenario(3, "two doubles, then Community Chest", start=1, dice=(3, 3, 2, 2, 1, 2, 1, 3),
-                turns=2, tallies={7: 1, 11: 1, 14: 1, 18: 1}, chest_order=(3,),
-                rules_needed=("cards", "doubles")),
-    4: Scenario(4, "three doubles, then three turns in jail", start=1,
-                dice=(3, 3, 3, 3, 1, 1, 1, 2, 4, 5, 5, 6), turns=4,
-                tallies={7: 1, 11: 3, 13: 1, 22: 1}, rules_needed=("doubles", "jail")),
-    5: Scenario(5, "doubles onto Go to Jail, doubles out of jail", start=25,
-                dice=(3, 3, 1, 2, 3, 3), turns=3, tallies={11: 2, 17: 1},
-                rules_needed=("go to jail", "doubles", "jail")),
-}  # fmt: skip
+    1: Scenario(
+        1,
+        "dice onto Go to Jail",
+        start=24,
+        dice=(3, 4),
+        turns=1,
+        tallies={11: 1},
+        rules_needed=("go to jail",),
+    ),
+    2: Scenario(
+        2,
+        "Chance cards, with doubles",
+        start=1,
+        dice=(3, 4, 3, 4, 1, 1, 3, 4, 5, 3),
+        turns=4,
+        tallies={1: 1, 6: 1, 8: 3, 16: 1, 23: 1, 29: 1, 37: 1},
+        chance_order=(1, 6, 5, 4, 10),
+        rules_needed=("cards", "doubles"),
+    ),
+    3: Scenario(
+        3,
+        "two doubles, then Community Chest",
+        start=1,
+        dice=(3, 3, 2, 2, 1, 2, 1, 3),
+        turns=2,
+        tallies={7: 1, 11: 1, 14: 1, 18: 1},
+        chest_order=(3,),
+        rules_needed=("cards", "doubles"),
+    ),
+    4: Scenario(
+        4,
+        "three doubles, then three turns in jail",
+        start=1,
+        dice=(3, 3, 3, 3, 1, 1, 1, 2, 4, 5, 5, 6),
+        turns=4,
+        tallies={7: 1, 11: 3, 13: 1, 22: 1},
+        rules_needed=("doubles", "jail"),
+    ),
+    5: Scenario(
+        5,
+        "doubles onto Go to Jail, doubles out of jail",
+        start=25,
+        dice=(3, 3, 1, 2, 3, 3),
+        turns=3,
+        tallies={11: 2, 17: 1},
+        rules_needed=("go to jail", "doubles", "jail"),
+    ),
+}
 """The five scenarios of the rules page (``rules.md``, "Scenarios"), by number."""
 
 
@@ -91,9 +124,14 @@ def play_preset(
     {5: 1, 10: 1}
     """
     seat = Seat.preset(
-        dice=dice, start=start, chance_order=chance_order, chest_order=chest_order,
-        rules=rules, seed=seed, verbose=verbose,
-    )  # fmt: skip
+        dice=dice,
+        start=start,
+        chance_order=chance_order,
+        chest_order=chest_order,
+        rules=rules,
+        seed=seed,
+        verbose=verbose,
+    )
     while (turns is None and seat.dice.rolls_left) or (turns and seat.turns_played < turns):
         if verbose:
             print(f"--- Turn {seat.turns_played + 1} ---")
@@ -138,8 +176,15 @@ def preset_seat(
     ``dice`` are preset faces (two per roll) or a ``RandomDice``; with ``jail_turns`` the
     token starts in jail after that many turns there.
     """
-    seat = Seat.preset(dice=[], start=start, chance_order=chance_order, chest_order=chest_order,
-                       seed=seed, verbose=True, jail_turns=jail_turns)  # fmt: skip
+    seat = Seat.preset(
+        dice=[],
+        start=start,
+        chance_order=chance_order,
+        chest_order=chest_order,
+        seed=seed,
+        verbose=True,
+        jail_turns=jail_turns,
+    )
     seat.dice = CountingDice(dice if isinstance(dice, RandomDice) else PresetDice(dice))
     return seat
 
@@ -178,13 +223,17 @@ class Difference:
 
     def explain(self) -> str:
         """The problem, then what the rules expect and what the code did, told event by event."""
-        return "\n".join([
-            f"{self.problem}; {self.situation}.",
-            f"  The rules expect: {self.expected}.",
-            f"  Your take_turn:   {self.got}.",
-            "  What should happen:", _indent(self.should),
-            "  What your take_turn did:", _indent(self.did or "(nothing happened)"),
-        ])  # fmt: skip
+        return "\n".join(
+            [
+                f"{self.problem}; {self.situation}.",
+                f"  The rules expect: {self.expected}.",
+                f"  Your take_turn:   {self.got}.",
+                "  What should happen:",
+                _indent(self.should),
+                "  What your take_turn did:",
+                _indent(self.did or "(nothing happened)"),
+            ]
+        )
 
     def report(self, name: str) -> str:
         """The explanation headed by the check's name and the turn."""
@@ -192,9 +241,15 @@ class Difference:
 
 
 def compare_turns(
-    fn: TakeTurn, expected: Seat, student: Seat, turns: int, *, jail: bool = True,
-    catch: bool = True, name: str = "",
-) -> Difference | None:  # fmt: skip
+    fn: TakeTurn,
+    expected: Seat,
+    student: Seat,
+    turns: int,
+    *,
+    jail: bool = True,
+    catch: bool = True,
+    name: str = "",
+) -> Difference | None:
     """Play the rules on ``expected`` and ``fn`` on ``student``, turn by turn; the first difference.
 
     After each turn it compares what the rules define: tallies, the token's space, the dice
@@ -218,15 +273,23 @@ def compare_turns(
         got, want = _observe(student, jail), _observe(expected, jail)
         if raised is None and got == want:
             continue
-        return explain_difference(turn, before, got, want, should.getvalue(), did.getvalue(),
-                                  jail=jail, raised=raised)  # fmt: skip
+        return explain_difference(
+            turn, before, got, want, should.getvalue(), did.getvalue(), jail=jail, raised=raised
+        )
     return None
 
 
 def explain_difference(
-    turn: int, before: _State, got: _State, want: _State, should: str, did: str, *,
-    jail: bool, raised: tuple[str, str] | None = None,
-) -> Difference:  # fmt: skip
+    turn: int,
+    before: _State,
+    got: _State,
+    want: _State,
+    should: str,
+    did: str,
+    *,
+    jail: bool,
+    raised: tuple[str, str] | None = None,
+) -> Difference:
     """The :class:`Difference` of a turn: states before and after, both narrations, any error.
 
     ``raised`` is the (type name, message) of an error the student's turn raised.
@@ -237,16 +300,29 @@ def explain_difference(
         problem = f"your take_turn raised {raised[0]}: {raised[1]}"
     else:
         problem = _problem(before, got, want, should, did)
-    return Difference(turn, problem, _situation(before), _summary(before, want, jail),
-                      _summary(before, got, jail), should, did)  # fmt: skip
+    return Difference(
+        turn,
+        problem,
+        _situation(before),
+        _summary(before, want, jail),
+        _summary(before, got, jail),
+        should,
+        did,
+    )
 
 
 def turn_state(observed: dict, jail: bool) -> _State:
     """A turn observed as data (see :func:`monopoly_lesson.checker.probe.observe`) as a
     comparable state."""
     state = (observed["in_jail"], observed["jail_turns"]) if jail else (None, None)
-    return _State(tuple(observed["counts"]), observed["pos"], *state, observed["rolls"],
-                  observed["chance"], observed["chest"])  # fmt: skip
+    return _State(
+        tuple(observed["counts"]),
+        observed["pos"],
+        *state,
+        observed["rolls"],
+        observed["chance"],
+        observed["chest"],
+    )
 
 
 def play_side_by_side(
@@ -272,8 +348,9 @@ def play_side_by_side(
     """
     if not callable(take_turn):
         raise TypeError(f"expected a take_turn function, got {type(take_turn).__name__}.")
-    setup = dict(start=start, chance_order=chance_order, chest_order=chest_order,
-                 jail_turns=jail_turns)  # fmt: skip
+    setup = dict(
+        start=start, chance_order=chance_order, chest_order=chest_order, jail_turns=jail_turns
+    )
     expected, student = preset_seat(dice, **setup), preset_seat(dice, **setup)
     return compare_turns(take_turn, expected, student, turns, jail=jail, catch=False, name=name)
 
@@ -295,9 +372,15 @@ def check_scenario(take_turn: Callable[..., None], scenario: Scenario | int) -> 
         raise ValueError(f"the rules have scenarios 1 to {len(SCENARIOS)}, got {scenario}.")
     s = SCENARIOS[scenario] if isinstance(scenario, int) else scenario
     difference = play_side_by_side(
-        take_turn, dice=s.dice, start=s.start, turns=s.turns, chance_order=s.chance_order,
-        chest_order=s.chest_order, jail="jail" in s.rules_needed, name=s.name,
-    )  # fmt: skip
+        take_turn,
+        dice=s.dice,
+        start=s.start,
+        turns=s.turns,
+        chance_order=s.chance_order,
+        chest_order=s.chest_order,
+        jail="jail" in s.rules_needed,
+        name=s.name,
+    )
     if difference is not None:
         raise AssertionError(difference.report(s.name[0].upper() + s.name[1:]))
     print(f"Scenario {s.number} of the rules ({s.description}): passes")
@@ -365,18 +448,24 @@ def _problem(before: _State, got: _State, want: _State, narration: str, did: str
     if got.counts[30] > want.counts[30]:
         return "your take_turn tallied Go to Jail (31); it should send the player to jail instead"
     if (got.chance, got.chest) != (want.chance, want.chest):
-        return (f"your take_turn drew {got.chance - before.chance} Chance and "
-                f"{got.chest - before.chest} Community Chest card(s); it should draw "
-                f"{want.chance - before.chance} and {want.chest - before.chest}")  # fmt: skip
+        return (
+            f"your take_turn drew {got.chance - before.chance} Chance and "
+            f"{got.chest - before.chest} Community Chest card(s); it should draw "
+            f"{want.chance - before.chance} and {want.chest - before.chest}"
+        )
     if got.counts != want.counts:
-        return (f"your take_turn tallied {_tallied(before, got)} this turn; the rules tally "
-                f"{_tallied(before, want)}")  # fmt: skip
+        return (
+            f"your take_turn tallied {_tallied(before, got)} this turn; the rules tally "
+            f"{_tallied(before, want)}"
+        )
     if got.pos != want.pos:
         return f"your token ended the turn on {_where(got.pos)}; it should be on {_where(want.pos)}"
     state = {True: "in jail", False: "free"}
-    return (f"after this turn your player is {state[bool(got.in_jail)]} with jail_turns="
-            f"{got.jail_turns}; the rules have them {state[bool(want.in_jail)]} with "
-            f"jail_turns={want.jail_turns}")  # fmt: skip
+    return (
+        f"after this turn your player is {state[bool(got.in_jail)]} with jail_turns="
+        f"{got.jail_turns}; the rules have them {state[bool(want.in_jail)]} with "
+        f"jail_turns={want.jail_turns}"
+    )
 
 
 def _roll_problem(before: _State, got: _State, want: _State, narration: str, did: str) -> str:

@@ -93,8 +93,9 @@ def check_counts(counts: object) -> pd.Series:
     for what, bad in problems.items():
         if bad.any():
             spaces = ", ".join(str(space) for space in counts.index[bad][:5])
-            raise ValueError(f"tallies must be whole numbers of 0 or more; {what} for space(s) "
-                             f"{spaces}.")  # fmt: skip
+            raise ValueError(
+                f"tallies must be whole numbers of 0 or more; {what} for space(s) {spaces}."
+            )
     if not counts.any():
         raise ValueError("every tally is 0: play some turns before making a results table.")
     return counts.astype("int64")

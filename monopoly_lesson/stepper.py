@@ -83,10 +83,20 @@ class StepperSetup:
     def decks(self) -> tuple[CardDeck, CardDeck]:
         """Fresh Chance and Community Chest decks, narrating what they deal."""
         replace = self.rules.replacement
-        chance = CardDeck(self.rules.chance_deck, seed=self.seed + 1, verbose=True,
-                          order=list(self.chance_order), replace=replace)  # fmt: skip
-        community = CardDeck(community_deck, seed=self.seed + 2, verbose=True,
-                             order=list(self.chest_order), replace=replace)  # fmt: skip
+        chance = CardDeck(
+            self.rules.chance_deck,
+            seed=self.seed + 1,
+            verbose=True,
+            order=list(self.chance_order),
+            replace=replace,
+        )
+        community = CardDeck(
+            community_deck,
+            seed=self.seed + 2,
+            verbose=True,
+            order=list(self.chest_order),
+            replace=replace,
+        )
         return chance, community
 
     def dice(self) -> PresetDice | RandomDice:
@@ -140,9 +150,14 @@ class StepperState:
                 )
             self.take_turn = take_turn
             self.setup = StepperSetup(
-                players=players, seed=seed, preset=preset, start=start,
-                chance_order=chance_order, chest_order=chest_order, rules=rules,
-            )  # fmt: skip
+                players=players,
+                seed=seed,
+                preset=preset,
+                start=start,
+                chance_order=chance_order,
+                chest_order=chest_order,
+                rules=rules,
+            )
             self.reset()
 
     def configure(self, **changes: object) -> None:
@@ -165,10 +180,16 @@ class StepperState:
         self.dice = setup.dice()
         self.chance, self.community = setup.decks()
         self.seats = [
-            Seat(Player(setup.start, verbose=True, name=f"Player {i + 1}"), self.tracker,
-                 self.dice, self.chance, self.community, setup.rules)
+            Seat(
+                Player(setup.start, verbose=True, name=f"Player {i + 1}"),
+                self.tracker,
+                self.dice,
+                self.chance,
+                self.community,
+                setup.rules,
+            )
             for i in range(setup.players)
-        ]  # fmt: skip
+        ]
         self.turns_played = 0
         self.lines: list[str] = []
         self.error: str | None = None

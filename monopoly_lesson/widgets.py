@@ -116,9 +116,15 @@ class TurnStepper(widgets.VBox):
     ) -> None:
         with at_the_call():  # a mistake in an argument is shown from here, not from the checks
             self.state = StepperState(
-                take_turn, players=players, seed=seed, preset=preset, start=start,
-                chance_order=chance_order, chest_order=chest_order, rules=rules,
-            )  # fmt: skip
+                take_turn,
+                players=players,
+                seed=seed,
+                preset=preset,
+                start=start,
+                chance_order=chance_order,
+                chest_order=chest_order,
+                rules=rules,
+            )
         self.one_turn = _button("One turn", "Play one turn for the next player", "play")
         self.ten_turns = _button("Ten turns", "Play ten turns", "forward")
         self.reset_button = _button("Reset", "Start again from the start space", "undo")
@@ -147,19 +153,25 @@ class TurnStepper(widgets.VBox):
 
     def _add_controls(self, players: int, seed: int, preset: Sequence[int] | None) -> None:
         self.players_choice = widgets.ToggleButtons(
-            options=[("1 player", 1), ("2 players", 2)], value=players,
-            description="Players:", tooltips=["One token", "Two tokens taking turns"],
-        )  # fmt: skip
+            options=[("1 player", 1), ("2 players", 2)],
+            value=players,
+            description="Players:",
+            tooltips=["One token", "Two tokens taking turns"],
+        )
         self.dice_choice = widgets.Dropdown(
             options=[("random (seeded)", "random"), ("preset list", "preset")],
-            value="preset" if preset is not None else "random", description="Dice:",
-        )  # fmt: skip
-        self.seed_box = widgets.BoundedIntText(value=seed, min=0, max=2**31 - 1,
-                                               description="Seed:")  # fmt: skip
+            value="preset" if preset is not None else "random",
+            description="Dice:",
+        )
+        self.seed_box = widgets.BoundedIntText(
+            value=seed, min=0, max=2**31 - 1, description="Seed:"
+        )
         self.preset_box = widgets.Text(
-            value=",".join(str(f) for f in (preset or [])), description="Faces:",
-            placeholder="e.g. 3,4,1,1", continuous_update=False,
-        )  # fmt: skip
+            value=",".join(str(f) for f in (preset or [])),
+            description="Faces:",
+            placeholder="e.g. 3,4,1,1",
+            continuous_update=False,
+        )
         for control in (self.players_choice, self.dice_choice, self.seed_box, self.preset_box):
             control.observe(lambda _change: self.reset(), names="value")
 

@@ -216,6 +216,18 @@ def a_house_from_nowhere(state):
     state.lots[6].buildings = 1  # Reading Railroad
 
 
+def an_uneven_group(state):
+    for space in (2, 4):
+        state.lots[space].owner = 1
+        state.player(1).lots.add(space)
+    state.lots[2].buildings = 2
+    state.bank_houses -= 2
+
+
+def an_even_group_counted_uneven(state):
+    state.uneven_groups.add("brown")
+
+
 def a_house_lost(state):
     state.bank_houses -= 1
 
@@ -240,6 +252,8 @@ def a_forged_record(state):
         (negative_cash_through_the_ledger, "seat 1 has negative cash"),
         (money_to_a_seat_nobody_sits_in, "payer=0, payee=9"),
         (a_house_from_nowhere, "buildings on lot 6, which is not a street"),
+        (an_uneven_group, "uneven buildings on brown: [2, 0]"),
+        (an_even_group_counted_uneven, "brown is counted uneven, but its buildings are [0, 0]"),
         (a_house_lost, "houses"),
         (a_bankrupt_keeping_cash, "bankrupt seat 2 holds"),
         (a_forged_record, "give=(2.5,)"),

@@ -46,6 +46,7 @@ from game_scenarios import (
 import monopoly_lesson
 from monopoly_lesson.cli import build_parser
 from monopoly_lesson.game import fast_loop as loop
+from monopoly_lesson.game.buildings import build, sell_building, why_not_build, why_not_sell
 from monopoly_lesson.game.engine import MonopolyGame
 from monopoly_lesson.game.plugins import make_strategy
 from monopoly_lesson.game.state import GROUP_SPACES, HOUSE_COST
@@ -644,6 +645,27 @@ def test_selling_a_hotel_when_the_bank_has_under_4_houses_sells_it_with_its_hous
     assert (g.state.bank_houses, g.state.bank_hotels) == (2, 11)
     assert player(g, 1).cash == 25
     g.state.check()
+
+
+def test_a_group_left_uneven_builds_on_its_lowest_lot_and_is_even_again():
+    # The bank has 2 houses: the hotel on 2 is sold whole, leaving brown uneven at [0, 5].
+    # A building may then go only on the lot with fewest (2), and the group counts as uneven
+    # until its lots are within one building of each other again.
+    g = new_game(dice=QUIET_DICE)
+    give(g, 2, 7, 9, 10, 17, 19, 20, buildings=4)
+    give(g, 2, 12, 14, 15, buildings=2)
+    give(g, 1, 2, 4, buildings=5)
+    state = g.state
+    sell_building(state, 1, 2)
+    assert levels(g, 2, 4) == [0, 5] and state.uneven_groups == {"brown"}
+    assert why_not_sell(state, 1, 4) is None
+    assert why_not_build(state, 1, 2) is None
+    build(state, 1, 2)
+    assert levels(g, 2, 4) == [1, 5] and state.uneven_groups == {"brown"}
+    state.check()
+    sell_building(state, 1, 4)  # 1 house in the bank: this hotel too is sold whole
+    assert levels(g, 2, 4) == [1, 0] and state.uneven_groups == set()
+    state.check()
 
 
 # ---------------------------------------------------------------------------

@@ -77,8 +77,13 @@ def submissions(folder: Path) -> list[Path]:
     return sorted(p for p in found if ".ipynb_checkpoints" not in p.parts and p.is_file())
 
 
-def check_one(path: Path, command: Sequence[str] = CHECK, timeout: float = 600,
-              games: int | None = None, show_expected: bool = False) -> Result:  # fmt: skip
+def check_one(
+    path: Path,
+    command: Sequence[str] = CHECK,
+    timeout: float = 600,
+    games: int | None = None,
+    show_expected: bool = False,
+) -> Result:
     """Run the check command on one notebook, passing ``--timeout`` (and ``--games``,
     ``--show-expected``) on.
 
@@ -179,13 +184,16 @@ def main(argv: list[str] | None = None, command: Sequence[str] = CHECK) -> int:
     parser.add_argument("folder", type=Path, help="folder of submitted notebooks")
     parser.add_argument("--timeout", type=seconds, default=600, help="seconds per notebook")
     parser.add_argument(
-        "--games", type=games_count, default=None,
+        "--games",
+        type=games_count,
+        default=None,
         help="games a chapter-9 strategy plays (default: the check's, 400)",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--show-expected", action="store_true",
+        "--show-expected",
+        action="store_true",
         help="show the right value of a wrong answer (by default, the exercise's hint)",
-    )  # fmt: skip
+    )
     parser.add_argument("--verbose", action="store_true", help="show each check's output")
     args = parser.parse_args(argv)
     notebooks = submissions(args.folder) if args.folder.is_dir() else []

@@ -62,9 +62,12 @@ def main(argv: list[str] | None = None) -> int:
         "--games", type=int, default=GAMES, help=f"random equality games (default {GAMES:,})"
     )
     parser.add_argument(
-        "--search", type=int, nargs=2, metavar=("FIRST", "STOP"),
+        "--search",
+        type=int,
+        nargs=2,
+        metavar=("FIRST", "STOP"),
         help="find stream seeds whose games reach the rare rules, print them, and stop",
-    )  # fmt: skip
+    )
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT / "tests"))
     if args.search:
@@ -85,8 +88,10 @@ def main(argv: list[str] | None = None) -> int:
     if failed_tests:
         problems.append("tests failed (above)")
     if loop_share < 100:
-        problems.append(f"{LOOP.name}: lines never ran (Missing, above): reach them with a "
-                        "crafted game in tests/test_compiled_coverage.py")  # fmt: skip
+        problems.append(
+            f"{LOOP.name}: lines never ran (Missing, above): reach them with a "
+            "crafted game in tests/test_compiled_coverage.py"
+        )
     for problem in problems:
         print(f"FAILED: {problem}", file=sys.stderr)
     return 1 if problems else 0
@@ -109,8 +114,10 @@ def equality_games(games: int, started: float) -> list[str]:
             names = ", ".join(getattr(s, "name", s) for s in strategies)
             found.append(f"game {game} of test_fast_game.py ({names}): {where}")
         if (first + CHUNK) % 1000 == 0 or first + CHUNK >= games:
-            print(f"{first + CHUNK:,} equality games played "
-                  f"({time.perf_counter() - started:.0f} s)", flush=True)  # fmt: skip
+            print(
+                f"{first + CHUNK:,} equality games played ({time.perf_counter() - started:.0f} s)",
+                flush=True,
+            )
     return found
 
 

@@ -64,8 +64,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     DATA.parent.mkdir(parents=True, exist_ok=True)
     DATA.write_text(text)
-    print(f"{DATA.relative_to(ROOT)}: {sum(len(json.loads(text)[c]) for c in json.loads(text))} "
-          "function(s)")  # fmt: skip
+    print(
+        f"{DATA.relative_to(ROOT)}: {sum(len(json.loads(text)[c]) for c in json.loads(text))} "
+        "function(s)"
+    )
     return 0
 
 

@@ -296,8 +296,9 @@ def dataframe_table(html_text: str) -> str:
             return f"columns: ({'auto, ' * index}{'1fr, ' * (int(match.group(1)) - index)}),"
 
         table = re.sub(r"columns: (\d+),", spread, table, count=1)
-        table = re.sub(r"table\.cell\(colspan: (\d+)\)", r"table.cell(colspan: \1, align: center)",
-                       table)  # fmt: skip
+        table = re.sub(
+            r"table\.cell\(colspan: (\d+)\)", r"table.cell(colspan: \1, align: center)", table
+        )
     rows = html_text.count("<tr")
     if rows < KEEP_LINES:
         table = f"#block(breakable: false)[\n{table}\n]"
@@ -394,11 +395,17 @@ def rules_pages() -> list[Path]:
 def build_page(page: Path, root: Path) -> tuple[str, Path, Path]:
     """A rules page as an HTML page and a PDF handout: ``(title, html, pdf)``."""
     text = page.read_text(encoding="utf-8")
-    title = next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")),
-                 page.stem)  # fmt: skip
+    title = next(
+        (line[2:].strip() for line in text.splitlines() if line.startswith("# ")), page.stem
+    )
     html_page = root / "html" / f"{page.stem}.html"
-    pypandoc.convert_text(text, "html", format="markdown", outputfile=str(html_page),
-                          extra_args=["--standalone", f"--metadata=pagetitle:{title}"])  # fmt: skip
+    pypandoc.convert_text(
+        text,
+        "html",
+        format="markdown",
+        outputfile=str(html_page),
+        extra_args=["--standalone", f"--metadata=pagetitle:{title}"],
+    )
     return title, html_page, typeset(text, {}, root / "pdf" / f"{page.stem}.pdf")
 
 
@@ -412,8 +419,12 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("notebooks", nargs="*", help="notebooks (default: notebooks/*.ipynb)")
     parser.add_argument("--out", default=str(ROOT / "_handouts"), help="output folder")
-    parser.add_argument("--edition", choices=("both", *EDITIONS), default="both",
-                        help="the instructor's (solutions), the student's, or both")  # fmt: skip
+    parser.add_argument(
+        "--edition",
+        choices=("both", *EDITIONS),
+        default="both",
+        help="the instructor's (solutions), the student's, or both",
+    )
     args = parser.parse_args(argv)
     out = Path(args.out)
     for edition in EDITIONS if args.edition == "both" else (args.edition,):
@@ -433,13 +444,17 @@ def build_edition(paths: list[Path], edition: str, out: Path) -> None:
         pdf = build_pdf(path, root / "pdf", edition)
         title = title_of(nbformat.read(path, as_version=4), path.stem)
         pages.append((title, page))
-        print(f"{edition}: {path.name}: {page.relative_to(out)}, {pdf.relative_to(out)} "
-              f"({pdf_pages(pdf)} pages)")  # fmt: skip
+        print(
+            f"{edition}: {path.name}: {page.relative_to(out)}, {pdf.relative_to(out)} "
+            f"({pdf_pages(pdf)} pages)"
+        )
     for source in rules_pages():
         title, page, pdf = build_page(source, root)
         pages.append((title, page))
-        print(f"{edition}: {source.name}: {page.relative_to(out)}, {pdf.relative_to(out)} "
-              f"({pdf_pages(pdf)} pages)")  # fmt: skip
+        print(
+            f"{edition}: {source.name}: {page.relative_to(out)}, {pdf.relative_to(out)} "
+            f"({pdf_pages(pdf)} pages)"
+        )
     build_index(pages, root / "html")
 
 

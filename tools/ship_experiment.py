@@ -80,8 +80,11 @@ def main() -> None:
         kept = np.arange(EVERY, len(result.history) + 1, EVERY)
         best = result.best_genomes[kept - 1]
         genes[f"{run.name}/generations"] = kept
-        genes[f"{run.name}/best"] = (np.packbits(best, axis=1) if run.chromosome == "sga"
-                                     else np.rint(best * GENE_STEPS).astype(np.uint8))  # fmt: skip
+        genes[f"{run.name}/best"] = (
+            np.packbits(best, axis=1)
+            if run.chromosome == "sga"
+            else np.rint(best * GENE_STEPS).astype(np.uint8)
+        )
         genes[f"{run.name}/final"] = result.best_genomes[-1]
         genes[f"{run.name}/fitness_{len(result.history)}"] = result.fitness
         wanted = sorted({g for chromosome, g in again if chromosome in ("", run.chromosome)})
@@ -97,8 +100,10 @@ def main() -> None:
         out / "benchmark.csv", index=False, lineterminator="\n"
     )
     _write_npz(out / "genes.npz", genes)
-    print(f"wrote {out}: " + ", ".join(f"{p.name} {p.stat().st_size:,} B"
-                                       for p in sorted(out.iterdir())))  # fmt: skip
+    print(
+        f"wrote {out}: "
+        + ", ".join(f"{p.name} {p.stat().st_size:,} B" for p in sorted(out.iterdir()))
+    )
 
 
 def fitness_generations(text: str) -> list[tuple[str, int]]:
@@ -117,11 +122,21 @@ def fitness_at(p: dict, generations: list[int], work: Path | None) -> list[tuple
     found = []
     for generation in generations:
         folder = work / f"gen{generation}"  # a folder per generation: it resumes, never overshoots
-        result = evolve(p["chromosome"], p["fitness"], population=p["population"],
-                        games_per_player=p["games_per_player"], generations=generation,
-                        seed=p["seed"], out=folder, resume=True, benchmark_every=0,
-                        max_rounds=p["max_rounds"], progress=False, trading=p["trading"],
-                        **{key: p[key] for key in OPERATORS})  # fmt: skip
+        result = evolve(
+            p["chromosome"],
+            p["fitness"],
+            population=p["population"],
+            games_per_player=p["games_per_player"],
+            generations=generation,
+            seed=p["seed"],
+            out=folder,
+            resume=True,
+            benchmark_every=0,
+            max_rounds=p["max_rounds"],
+            progress=False,
+            trading=p["trading"],
+            **{key: p[key] for key in OPERATORS},
+        )
         found.append((generation, result.fitness))
     return found
 

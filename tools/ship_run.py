@@ -41,10 +41,15 @@ def main() -> None:
     command = parameters["command"].split(" --out ")[0]  # the run's own options, any folder
     parameters["command"] = f"{command} --out runs/{args.name}"
     (out / "run.json").write_text(json.dumps(parameters, indent=2) + "\n")
-    each = benchmark_each(chromosome, run.best_genomes, games=EACH_GAMES,
-                          seed=run.parameters["seed"], max_rounds=run.parameters["max_rounds"],
-                          opponents=run.parameters["benchmark_opponents"],
-                          trading=run.parameters.get("trading", False))  # fmt: skip
+    each = benchmark_each(
+        chromosome,
+        run.best_genomes,
+        games=EACH_GAMES,
+        seed=run.parameters["seed"],
+        max_rounds=run.parameters["max_rounds"],
+        opponents=run.parameters["benchmark_opponents"],
+        trading=run.parameters.get("trading", False),
+    )
     each.to_csv(out / "benchmark_each.csv", index=False)
     best_buy, *_ = genome_genes(chromosome, run.best_genomes)
     buy, jail, *_ = genome_genes(chromosome, run.population)

@@ -37,9 +37,13 @@ def always_buy_games(games: int, trading: bool) -> tuple[dict[str, float], pd.Se
         trades += sum(proposal.accepted for proposal in game.state.proposals)
         for space, amount in result.rent.items():
             rent[GROUP[space]] += amount
-    figures = {"ended before the limit": ended, "mean rounds": rounds,
-               "complete groups at the end": groups, "games with a house built": housed,
-               "trades per game": trades}  # fmt: skip
+    figures = {
+        "ended before the limit": ended,
+        "mean rounds": rounds,
+        "complete groups at the end": groups,
+        "games with a house built": housed,
+        "trades per game": trades,
+    }
     return {name: value / games for name, value in figures.items()}, rent / games
 
 

@@ -26,9 +26,16 @@ __all__ = [
 
 TURN_KEYS = {"counts", "pos", "in_jail", "jail_turns", "rolls", "chance", "chest", "said"}
 MAX_COUNT = 10**12  # no simulation tallies more often than this
-RULE_FIELDS = {"dice_sides": int, "jail": str, "chance": str, "counting": str,
-               "replacement": bool, "go_to_jail": bool, "cards": bool,
-               "doubles": bool}  # fmt: skip
+RULE_FIELDS = {
+    "dice_sides": int,
+    "jail": str,
+    "chance": str,
+    "counting": str,
+    "replacement": bool,
+    "go_to_jail": bool,
+    "cards": bool,
+    "doubles": bool,
+}
 
 
 class MalformedAnswer(ValueError):
@@ -72,8 +79,10 @@ def read_game(answer: object, turns: int) -> tuple[list[dict], dict | None]:
     """The observed turns of a game and the error that stopped it (None if every turn ran)."""
     if isinstance(answer, dict) and set(answer) == {"unanswered"}:
         raise MalformedAnswer(str(answer["unanswered"])[:200])
-    _require(isinstance(answer, dict) and set(answer) == {"turns", "failed"},
-             "the answer is not a game's turns")  # fmt: skip
+    _require(
+        isinstance(answer, dict) and set(answer) == {"turns", "failed"},
+        "the answer is not a game's turns",
+    )
     played, failed = answer["turns"], answer["failed"]  # type: ignore[index]
     _require(isinstance(played, list) and len(played) <= turns, "too many turns")
     for turn in played:
@@ -81,8 +90,10 @@ def read_game(answer: object, turns: int) -> tuple[list[dict], dict | None]:
     if failed is None:
         _require(len(played) == turns, f"{len(played)} of {turns} turns were played")
         return played, None
-    _require(isinstance(failed, dict) and set(failed) == {"type", "message", "state"},
-             "the error is unreadable")  # fmt: skip
+    _require(
+        isinstance(failed, dict) and set(failed) == {"type", "message", "state"},
+        "the error is unreadable",
+    )
     _require(_text(failed["type"], 200) and _text(failed["message"]), "the error is unreadable")
     _read_turn(failed["state"])
     return played, failed
@@ -107,9 +118,12 @@ def _read_run(found: dict) -> None:
     _require(_is_int(found.get("seed"), 0, 2**63), "the run's seed is unreadable")
     _require(found.get("engine") in ("reference", "fast"), "the run's engine is unreadable")
     rules = found.get("rules")
-    _require(isinstance(rules, dict) and set(rules) == set(RULE_FIELDS)
-             and all(type(rules[k]) is kind for k, kind in RULE_FIELDS.items()),  # type: ignore[index]
-             "the run's rules are unreadable")  # fmt: skip
+    _require(
+        isinstance(rules, dict)
+        and set(rules) == set(RULE_FIELDS)
+        and all(type(rules[k]) is kind for k, kind in RULE_FIELDS.items()),  # type: ignore[index]
+        "the run's rules are unreadable",
+    )
 
 
 def read_results(answer: object) -> list[dict]:
@@ -133,9 +147,16 @@ PLACE_KEYS = {"cell", "line"}
 
 
 def _read_place(place: object) -> None:
-    _require(place is None or (isinstance(place, dict) and set(place) == PLACE_KEYS
-             and _is_int(place["cell"], 0, 10**6) and _is_int(place["line"], 0, 10**6)),  # type: ignore[index]
-             "a place in the notebook is unreadable")  # fmt: skip
+    _require(
+        place is None
+        or (
+            isinstance(place, dict)
+            and set(place) == PLACE_KEYS
+            and _is_int(place["cell"], 0, 10**6)
+            and _is_int(place["line"], 0, 10**6)
+        ),  # type: ignore[index]
+        "a place in the notebook is unreadable",
+    )
 
 
 def read_strategy(answer: object) -> dict:
@@ -195,8 +216,13 @@ def _read_value(value: object, depth: int = 0, top: bool = False) -> None:
     else:
         _require(top and set(found) == {"raised", "place"}, "an answer is unreadable")
         raised = found["raised"]
-        _require(isinstance(raised, list) and len(raised) == 2 and _text(raised[0], 110)
-                 and _text(raised[1], 210), "an error raised is unreadable")  # fmt: skip
+        _require(
+            isinstance(raised, list)
+            and len(raised) == 2
+            and _text(raised[0], 110)
+            and _text(raised[1], 210),
+            "an error raised is unreadable",
+        )
         _read_place(found["place"])
 
 
@@ -212,12 +238,17 @@ def read_strategy_games(answer: object, games: list[dict]) -> list[dict]:
         )
         answers, lines = record["answers"], record["lines"]
         _require(isinstance(answers, list) and len(answers) <= MAX_GAME_ANSWERS, "too many answers")
-        _require(isinstance(lines, list) and len(lines) == len(answers)
-                 and all(line is None or _is_int(line, 1, 10**6) for line in lines),
-                 "the lines of the answers are unreadable")  # fmt: skip
+        _require(
+            isinstance(lines, list)
+            and len(lines) == len(answers)
+            and all(line is None or _is_int(line, 1, 10**6) for line in lines),
+            "the lines of the answers are unreadable",
+        )
         for item in answers:
-            _require(isinstance(item, list) and len(item) == 2 and item[0] in DECISIONS,
-                     "an answer is not [decision, value]")  # fmt: skip
+            _require(
+                isinstance(item, list) and len(item) == 2 and item[0] in DECISIONS,
+                "an answer is not [decision, value]",
+            )
             _read_value(item[1], top=True)
         finish, rounds, error = record["finish"], record["rounds"], record["error"]
         players = len(game["seats"])

@@ -63,15 +63,18 @@ TRADING = {STRATEGY_VARIABLE: False, TRADER_VARIABLE: True}
 MAX_ROUNDS = 100
 BATCH = 20
 """Games the kernel is asked to play per question."""
-NO_STRATEGY = (f"no strategy named {STRATEGY_VARIABLE} (the chapter's "
-               f'{STRATEGY_VARIABLE} = make_strategy("mine", buy=my_buy))')  # fmt: skip
+NO_STRATEGY = (
+    f"no strategy named {STRATEGY_VARIABLE} (the chapter's "
+    f'{STRATEGY_VARIABLE} = make_strategy("mine", buy=my_buy))'
+)
 """Why a chapter-9 notebook without the strategy to grade cannot be graded."""
 WHAT = {STRATEGY_VARIABLE: "strategy", TRADER_VARIABLE: "trade policy"}
 """What each graded variable holds, in the check's words."""
 
 
-def capstone_games(games: int = CAPSTONE_GAMES, seed: int = CAPSTONE_SEED,
-                   trading: bool = False) -> list[dict]:  # fmt: skip
+def capstone_games(
+    games: int = CAPSTONE_GAMES, seed: int = CAPSTONE_SEED, trading: bool = False
+) -> list[dict]:
     """The check's games as data: ``game`` (from 0), ``seed``, ``seats`` (a strategy's name
     per seat, None for the student's), ``max_rounds``, ``trading``; game ``g`` is
     ``play_games``'s game ``g`` for ``[mine, *OPPONENTS]`` (with ``trading``): the same
@@ -82,8 +85,15 @@ def capstone_games(games: int = CAPSTONE_GAMES, seed: int = CAPSTONE_SEED,
     for game in range(games):
         shift = game % count
         seats = [entries[(shift + seat) % count] for seat in range(count)]
-        setups.append({"game": game, "seed": game_seed(seed, game), "seats": seats,
-                       "max_rounds": MAX_ROUNDS, "trading": trading})  # fmt: skip
+        setups.append(
+            {
+                "game": game,
+                "seed": game_seed(seed, game),
+                "seats": seats,
+                "max_rounds": MAX_ROUNDS,
+                "trading": trading,
+            }
+        )
     return setups
 
 
@@ -144,12 +154,16 @@ class ScriptedStrategy(Strategy):
 
     def _answer(self, decision: str) -> object:
         if not self.problem and self._next >= len(self._answers):
-            self.problem = (f"the game asks its {decision} decision, but the kernel recorded "
-                            f"only {len(self._answers)} answers")  # fmt: skip
+            self.problem = (
+                f"the game asks its {decision} decision, but the kernel recorded "
+                f"only {len(self._answers)} answers"
+            )
         elif not self.problem and self._answers[self._next][0] != decision:
             recorded = self._answers[self._next][0]
-            self.problem = (f"question {self._next + 1} of the game is its {decision} "
-                            f"decision, but the kernel recorded a {recorded} answer")  # fmt: skip
+            self.problem = (
+                f"question {self._next + 1} of the game is its {decision} "
+                f"decision, but the kernel recorded a {recorded} answer"
+            )
         if self.problem:
             raise ReplayDisagrees(self.problem)
         _, value = self._answers[self._next]
@@ -214,30 +228,40 @@ def replay_game(setup: dict, record: dict, name: str) -> GameReplay:
     script = ScriptedStrategy(name, record["answers"])
     seats = [script if seat is None else seat for seat in setup["seats"]]
     try:
-        result = play_monopoly(seats, seed=setup["seed"], max_rounds=setup["max_rounds"],
-                               trading=setup["trading"])  # fmt: skip
+        result = play_monopoly(
+            seats, seed=setup["seed"], max_rounds=setup["max_rounds"], trading=setup["trading"]
+        )
     except Exception as error:  # the rules' objection to an answer, or the strategy's error
         if script.problem:
             return GameReplay(disagrees=script.problem)
         if record["error"] is None:
-            return GameReplay(disagrees="its replay stops on an answer that the kernel's game "
-                              f"went past ({_message(error)})")  # fmt: skip
+            return GameReplay(
+                disagrees="its replay stops on an answer that the kernel's game "
+                f"went past ({_message(error)})"
+            )
         if script.unused:
-            return GameReplay(disagrees=f"the kernel recorded {script.unused} answers after "
-                              "the one that stops the game")  # fmt: skip
+            return GameReplay(
+                disagrees=f"the kernel recorded {script.unused} answers after "
+                "the one that stops the game"
+            )
         decision, value = script.last
         place = value.get("place") if isinstance(value, dict) and "raised" in value else None
         return GameReplay(illegal=_message(error), decision=decision, place=place)
     if script.unused:
         return GameReplay(disagrees=f"{script.unused} recorded answers were never asked for")
     if record["error"] is not None:
-        return GameReplay(disagrees=f"the kernel's game stopped ({record['error']}), its "
-                          "replay did not")  # fmt: skip
+        return GameReplay(
+            disagrees=f"the kernel's game stopped ({record['error']}), its replay did not"
+        )
     if list(result.finish_order) != record["finish"] or result.rounds != record["rounds"]:
-        return GameReplay(disagrees=(
-            f"the kernel's game ended after {record['rounds']} rounds, finish order "
-            f"{record['finish']}; its replay after {result.rounds}, {list(result.finish_order)}:"
-            " a strategy may read the game but not change it"))  # fmt: skip
+        return GameReplay(
+            disagrees=(
+                f"the kernel's game ended after {record['rounds']} rounds, finish order "
+                f"{record['finish']}; its replay after {result.rounds}, "
+                f"{list(result.finish_order)}:"
+                " a strategy may read the game but not change it"
+            )
+        )
     return GameReplay(result=result)
 
 
@@ -270,11 +294,15 @@ class StrategyReport:
 
     def add(self, setup: dict, replay: GameReplay, where: str = "") -> None:
         """Record one replayed game; the first failure is kept (and no game after it)."""
-        number = (f"game {setup['game']} of the check's {self.planned} (counted from 0, as "
-                  f"play_games counts), seed {setup['seed']}")  # fmt: skip
+        number = (
+            f"game {setup['game']} of the check's {self.planned} (counted from 0, as "
+            f"play_games counts), seed {setup['seed']}"
+        )
         if replay.disagrees:
-            self.failure = (f"{number}: the answers the kernel reported are not the ones its "
-                            f"game got: {replay.disagrees}")  # fmt: skip
+            self.failure = (
+                f"{number}: the answers the kernel reported are not the ones its "
+                f"game got: {replay.disagrees}"
+            )
         elif replay.illegal:
             self.failure, self.where = f"{number}: {replay.illegal}", where
         else:
@@ -300,8 +328,14 @@ class StrategyReport:
                 entry = (setup["game"] % count + seat - 1) % count  # as capstone_games seats it
                 finish = result.finish_order.index(seat) + 1
                 worth = result.net_worth[seat - 1]
-                rows.append({"strategy": labels[entry], "winner": finish == 1,
-                             "finish": finish, "net_worth": worth})  # fmt: skip
+                rows.append(
+                    {
+                        "strategy": labels[entry],
+                        "winner": finish == 1,
+                        "finish": finish,
+                        "net_worth": worth,
+                    }
+                )
         table = pd.DataFrame(rows, columns=["strategy", "winner", "finish", "net_worth"])
         table["strategy"] = pd.Categorical(table["strategy"], categories=labels)
         return table
@@ -320,18 +354,24 @@ class StrategyReport:
 
     def __str__(self) -> str:
         trading = ", trading on" if self.trading else ""
-        head = (f"{self.what}: {self.variable} (named {self.name!r}) against "
-                f"{', '.join(OPPONENTS)}{trading}, seats rotated, seed {self.seed}")  # fmt: skip
+        head = (
+            f"{self.what}: {self.variable} (named {self.name!r}) against "
+            f"{', '.join(OPPONENTS)}{trading}, seats rotated, seed {self.seed}"
+        )
         if not self.passed:
             where = f"\n  the line: {self.where}" if self.where else ""
             played = f"{len(self.results)} of {self.planned} games played and legal before it"
             return f"{head}\n  FAIL  {self.failure}{where}\n  ({played})"
         rates = win_rates(self.table())
-        lines = [f"{head}: all {self.planned} games played, every answer legal",
-                 f"  {'strategy':<12}{'games':>6}{'wins':>6}  win rate  95% interval"]  # fmt: skip
+        lines = [
+            f"{head}: all {self.planned} games played, every answer legal",
+            f"  {'strategy':<12}{'games':>6}{'wins':>6}  win rate  95% interval",
+        ]
         for label, row in rates.iterrows():
-            lines.append(f"  {label:<12}{int(row['games']):>6}{int(row['wins']):>6}  "
-                         f"{row['win_rate']:8.1%}  {_interval(row)}")  # fmt: skip
+            lines.append(
+                f"  {label:<12}{int(row['games']):>6}{int(row['wins']):>6}  "
+                f"{row['win_rate']:8.1%}  {_interval(row)}"
+            )
         return "\n".join([*lines, f"  {self.headline()}"])
 
     def headline(self) -> str:
@@ -347,9 +387,11 @@ class StrategyReport:
             verdict = "worse than the heuristic player, beyond the games' luck"
         else:
             verdict = "the intervals overlap, so these games cannot tell the two apart"
-        return (f"{labels[0]} won {mine['win_rate']:.1%} of {self.planned} games (95% "
-                f"interval {_interval(mine)}), the heuristic player {heuristic['win_rate']:.1%} "
-                f"({_interval(heuristic)}): {verdict}.")  # fmt: skip
+        return (
+            f"{labels[0]} won {mine['win_rate']:.1%} of {self.planned} games (95% "
+            f"interval {_interval(mine)}), the heuristic player {heuristic['win_rate']:.1%} "
+            f"({_interval(heuristic)}): {verdict}."
+        )
 
 
 def _interval(row: pd.Series) -> str:
@@ -365,8 +407,10 @@ def missing_strategy(variable: str, candidates: list[str]) -> str:
     """Why a notebook has no ``variable`` to grade: several candidates and none named so, or
     none at all (for ``mine``, the chapter's line to keep)."""
     if candidates:
-        return (f"several {PLURAL[variable]} ({', '.join(candidates)}) and none named "
-                f"{variable}: name the one to grade {variable}")  # fmt: skip
+        return (
+            f"several {PLURAL[variable]} ({', '.join(candidates)}) and none named "
+            f"{variable}: name the one to grade {variable}"
+        )
     if variable == STRATEGY_VARIABLE:
         return NO_STRATEGY
     return f"write your {WHAT[variable]} in the variable {variable}"
@@ -380,8 +424,9 @@ def _cell_source(notebook: object, count: int) -> str | None:
     return None
 
 
-def handed_out_strategy(notebook: object, chapter: int | None, variable: str,
-                        where: dict[str, dict | None]) -> list[str]:  # fmt: skip
+def handed_out_strategy(
+    notebook: object, chapter: int | None, variable: str, where: dict[str, dict | None]
+) -> list[str]:
     """The chapter's handed-out functions that ``variable``'s graded decisions are, if every
     one of them is the student edition's code unchanged ([] if any is the student's own).
 
@@ -403,27 +448,88 @@ def handed_out_strategy(notebook: object, chapter: int | None, variable: str,
 
 def handed_out_reason(variable: str, names: list[str]) -> str:
     """How to answer when ``variable`` plays the chapter's starter functions ``names``."""
-    return (f"the chapter's starter {' and '.join(names)}, unchanged: write your own "
-            f"{WHAT[variable]} in the variable {variable}")  # fmt: skip
+    return (
+        f"the chapter's starter {' and '.join(names)}, unchanged: write your own "
+        f"{WHAT[variable]} in the variable {variable}"
+    )
 
 
 DECISION_NAMES = frozenset(DECISIONS)
-HATCHES = frozenset({
-    "exec", "eval", "compile", "globals", "vars", "locals", "setattr", "__import__",
-    "get_ipython", "__dict__", "__builtins__", "builtins", "modules", "f_globals", "f_locals",
-    "user_ns", "run_cell", "run_line_magic", "run_cell_magic", "import_module", "run_path",
-    "run_module", "push", "read_pickle", "allow_pickle", "__getattr__", "__getattribute__",
-    "__class_getitem__", "__init_subclass__", "__set_name__",
-})  # fmt: skip
+HATCHES = frozenset(
+    {
+        "exec",
+        "eval",
+        "compile",
+        "globals",
+        "vars",
+        "locals",
+        "setattr",
+        "__import__",
+        "get_ipython",
+        "__dict__",
+        "__builtins__",
+        "builtins",
+        "modules",
+        "f_globals",
+        "f_locals",
+        "user_ns",
+        "run_cell",
+        "run_line_magic",
+        "run_cell_magic",
+        "import_module",
+        "run_path",
+        "run_module",
+        "push",
+        "read_pickle",
+        "allow_pickle",
+        "__getattr__",
+        "__getattribute__",
+        "__class_getitem__",
+        "__init_subclass__",
+        "__set_name__",
+    }
+)
 """Names through which code may bind a variable, or make a strategy, out of a static look's
 sight."""
-SAFE_MODULES = frozenset({
-    "monopoly_lesson", "math", "cmath", "random", "statistics", "itertools", "functools",
-    "collections", "inspect", "dataclasses", "typing", "re", "time", "string", "fractions",
-    "decimal", "operator", "textwrap", "pprint", "warnings", "json", "csv", "datetime", "copy",
-    "enum", "abc", "heapq", "bisect", "numpy", "pandas", "plotly", "matplotlib", "scipy",
-    "IPython", "ipywidgets",
-})  # fmt: skip
+SAFE_MODULES = frozenset(
+    {
+        "monopoly_lesson",
+        "math",
+        "cmath",
+        "random",
+        "statistics",
+        "itertools",
+        "functools",
+        "collections",
+        "inspect",
+        "dataclasses",
+        "typing",
+        "re",
+        "time",
+        "string",
+        "fractions",
+        "decimal",
+        "operator",
+        "textwrap",
+        "pprint",
+        "warnings",
+        "json",
+        "csv",
+        "datetime",
+        "copy",
+        "enum",
+        "abc",
+        "heapq",
+        "bisect",
+        "numpy",
+        "pandas",
+        "plotly",
+        "matplotlib",
+        "scipy",
+        "IPython",
+        "ipywidgets",
+    }
+)
 """Modules that give a notebook no strategy of their own (any other might)."""
 
 
@@ -453,9 +559,13 @@ def _out_of_sight(node: ast.AST) -> bool:
         star = any(alias.name == "*" for alias in node.names)
         return relative or star or any(m.split(".")[0] not in SAFE_MODULES for m in modules)
     names = {
-        ast.Name: "id", ast.Attribute: "attr", ast.keyword: "arg", ast.FunctionDef: "name",
-        ast.AsyncFunctionDef: "name", ast.ClassDef: "name",
-    }  # fmt: skip
+        ast.Name: "id",
+        ast.Attribute: "attr",
+        ast.keyword: "arg",
+        ast.FunctionDef: "name",
+        ast.AsyncFunctionDef: "name",
+        ast.ClassDef: "name",
+    }
     field_name = names.get(type(node))
     return bool(field_name) and getattr(node, field_name) in HATCHES
 
@@ -529,7 +639,8 @@ def refusal_before_running(code: SubmissionCode) -> str:
         for statement in tree.body:
             name = _plain_strategy(statement, nodes, makes)
             other = isinstance(statement, ast.Assign) and any(
-                isinstance(t, ast.Name) and t.id in GRADED for t in statement.targets)  # fmt: skip
+                isinstance(t, ast.Name) and t.id in GRADED for t in statement.targets
+            )
             if name or other:
                 seen |= {id(node) for node in ast.walk(statement.value)}  # type: ignore[attr-defined]
             if name:

@@ -86,23 +86,51 @@ class Exercise:
 
 
 EXERCISES = (
-    Exercise(10, "boardwalk_hotel", "Boardwalk's rent per opponent turn with a hotel",
-             boardwalk_hotel, 2, "read Boardwalk's (space 40) hotel rent in the chapter's "
-             "table of rent per opponent turn."),
-    Exercise(10, "hotel_payback", "opponent turns to pay back Boardwalk's hotel",
-             hotel_payback, 1, "divide the hotel's cost (five buildings at $200) by what the "
-             "hotel adds per opponent turn to the complete group's double rent."),
-    Exercise(10, "best_one_house", "the best group per dollar with one house", best_one_house,
-             hint="find the group with the most rent per dollar in the one-house column of "
-             "the chapter's rent-per-dollar table, and give its name as text."),
-    Exercise(11, "num_wins_mean", "the mean fitness of a generation under NUM_WINS, 100 games "
-             "per player", num_wins_mean, 0, "each game gives one win to one of its four "
-             "players: how many wins does a player have on average after its 100 games?"),
-    Exercise(12, "finish_order_mean", "the mean fitness of a generation under FINISH_ORDER, "
-             "100 games per player", finish_order_mean, 0, "each game gives 3, 2, 1 and 0 "
-             "points to its four players: how many points does a player have on average "
-             "after its 100 games?"),
-)  # fmt: skip
+    Exercise(
+        10,
+        "boardwalk_hotel",
+        "Boardwalk's rent per opponent turn with a hotel",
+        boardwalk_hotel,
+        2,
+        "read Boardwalk's (space 40) hotel rent in the chapter's table of rent per opponent turn.",
+    ),
+    Exercise(
+        10,
+        "hotel_payback",
+        "opponent turns to pay back Boardwalk's hotel",
+        hotel_payback,
+        1,
+        "divide the hotel's cost (five buildings at $200) by what the "
+        "hotel adds per opponent turn to the complete group's double rent.",
+    ),
+    Exercise(
+        10,
+        "best_one_house",
+        "the best group per dollar with one house",
+        best_one_house,
+        hint="find the group with the most rent per dollar in the one-house column of "
+        "the chapter's rent-per-dollar table, and give its name as text.",
+    ),
+    Exercise(
+        11,
+        "num_wins_mean",
+        "the mean fitness of a generation under NUM_WINS, 100 games per player",
+        num_wins_mean,
+        0,
+        "each game gives one win to one of its four "
+        "players: how many wins does a player have on average after its 100 games?",
+    ),
+    Exercise(
+        12,
+        "finish_order_mean",
+        "the mean fitness of a generation under FINISH_ORDER, 100 games per player",
+        finish_order_mean,
+        0,
+        "each game gives 3, 2, 1 and 0 "
+        "points to its four players: how many points does a player have on average "
+        "after its 100 games?",
+    ),
+)
 """Every checkable exercise, by chapter."""
 
 
@@ -209,8 +237,9 @@ def grade_answers(
         if right:
             rows.append((name, "right", f"{_given(value)}, {exercise.what}"))
             continue
-        help_text = (_expected_text(exercise, expected[name]) if show_expected
-                     else f"Hint: {exercise.hint}")  # fmt: skip
+        help_text = (
+            _expected_text(exercise, expected[name]) if show_expected else f"Hint: {exercise.hint}"
+        )
         failures.append(f"Wrong answer: {name} = {_given(value)} {what}. {help_text}")
         rows.append((name, "WRONG", f"{_given(value)} {what} ({exercise.what}). {help_text}"))
     return AnswersReport(tuple(rows), tuple(failures))

@@ -34,8 +34,11 @@ def _canonical(node: object) -> str:
         return "[" + ",".join(_canonical(item) for item in node) + "]"
     if not isinstance(node, ast.AST):
         return repr(node)
-    fields = [f"{name}={_canonical(value)}" for name, value in ast.iter_fields(node)
-              if name not in SKIPPED_FIELDS and value not in (None, [])]  # fmt: skip
+    fields = [
+        f"{name}={_canonical(value)}"
+        for name, value in ast.iter_fields(node)
+        if name not in SKIPPED_FIELDS and value not in (None, [])
+    ]
     return f"{type(node).__name__}({','.join(fields)})"
 
 

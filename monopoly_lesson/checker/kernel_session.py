@@ -87,12 +87,15 @@ class KernelSession:
         manager = _LimitedKernelManager(kernel_name="python3")
         manager.launcher = launcher_command(os.getpid(), self.memory)
         self.client = _CappedClient(
-            self.notebook, km=manager, allow_errors=True, kernel_name="python3",
+            self.notebook,
+            km=manager,
+            allow_errors=True,
+            kernel_name="python3",
             timeout_func=lambda cell: max(1, int(self.guard.remaining()) + 1),
             startup_timeout=max(1, int(self.guard.remaining()) + 1),
             resources={"metadata": {"path": self.folder}},
             shutdown_kernel="immediate",  # it may be busy with questions no longer awaited
-        )  # fmt: skip
+        )
 
     async def run(self, questions: object) -> object:
         """Start the kernel, run every cell, then call ``questions(self)`` (a coroutine).
@@ -103,9 +106,11 @@ class KernelSession:
         """
         client = self.client
         async with client.async_setup_kernel(
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
             env={**os.environ, CHECKED_ENV: "1"},
-        ):  # fmt: skip
+        ):
             started = time.monotonic()
             for index, cell in enumerate(client.nb.cells):
                 self.running = index + 1
@@ -125,8 +130,9 @@ class KernelSession:
         order the questions were sent.
         """
         expression = ASK.format(request=json.dumps(request))
-        return self.client.kc.execute("", silent=True, store_history=False,
-                                      user_expressions={"answer": expression})  # fmt: skip
+        return self.client.kc.execute(
+            "", silent=True, store_history=False, user_expressions={"answer": expression}
+        )
 
     async def receive(self, msg_id: str) -> object:
         """The answer to the question :meth:`send` returned ``msg_id`` for."""

@@ -71,8 +71,11 @@ def notebook_chapter(notebook: object, path: str | Path) -> Chapter:
     for cell in getattr(notebook, "cells", []):
         if cell.get("cell_type") != "markdown":
             continue
-        headings = [line for line in str(cell.get("source", "")).splitlines()
-                    if line.lstrip().startswith("#")]  # fmt: skip
+        headings = [
+            line
+            for line in str(cell.get("source", "")).splitlines()
+            if line.lstrip().startswith("#")
+        ]
         if headings:
             found = HEADING.match(headings[0].strip())
             if found and int(found.group(1)) in CHAPTERS:

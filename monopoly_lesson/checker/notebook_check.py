@@ -90,8 +90,10 @@ MAX_TIMEOUT = 24 * 3600  # seconds: the longest time limit a check accepts
 MAX_MEMORY_GB = 1024  # GB: the largest memory cap a check accepts
 MAX_GAMES = 100_000  # the most games a chapter-9 strategy may be asked to play
 RERUN_LIMIT = 3_000_000  # player-turns: a longer simulation is not re-run to verify it
-NOT_GRADED = ("Not graded: the notebook changes the package's own code or how the kernel "
-              "runs code (not allowed)")  # fmt: skip
+NOT_GRADED = (
+    "Not graded: the notebook changes the package's own code or how the kernel "
+    "runs code (not allowed)"
+)
 REFERENCE = "take_turn is the package's reference engine (or calls it), not the student's own work"
 
 
@@ -165,9 +167,13 @@ def check_limits(timeout: float, memory_gb: float, games: int = CAPSTONE_GAMES) 
             raise ValueError(f"{what} must be more than 0 and at most {most:,}, got {value!r}.")
 
 
-def check_notebook(path: str | Path, timeout: float = 600, memory_gb: float = 4,
-                   games: int = CAPSTONE_GAMES,
-                   show_expected: bool = False) -> NotebookCheck:  # fmt: skip
+def check_notebook(
+    path: str | Path,
+    timeout: float = 600,
+    memory_gb: float = 4,
+    games: int = CAPSTONE_GAMES,
+    show_expected: bool = False,
+) -> NotebookCheck:
     """Run and grade a student's notebook in a separate kernel, within ``timeout`` seconds.
 
     The kernel (and everything it starts) may use at most ``memory_gb`` GB of address space.
@@ -195,8 +201,10 @@ def check_notebook(path: str | Path, timeout: float = 600, memory_gb: float = 4,
         notebook = nbformat.read(path, as_version=4)
         sources = [(n, c.source) for n, c in enumerate(notebook.cells, 1) if c.cell_type == "code"]
     except Exception as error:  # nbformat raises many kinds of errors for a broken file
-        return NotebookCheck(2, f"{path.name} cannot be graded: it is not a readable notebook "
-                             f"({type(error).__name__})")  # fmt: skip
+        return NotebookCheck(
+            2,
+            f"{path.name} cannot be graded: it is not a readable notebook ({type(error).__name__})",
+        )
     chapter = notebook_chapter(notebook, path)
     code = read_code(sources)
     refused = refusal_before_running(code) if STRATEGY_VARIABLE in chapter.strategies else ""
@@ -210,8 +218,9 @@ def check_notebook(path: str | Path, timeout: float = 600, memory_gb: float = 4,
         failed = tuple(failed_cells(notebook))
         if answers.unusable:
             cells = f" (cells that failed: {'; '.join(failed)})" if failed else ""
-            return NotebookCheck(2, f"{path.name} cannot be graded: {answers.unusable}{cells}",
-                                 failed)  # fmt: skip
+            return NotebookCheck(
+                2, f"{path.name} cannot be graded: {answers.unusable}{cells}", failed
+            )
         return _verdict(code, chapter, answers, failed, expected.result(), show_expected)
 
 
@@ -220,8 +229,15 @@ def _expected(exercises: tuple[Exercise, ...]) -> dict[str, float | str]:
     return {exercise.name: exercise.expected() for exercise in exercises}
 
 
-def _run(notebook: object, path: Path, code: SubmissionCode, chapter: Chapter, games: int,
-         limit: tuple[float, float], memory_gb: float) -> _Answers:  # fmt: skip
+def _run(
+    notebook: object,
+    path: Path,
+    code: SubmissionCode,
+    chapter: Chapter,
+    games: int,
+    limit: tuple[float, float],
+    memory_gb: float,
+) -> _Answers:
     """Run the notebook and ask the kernel the checker's questions, all within the time limit."""
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
@@ -230,8 +246,7 @@ def _run(notebook: object, path: Path, code: SubmissionCode, chapter: Chapter, g
 
     answers, (started, timeout) = _Answers(), limit
     with ProcessGuard(timeout, started) as guard:
-        session = KernelSession(notebook, str(path.parent.resolve()), guard,
-                                int(memory_gb * 2**30))  # fmt: skip
+        session = KernelSession(notebook, str(path.parent.resolve()), guard, int(memory_gb * 2**30))
         questions = _Questions(session, code, notebook, answers)
         try:
             asyncio.run(session.run(lambda s: questions.ask_all(chapter, games)))
@@ -382,8 +397,7 @@ class _Questions:
                 return
             self.answers.results_notes.append(f"{item['name']}: {note}")
 
-    async def verify(self, item: dict, verified: list[list[int]],
-                     asked: str | None) -> str | None:  # fmt: skip
+    async def verify(self, item: dict, verified: list[list[int]], asked: str | None) -> str | None:
         """None if ``item`` holds the student's own results, else why it is not used."""
         from .kernel_session import Unanswered
 
@@ -441,16 +455,24 @@ class _Questions:
         )
         setups = capstone_games(games, CAPSTONE_SEED, trading)
         batches = [setups[start : start + BATCH] for start in range(0, games, BATCH)]
-        sent = [self.session.send({"kind": "strategy_games", "variable": found["variable"],
-                                   "games": batch}) for batch in batches]  # fmt: skip
+        sent = [
+            self.session.send(
+                {"kind": "strategy_games", "variable": found["variable"], "games": batch}
+            )
+            for batch in batches
+        ]
         for batch, question in zip(batches, sent, strict=True):
-            answers.stage = (f"the graded games ({report.what} {found['variable']}'s {games} "
-                             f"games, {batch[0]['game']} replayed)")  # fmt: skip
+            answers.stage = (
+                f"the graded games ({report.what} {found['variable']}'s {games} "
+                f"games, {batch[0]['game']} replayed)"
+            )
             try:
                 records = read_strategy_games(await self.session.receive(question), batch)
             except (Unanswered, MalformedAnswer) as error:
-                report.fail(f"games {batch[0]['game']} to {batch[-1]['game']} (counted from "
-                            f"0): the kernel's answer could not be read ({error})")  # fmt: skip
+                report.fail(
+                    f"games {batch[0]['game']} to {batch[-1]['game']} (counted from "
+                    f"0): the kernel's answer could not be read ({error})"
+                )
                 return
             for setup, record in zip(batch, records, strict=True):
                 replay = replay_game(setup, record, found["name"])
@@ -465,8 +487,9 @@ class _Questions:
 
         names = [exercise.name for exercise in exercises]
         try:
-            self.answers.values = read_values(await self.ask({"kind": "values", "names": names}),
-                                              names)  # fmt: skip
+            self.answers.values = read_values(
+                await self.ask({"kind": "values", "names": names}), names
+            )
         except (Unanswered, MalformedAnswer) as error:
             self.answers.values_note = f"the answers could not be read ({error})"
 
@@ -521,9 +544,14 @@ class _Report:
     texts: list[str] = field(default_factory=list)
 
 
-def _verdict(code: SubmissionCode, chapter: Chapter, answers: _Answers, failed: tuple[str, ...],
-             expected: dict[str, float | str],
-             show_expected: bool = False) -> NotebookCheck:  # fmt: skip
+def _verdict(
+    code: SubmissionCode,
+    chapter: Chapter,
+    answers: _Answers,
+    failed: tuple[str, ...],
+    expected: dict[str, float | str],
+    show_expected: bool = False,
+) -> NotebookCheck:
     """The status and report: findings about the code first, then what the chapter grades
     (rules and trends, the strategy, the exercises), then the failed cells. A wrong answer
     is told with its hint, or with the right value if ``show_expected``."""
@@ -555,8 +583,10 @@ def _verdict(code: SubmissionCode, chapter: Chapter, answers: _Answers, failed: 
     return NotebookCheck(0 if passed else 1, text, failed)
 
 
-TAKE_TURN_HOW = ("write your own take_turn, in place of the chapter's placeholders, and run "
-                 "the notebook to its end")  # fmt: skip
+TAKE_TURN_HOW = (
+    "write your own take_turn, in place of the chapter's placeholders, and run "
+    "the notebook to its end"
+)
 """How to answer a take_turn chapter whose take_turn is missing or still the placeholder."""
 
 
@@ -564,8 +594,9 @@ def _take_turn_verdict(answers: _Answers, report: _Report) -> None:
     """The take_turn chapters: own work, the rules, the results' trends."""
     if answers.reference:
         report.failures.append(f"Not the student's own work: {REFERENCE} ({answers.reference}).")
-        report.texts.append("take_turn: not graded (it is the package's reference engine or "
-                            "calls it)")  # fmt: skip
+        report.texts.append(
+            "take_turn: not graded (it is the package's reference engine or calls it)"
+        )
     elif answers.rules is not None:
         if not answers.rules.passed:
             broken = "; ".join(check.rule for check in answers.rules.failures)
@@ -593,8 +624,9 @@ def _strategy_verdict(graded: str, answers: _Answers, report: _Report) -> None:
         report.failures.append(not_answered(variable, starter))
         report.texts.append(f"{what}: {variable} not played ({starter})")
     elif found.get("error"):
-        report.failures.append(f"Broken {what}: {variable} is not a strategy the game can "
-                               f"use: {found['error']}")  # fmt: skip
+        report.failures.append(
+            f"Broken {what}: {variable} is not a strategy the game can use: {found['error']}"
+        )
         report.texts.append(f"{what}: {variable} not played ({found['error']})")
     elif found.get("builtin"):
         why = f"{variable} plays the package's {found['builtin']}, not the student's own"
@@ -608,8 +640,13 @@ def _strategy_verdict(graded: str, answers: _Answers, report: _Report) -> None:
         report.texts.append(str(played))
 
 
-def _exercises_verdict(chapter: Chapter, answers: _Answers, expected: dict[str, float | str],
-                       report: _Report, show_expected: bool = False) -> None:  # fmt: skip
+def _exercises_verdict(
+    chapter: Chapter,
+    answers: _Answers,
+    expected: dict[str, float | str],
+    report: _Report,
+    show_expected: bool = False,
+) -> None:
     """Chapters 10 to 12: each answer variable right, wrong, or not answered (both fail)."""
     if answers.values is None:
         report.failures.append(f"Exercises not checked: {answers.values_note}")
@@ -649,6 +686,9 @@ def _results_text(answers: _Answers) -> tuple[list[str], str]:
     except (ValueError, TypeError) as error:
         return [f"Results unusable: {error}"], f"results: {answers.results['name']}: {error}"
     missing = results.rows.loc[results.rows["suspicious"], "trend"].tolist()
-    summary = [] if results.passed else [
-        "Trends missing that correct runs nearly always show: " + "; ".join(missing)]  # fmt: skip
+    summary = (
+        []
+        if results.passed
+        else ["Trends missing that correct runs nearly always show: " + "; ".join(missing)]
+    )
     return summary, f"{results}\n  (from {answers.results['name']}){notes}"

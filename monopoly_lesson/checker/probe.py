@@ -40,9 +40,17 @@ __all__ = [
 
 TEXT_LIMIT = 2000  # characters kept of a turn's narration or an error message
 REFERENCE_NAMES = (
-    "take_turn", "play_turn", "play_roll", "free_roll", "jail_roll",
-    "move_and_land", "resolve_landing", "draw_card", "send_to_jail", "Seat",
-)  # fmt: skip
+    "take_turn",
+    "play_turn",
+    "play_roll",
+    "free_roll",
+    "jail_roll",
+    "move_and_land",
+    "resolve_landing",
+    "draw_card",
+    "send_to_jail",
+    "Seat",
+)
 """The reference engine's functions (in ``rules``): a student's take_turn may not call them."""
 
 
@@ -50,11 +58,15 @@ def game_seat(game: dict, verbose: bool = True, rules: Rules = LESSON_RULES) -> 
     """A seat set up as ``game`` says: start, dice (faces, or a ``dice_seed``), first cards;
     the reference engine plays it under ``rules`` (a student's take_turn plays its own)."""
     seat = Seat.preset(
-        dice=game.get("dice") or [], start=game.get("start", 1),
-        chance_order=game.get("chance_order", ()), chest_order=game.get("chest_order", ()),
-        seed=game.get("seed", 0), verbose=verbose, jail_turns=game.get("jail_turns"),
+        dice=game.get("dice") or [],
+        start=game.get("start", 1),
+        chance_order=game.get("chance_order", ()),
+        chest_order=game.get("chest_order", ()),
+        seed=game.get("seed", 0),
+        verbose=verbose,
+        jail_turns=game.get("jail_turns"),
         rules=rules,
-    )  # fmt: skip
+    )
     if game.get("dice_seed") is not None:
         seat.dice = RandomDice(game["dice_seed"], verbose=verbose)
     return seat
@@ -122,8 +134,11 @@ def _uses(fn: object, own: dict[int, str], seen: set[int]) -> set[str]:
     values += [cell.cell_contents for cell in fn.__closure__ or () if _filled(cell)]
     for value in values:
         if isinstance(value, types.ModuleType) and value.__name__.startswith("monopoly_lesson"):
-            found |= {f"{value.__name__}.{n}" for n in _names(fn.__code__)
-                      if id(getattr(value, n, None)) in own}  # fmt: skip
+            found |= {
+                f"{value.__name__}.{n}"
+                for n in _names(fn.__code__)
+                if id(getattr(value, n, None)) in own
+            }
         elif id(value) in own:
             found.add(own[id(value)])
         else:
@@ -156,10 +171,19 @@ def results_in(namespace: dict) -> list[dict]:
         if name.startswith("_") or len(found) >= 20:
             continue
         if isinstance(value, SimulationResult):
-            found.append({"name": name, "kind": "simulation", "counts": _counts(value.counts),
-                          "games": value.games, "turns": value.turns, "players": value.players,
-                          "seed": value.seed, "engine": value.engine,
-                          "rules": _rules_data(value.rules)})  # fmt: skip
+            found.append(
+                {
+                    "name": name,
+                    "kind": "simulation",
+                    "counts": _counts(value.counts),
+                    "games": value.games,
+                    "turns": value.turns,
+                    "players": value.players,
+                    "seed": value.seed,
+                    "engine": value.engine,
+                    "rules": _rules_data(value.rules),
+                }
+            )
         elif _is_table(value):
             by_space = value.sort_values("space")["tally"]  # type: ignore[attr-defined]
             found.append({"name": name, "kind": "table", "counts": _counts(by_space)})
@@ -170,9 +194,15 @@ def rerun(take_turn: Callable[..., None], run: dict) -> list[int]:
     """The tallies ``simulate`` gives with ``take_turn`` for the parameters of a recorded run."""
     from ..simulation import simulate
 
-    result = simulate(games=run["games"], turns=run["turns"], players=run["players"],
-                      seed=run["seed"], rules=Rules(**run["rules"]), progress=False,
-                      take_turn=with_signature(take_turn))  # fmt: skip
+    result = simulate(
+        games=run["games"],
+        turns=run["turns"],
+        players=run["players"],
+        seed=run["seed"],
+        rules=Rules(**run["rules"]),
+        progress=False,
+        take_turn=with_signature(take_turn),
+    )
     return _counts(result.counts)
 
 

@@ -73,8 +73,9 @@ class ProcessGuard:
         self._timer.start()
         return self
 
-    def __exit__(self, kind: type | None, error: BaseException | None,
-                 traceback: TracebackType | None) -> None:  # fmt: skip
+    def __exit__(
+        self, kind: type | None, error: BaseException | None, traceback: TracebackType | None
+    ) -> None:
         self._timer.cancel()
         self.kill_all()
         _prctl(PR_SET_CHILD_SUBREAPER, self._was_subreaper)

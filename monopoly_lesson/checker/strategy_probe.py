@@ -137,9 +137,10 @@ def _is_candidate(value: object, decisions: tuple[str, ...] = DECISIONS) -> bool
         return False
     with contextlib.suppress(Exception):
         return callable(getattr(value, "buy", None)) and not all(
-            _is_package(_function_of(getattr(value, d, None))) for d in decisions
+            _is_package(_function_of(getattr(value, d, None)))
+            for d in decisions
             if getattr(value, d, None) is not None
-        )  # fmt: skip
+        )
     return False
 
 
@@ -151,9 +152,13 @@ def find_strategy(
     other graded variables left out); and every candidate found (to name several)."""
     if variable in namespace:
         return variable, [variable]
-    found = [name for name, value in list(namespace.items())[:5000]
-             if not name.startswith("_") and name not in GRADED
-             and _is_candidate(value, GRADED[variable])]  # fmt: skip
+    found = [
+        name
+        for name, value in list(namespace.items())[:5000]
+        if not name.startswith("_")
+        and name not in GRADED
+        and _is_candidate(value, GRADED[variable])
+    ]
     return (found[0] if len(found) == 1 else None), found[:20]
 
 
@@ -163,8 +168,14 @@ def describe_strategy(namespace: dict, variable: str = STRATEGY_VARIABLE) -> dic
     own, where each of its own decisions is defined, or why it is not a usable strategy."""
     graded = GRADED[variable]
     variable, candidates = find_strategy(namespace, variable)
-    described: dict = {"variable": variable, "candidates": candidates, "name": "",
-                       "builtin": "", "error": "", "where": {}}  # fmt: skip
+    described: dict = {
+        "variable": variable,
+        "candidates": candidates,
+        "name": "",
+        "builtin": "",
+        "error": "",
+        "where": {},
+    }
     if variable is None:
         return described
     value = namespace[variable]
@@ -260,8 +271,9 @@ class Recorder(Strategy):
         return self._ask("accept_trade", game, me, offer)  # type: ignore[return-value]
 
 
-def _returning(code: types.CodeType | None, returned: list[int], decision: object,
-               args: tuple) -> object:  # fmt: skip
+def _returning(
+    code: types.CodeType | None, returned: list[int], decision: object, args: tuple
+) -> object:
     """Call ``decision(*args)``, noting in ``returned`` the line at which ``code`` returned
     (a profile hook that looks only at that code's return; the previous hook is put back)."""
     if code is None:
@@ -299,12 +311,18 @@ def play_recorded(value: object, games: list[dict]) -> list[dict]:
         answers: list = []
         recorder = Recorder(strategy, answers)
         seats = [recorder if seat is None else seat for seat in game["seats"]]
-        record = {"answers": answers, "lines": recorder.lines, "finish": None, "rounds": None,
-                  "error": None}  # fmt: skip
+        record = {
+            "answers": answers,
+            "lines": recorder.lines,
+            "finish": None,
+            "rounds": None,
+            "error": None,
+        }
         try:
             with contextlib.redirect_stdout(io.StringIO()):  # a strategy may print
-                result = play_monopoly(seats, seed=game["seed"], max_rounds=game["max_rounds"],
-                                       trading=game["trading"])  # fmt: skip
+                result = play_monopoly(
+                    seats, seed=game["seed"], max_rounds=game["max_rounds"], trading=game["trading"]
+                )
             record["finish"], record["rounds"] = list(result.finish_order), result.rounds
         except Exception as error:  # the game stops as it would in the notebook
             if isinstance(error, GameChanged) and answers:

@@ -27,12 +27,31 @@ PACKAGE_MODULES = {
     for path in PACKAGE_ROOT.rglob("*.py")
 }
 """Every module and subpackage of the package, dotted (``monopoly_lesson.game.rent``)."""
-TALLY_MAKERS = {"fast_tallies", "fast_game_tallies", "expected_tallies", "expected_frequencies",
-                "stationary", "turn_tallies", "play_preset", "play_game"}  # fmt: skip
-KERNEL_HOOKS = {"input_transformers_cleanup", "input_transformers_post", "ast_transformers",
-                "input_transformer_manager", "register_magic_function", "set_custom_exc",
-                "user_expressions", "display_formatter", "shell_handlers", "settrace",
-                "setprofile", "run_cell", "transform_cell"}  # fmt: skip
+TALLY_MAKERS = {
+    "fast_tallies",
+    "fast_game_tallies",
+    "expected_tallies",
+    "expected_frequencies",
+    "stationary",
+    "turn_tallies",
+    "play_preset",
+    "play_game",
+}
+KERNEL_HOOKS = {
+    "input_transformers_cleanup",
+    "input_transformers_post",
+    "ast_transformers",
+    "input_transformer_manager",
+    "register_magic_function",
+    "set_custom_exc",
+    "user_expressions",
+    "display_formatter",
+    "shell_handlers",
+    "settrace",
+    "setprofile",
+    "run_cell",
+    "transform_cell",
+}
 
 
 @dataclass
@@ -224,8 +243,9 @@ def _value_kind(code: SubmissionCode, value: ast.expr) -> str:
         if isinstance(node, ast.Call):
             called = code._resolve(node.func, set()) or ""
             if called.endswith("simulate"):
-                by_student = any(k.arg == "take_turn" and not _is_none(k.value)
-                                 for k in node.keywords)  # fmt: skip
+                by_student = any(
+                    k.arg == "take_turn" and not _is_none(k.value) for k in node.keywords
+                )
                 kinds.add("result:own" if by_student else "result:package")
             elif called.split(".")[-1].split(":")[-1] in TALLY_MAKERS:
                 kinds.add("result:package")
@@ -276,9 +296,15 @@ def _changed(node: ast.AST) -> list[tuple[ast.expr, bool, str | None]]:
         return [(node.args[0], True, text if isinstance(text, str) else None)]
     else:
         return []
-    return [(target.value, isinstance(target, ast.Attribute),
-             target.attr if isinstance(target, ast.Attribute) else None) for target in targets
-            if isinstance(target, (ast.Attribute, ast.Subscript))]  # fmt: skip
+    return [
+        (
+            target.value,
+            isinstance(target, ast.Attribute),
+            target.attr if isinstance(target, ast.Attribute) else None,
+        )
+        for target in targets
+        if isinstance(target, (ast.Attribute, ast.Subscript))
+    ]
 
 
 def _home(dotted: str) -> str:

@@ -64,9 +64,23 @@ __all__ = [
     "summary_row",
 ]
 
-SUMMARY_COLUMNS = ("run", "chromosome", "fitness", "seed", "generations", "min", "median",
-                   "max", "mean", "sd", "diversity", "benchmark_generation", "win_rate",
-                   "ci_low", "ci_high")  # fmt: skip
+SUMMARY_COLUMNS = (
+    "run",
+    "chromosome",
+    "fitness",
+    "seed",
+    "generations",
+    "min",
+    "median",
+    "max",
+    "mean",
+    "sd",
+    "diversity",
+    "benchmark_generation",
+    "win_rate",
+    "ci_low",
+    "ci_high",
+)
 """The columns of ``summary.csv``: a run, its last generation's fitness distribution and
 diversity, and its last benchmark (the best genome's win rate against the benchmark
 opponents, with its 95% interval)."""
@@ -84,9 +98,19 @@ _SCHEMES = ("tcp", "tls", "ws", "wss", "inproc")
 """The protocols a running scheduler's address may name (none: tcp; inproc: a cluster in
 this very process, ``LocalCluster(processes=False)``)."""
 _GRID = ("chromosomes", "fitness", "seeds")
-_OPTIONS = ("population", "games_per_player", "benchmark_every", "benchmark_games",
-            "max_rounds", "init", "selection", "crossover", "mutation_rate", "mutation_sd",
-            "trading")  # fmt: skip
+_OPTIONS = (
+    "population",
+    "games_per_player",
+    "benchmark_every",
+    "benchmark_games",
+    "max_rounds",
+    "init",
+    "selection",
+    "crossover",
+    "mutation_rate",
+    "mutation_sd",
+    "trading",
+)
 """The options of ``evolve`` an experiment passes to every run."""
 
 
@@ -119,20 +143,24 @@ class ExperimentRun:
     seed: int
 
 
-def experiment_runs(chromosomes: Sequence[str], fitness: Sequence[str],
-                    seeds: Sequence[int]) -> list[ExperimentRun]:  # fmt: skip
+def experiment_runs(
+    chromosomes: Sequence[str], fitness: Sequence[str], seeds: Sequence[int]
+) -> list[ExperimentRun]:
     """The grid's runs in order (chromosome, then fitness, then seed), each checked: an
     unknown chromosome or fitness is a ``ValueError`` that lists what is allowed.
     ``chromosomes`` may be one comma-separated string; ``fitness`` one name (``"all"``: the
     paper's five) or a list of names."""
     with at_the_call():  # a mistake in an argument is shown from here, not from the checks
-        chromosomes = [_check_name(name, "chromosome")
-                       for name in _names(chromosomes, "chromosomes")]  # fmt: skip
+        chromosomes = [
+            _check_name(name, "chromosome") for name in _names(chromosomes, "chromosomes")
+        ]
         if isinstance(fitness, str):  # one name: vs:A,B,C holds commas
             fitness = [fitness]
         if not is_list(fitness):
-            raise TypeError(f"fitness must be a name, 'all' or a list of names, for example "
-                            f"['num_wins', 'finish_order']; got {fitness!r}.")  # fmt: skip
+            raise TypeError(
+                f"fitness must be a name, 'all' or a list of names, for example "
+                f"['num_wins', 'finish_order']; got {fitness!r}."
+            )
         fitness = list(fitness)
         if len(fitness) == 1 and isinstance(fitness[0], str) and fitness[0].lower() == "all":
             fitness = list(FITNESS)
@@ -140,8 +168,12 @@ def experiment_runs(chromosomes: Sequence[str], fitness: Sequence[str],
             raise ValueError("fitness must name at least one fitness function.")
         fitness = [check_fitness(name) for name in fitness]
         seeds = check_seeds(seeds)
-    runs = [ExperimentRun(f"{c}-{_slug(f)}-seed{s}", c, f, int(s))
-            for c in chromosomes for f in fitness for s in seeds]  # fmt: skip
+    runs = [
+        ExperimentRun(f"{c}-{_slug(f)}-seed{s}", c, f, int(s))
+        for c in chromosomes
+        for f in fitness
+        for s in seeds
+    ]
     names = [run.name for run in runs]
     if len(set(names)) != len(names):
         raise ValueError("the grid names a run twice: give each chromosome, fitness and seed once.")
@@ -153,8 +185,10 @@ def _names(values: Sequence[str] | str, what: str) -> list[str]:
     if isinstance(values, str):
         values = [v.strip() for v in values.split(",") if v.strip()]
     if not is_list(values):
-        raise TypeError(f"{what} must be a list of names or one comma-separated string, for "
-                        f"example 'rga,sga'; got {values!r}.")  # fmt: skip
+        raise TypeError(
+            f"{what} must be a list of names or one comma-separated string, for "
+            f"example 'rga,sga'; got {values!r}."
+        )
     values = list(values)
     if not values:
         raise ValueError(f"{what} must name at least one.")
@@ -196,43 +230,20 @@ def experiment(
     Ctrl-C raises :class:`ExperimentStopped` once the runs have stopped (see the module's
     notes); a run that fails on its worker, :class:`RunFailed` once the others have.
     """
-    from .run import _parameters
-
     with at_the_call():  # a mistake in an argument is shown from here, not from the checks
-        unknown = sorted(set(options) - set(_OPTIONS))
-        if unknown:
-            raise TypeError(f"unknown option {unknown[0]!r}; the options are "
-                            f"{', '.join(_OPTIONS)}.")  # fmt: skip
-        if workers is not None and scheduler is not None:
-            raise ValueError("give workers (a local cluster) or scheduler (a running one), "
-                             "not both.")  # fmt: skip
-        if workers is not None:
-            check_whole(workers, "workers", 1, 1024)
-        if scheduler is not None:
-            scheduler = _check_scheduler(scheduler)
-        if on_start is not None and not callable(on_start):
-            raise TypeError(f"on_start must be a function (it is called with the dashboard's "
-                            f"address), got {on_start!r}.")  # fmt: skip
-        check_flag(progress, "progress")
-        check_flag(options.get("trading", False), "trading")
+        scheduler = _check_arguments(options, workers, scheduler, on_start, progress)
         runs = experiment_runs(chromosomes, fitness, seeds)
         check_whole(generations, "generations", 1)
         if not isinstance(out, (str, os.PathLike)) or not os.fspath(out):
             raise TypeError(f"out must be a folder's path, e.g. 'runs/paper'; got {out!r}.")
         folder = Path(out).resolve()
-        given = {**_evolve_defaults(), **options}
-        checked = [  # every run's options checked here, before a worker starts
-            _parameters(run.chromosome, run.fitness, given["population"],
-                        given["games_per_player"], generations, run.seed, folder / run.name,
-                        given["benchmark_every"], given["benchmark_games"], given["max_rounds"],
-                        {key: options[key] for key in OPERATORS if key in options},
-                        given["trading"])
-            for run in runs
-        ]  # fmt: skip
-        grid = {"chromosomes": list(dict.fromkeys(run.chromosome for run in runs)),
-                "fitness": list(dict.fromkeys(run.fitness for run in runs)),
-                "seeds": list(dict.fromkeys(run.seed for run in runs)),
-                "options": dict(sorted(options.items()))}  # fmt: skip
+        checked = _check_runs(runs, folder, generations, options)
+        grid = {
+            "chromosomes": list(dict.fromkeys(run.chromosome for run in runs)),
+            "fitness": list(dict.fromkeys(run.fitness for run in runs)),
+            "seeds": list(dict.fromkeys(run.seed for run in runs)),
+            "options": dict(sorted(options.items())),
+        }
         _check_experiment(folder, grid)
         _check_run_folders(folder, runs, checked, generations)
     with _cluster(workers, scheduler) as (client, local):
@@ -243,14 +254,68 @@ def experiment(
     return _write_summary(folder, runs)
 
 
+def _check_arguments(
+    options: dict[str, Any],
+    workers: object,
+    scheduler: object,
+    on_start: object,
+    progress: object,
+) -> str | None:
+    """Check :func:`experiment`'s arguments other than the grid; return the scheduler's
+    address written out (None: a local cluster)."""
+    unknown = sorted(set(options) - set(_OPTIONS))
+    if unknown:
+        raise TypeError(f"unknown option {unknown[0]!r}; the options are {', '.join(_OPTIONS)}.")
+    if workers is not None and scheduler is not None:
+        raise ValueError("give workers (a local cluster) or scheduler (a running one), not both.")
+    if workers is not None:
+        check_whole(workers, "workers", 1, 1024)
+    address = None if scheduler is None else _check_scheduler(scheduler)
+    if on_start is not None and not callable(on_start):
+        raise TypeError(
+            f"on_start must be a function (it is called with the dashboard's "
+            f"address), got {on_start!r}."
+        )
+    check_flag(progress, "progress")
+    check_flag(options.get("trading", False), "trading")
+    return address
+
+
+def _check_runs(
+    runs: Sequence[Any], folder: Path, generations: int, options: dict[str, Any]
+) -> list[Any]:
+    """Every run's ``evolve`` parameters, checked here before a worker starts."""
+    from .run import _parameters
+
+    given = {**_evolve_defaults(), **options}
+    return [
+        _parameters(
+            run.chromosome,
+            run.fitness,
+            given["population"],
+            given["games_per_player"],
+            generations,
+            run.seed,
+            folder / run.name,
+            given["benchmark_every"],
+            given["benchmark_games"],
+            given["max_rounds"],
+            {key: options[key] for key in OPERATORS if key in options},
+            given["trading"],
+        )
+        for run in runs
+    ]
+
+
 def _check_scheduler(scheduler: object) -> str:
     """A running scheduler's address, checked for its form: ``tcp://host:port`` (or
     ``host:port``; ``tls://``, ``ws://``, ``wss://`` too; ``inproc://``: this process's),
     else a ``ValueError`` saying what one looks like. Returned with its protocol written out."""
     example = "like tcp://10.0.0.5:8786 (the address dask scheduler prints)"
     if not isinstance(scheduler, str):
-        raise TypeError(f"scheduler must be a Dask scheduler's address, {example}; got "
-                        f"{scheduler!r}.")  # fmt: skip
+        raise TypeError(
+            f"scheduler must be a Dask scheduler's address, {example}; got {scheduler!r}."
+        )
     scheme, sep, place = scheduler.strip().partition("://")
     if not sep:
         scheme, place = "tcp", scheme
@@ -270,8 +335,9 @@ def _check_scheduler(scheduler: object) -> str:
         if why is None and ":" in host:
             why = "an IPv6 host needs brackets, like tcp://[::1]:8786"
     if why is not None:
-        raise ValueError(f"scheduler must be a Dask scheduler's address, {example}; "
-                         f"{scheduler!r} is not: {why}.")  # fmt: skip
+        raise ValueError(
+            f"scheduler must be a Dask scheduler's address, {example}; {scheduler!r} is not: {why}."
+        )
     return f"{scheme.lower()}://{place}"
 
 
@@ -301,28 +367,41 @@ def _check_experiment(folder: Path, grid: dict[str, Any]) -> None:
         try:
             stored = json.loads(record.read_text())
         except (OSError, ValueError) as error:
-            raise ValueError(f"{folder} holds a damaged experiment.json ({error}); give "
-                             "another folder.") from None  # fmt: skip
+            raise ValueError(
+                f"{folder} holds a damaged experiment.json ({error}); give another folder."
+            ) from None
         if not isinstance(stored, dict):
-            raise ValueError(f"{folder} holds a damaged experiment.json (a JSON "
-                             f"{type(stored).__name__}, not the grid's object); give another "
-                             "folder.")  # fmt: skip
-        differ = [f"{key} {stored.get(key)!r} there, {grid[key]!r} here"
-                  for key in _GRID if stored.get(key) != grid[key]]  # fmt: skip
+            raise ValueError(
+                f"{folder} holds a damaged experiment.json (a JSON "
+                f"{type(stored).__name__}, not the grid's object); give another "
+                "folder."
+            )
+        differ = [
+            f"{key} {stored.get(key)!r} there, {grid[key]!r} here"
+            for key in _GRID
+            if stored.get(key) != grid[key]
+        ]
         there = stored.get("options") if isinstance(stored.get("options"), dict) else {}
-        differ += [f"{key} {there.get(key)!r} there, {value!r} here"
-                   for key, value in grid["options"].items()
-                   if there.get(key) != value]  # fmt: skip
+        differ += [
+            f"{key} {there.get(key)!r} there, {value!r} here"
+            for key, value in grid["options"].items()
+            if there.get(key) != value
+        ]
         if differ:
-            raise ValueError(f"{folder} holds another experiment ({'; '.join(differ)}); give "
-                             "another folder, or the same grid to resume it.")  # fmt: skip
+            raise ValueError(
+                f"{folder} holds another experiment ({'; '.join(differ)}); give "
+                "another folder, or the same grid to resume it."
+            )
     elif folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
-        raise ValueError(f"{folder} is not an empty folder and holds no experiment "
-                         "(no experiment.json); give a new or empty folder.")  # fmt: skip
+        raise ValueError(
+            f"{folder} is not an empty folder and holds no experiment "
+            "(no experiment.json); give a new or empty folder."
+        )
 
 
-def _check_run_folders(folder: Path, runs: list[ExperimentRun], parameters: list[dict[str, Any]],
-                       generations: int) -> None:  # fmt: skip
+def _check_run_folders(
+    folder: Path, runs: list[ExperimentRun], parameters: list[dict[str, Any]], generations: int
+) -> None:
     """Each run's folder, if there is one already, holds that run (the same parameters), and
     no more generations than asked for: what its worker would refuse, refused here."""
     over = []
@@ -333,9 +412,11 @@ def _check_run_folders(folder: Path, runs: list[ExperimentRun], parameters: list
                 over.append((held.generation, run.name))
     if over:
         most, name = max(over)
-        raise ValueError(f"the run {name} in {folder} already holds {most} generations, more "
-                         f"than the {generations} asked for; ask for {most} or more "
-                         "(read_summary and load_evolution read them as they are).")  # fmt: skip
+        raise ValueError(
+            f"the run {name} in {folder} already holds {most} generations, more "
+            f"than the {generations} asked for; ask for {most} or more "
+            "(read_summary and load_evolution read them as they are)."
+        )
 
 
 def _open_experiment(folder: Path, grid: dict[str, Any], generations: int) -> None:
@@ -347,8 +428,10 @@ def _open_experiment(folder: Path, grid: dict[str, Any], generations: int) -> No
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise ValueError(f"cannot make the folder {folder}: {error.strerror or error}; give a "
-                         "folder you may write in.") from None  # fmt: skip
+        raise ValueError(
+            f"cannot make the folder {folder}: {error.strerror or error}; give a "
+            "folder you may write in."
+        ) from None
     text = json.dumps({**grid, "generations": generations, "version": __version__}, indent=2)
     _write_atomic(record, lambda file: file.write(text.encode() + b"\n"))
 
@@ -370,8 +453,10 @@ def _cluster(workers: int | None, scheduler: str | None) -> Iterator[tuple[Any, 
         try:
             client = Client(scheduler, timeout=seconds)
         except (OSError, TimeoutError, ValueError) as error:
-            raise ValueError(f"the Dask scheduler at {scheduler} answered, but a client could "
-                             f"not join it ({_one_line(error)}).") from None  # fmt: skip
+            raise ValueError(
+                f"the Dask scheduler at {scheduler} answered, but a client could "
+                f"not join it ({_one_line(error)})."
+            ) from None
         with client:
             yield client, False
         return
@@ -379,9 +464,14 @@ def _cluster(workers: int | None, scheduler: str | None) -> Iterator[tuple[Any, 
     with contextlib.ExitStack() as stack:
         with _ctrl_c_ignored():  # the workers started here leave Ctrl-C to this process
             cluster = stack.enter_context(
-                LocalCluster(n_workers=count, threads_per_worker=1, processes=True,
-                             dashboard_address=":0", silence_logs=logging.ERROR)
-            )  # fmt: skip
+                LocalCluster(
+                    n_workers=count,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=":0",
+                    silence_logs=logging.ERROR,
+                )
+            )
             client = stack.enter_context(Client(cluster))
         try:
             yield client, True
@@ -440,9 +530,11 @@ def _ask_scheduler(address: str, seconds: float) -> None:
         what = f" within {seconds:g} s"
     else:
         what = " (something else did, not in Dask's protocol)"
-    raise ValueError(f"no Dask scheduler answered at {address}{what}; start one (dask "
-                     "scheduler, then dask worker with its address), or leave out the "
-                     "scheduler to use this machine's cores.")  # fmt: skip
+    raise ValueError(
+        f"no Dask scheduler answered at {address}{what}; start one (dask "
+        "scheduler, then dask worker with its address), or leave out the "
+        "scheduler to use this machine's cores."
+    )
 
 
 @contextlib.contextmanager
@@ -460,8 +552,14 @@ def _ctrl_c_ignored() -> Iterator[None]:
         signal.signal(signal.SIGINT, before if before is not None else signal.default_int_handler)
 
 
-def _play_run(folder: str, run: ExperimentRun, generations: int, options: dict[str, Any],
-              stop: Any, local: bool) -> tuple[str, str] | None:  # fmt: skip
+def _play_run(
+    folder: str,
+    run: ExperimentRun,
+    generations: int,
+    options: dict[str, Any],
+    stop: Any,
+    local: bool,
+) -> tuple[str, str] | None:
     """A worker's task: the run ``run`` resumed (or started) in ``folder`` up to
     ``generations``, its games on one thread, stopped at the start of a generation once the
     Dask event ``stop`` is set. Returns None, or why it failed (one line, the traceback)."""
@@ -478,8 +576,17 @@ def _play_run(folder: str, run: ExperimentRun, generations: int, options: dict[s
 
         get_worker().loop.add_callback(signal.signal, signal.SIGINT, signal.SIG_IGN)
     try:
-        evolve(run.chromosome, run.fitness, generations=generations, seed=run.seed, out=folder,
-               resume=True, progress=False, stop=stop.is_set, **options)  # fmt: skip
+        evolve(
+            run.chromosome,
+            run.fitness,
+            generations=generations,
+            seed=run.seed,
+            out=folder,
+            resume=True,
+            progress=False,
+            stop=stop.is_set,
+            **options,
+        )
     except Exception as error:  # said by the experiment, not logged by the worker
         return _cause(error), traceback.format_exc()
     return None
@@ -513,8 +620,15 @@ def _bars_without_a_process_lock() -> None:
         tqdm.set_lock(threading.RLock())
 
 
-def _run_all(client: Any, runs: list[ExperimentRun], folder: Path, generations: int,
-             options: dict[str, Any], progress: bool, local: bool) -> None:  # fmt: skip
+def _run_all(
+    client: Any,
+    runs: list[ExperimentRun],
+    folder: Path,
+    generations: int,
+    options: dict[str, Any],
+    progress: bool,
+    local: bool,
+) -> None:
     """Every run to ``generations`` on the cluster, with a progress bar that counts the
     generations saved across runs (read from their folders). Ctrl-C, or a run that fails,
     stops the others first (:func:`_stop_runs`)."""
@@ -523,11 +637,20 @@ def _run_all(client: Any, runs: list[ExperimentRun], folder: Path, generations: 
 
     stop = Event(f"monopoly-lesson-stop-{uuid.uuid4().hex}", client=client)
     futures = {  # the grid's order: a higher priority runs first
-        client.submit(_play_run, str(folder / run.name), run, generations, options, stop, local,
-                      key=f"evolve-{run.name}-{uuid.uuid4().hex[:8]}", pure=False,
-                      priority=len(runs) - k): run
+        client.submit(
+            _play_run,
+            str(folder / run.name),
+            run,
+            generations,
+            options,
+            stop,
+            local,
+            key=f"evolve-{run.name}-{uuid.uuid4().hex[:8]}",
+            pure=False,
+            priority=len(runs) - k,
+        ): run
         for k, run in enumerate(runs)
-    }  # fmt: skip
+    }
     total = len(runs) * generations
     try:
         with tqdm(total=total, desc="experiment", unit="gen", disable=not progress) as bar:
@@ -557,20 +680,27 @@ def _check_finished(future: Any, run: ExperimentRun) -> None:
             raise RunFailed(run.name, *failed)
         return
     if future.cancelled():  # not by this experiment, which stops its runs only on leaving
-        raise RunFailed(run.name, "its task was cancelled on the cluster (its scheduler was "
-                        "lost or restarted, or another client cancelled it)")  # fmt: skip
+        raise RunFailed(
+            run.name,
+            "its task was cancelled on the cluster (its scheduler was "
+            "lost or restarted, or another client cancelled it)",
+        )
     error = future.exception()
     if isinstance(error, KilledWorker):
         tries, last = error.allowed_failures + 1, error.last_worker
-        raise RunFailed(run.name, f"the workers that played it died ({tries} "
-                        f"{'time' if tries == 1 else 'times'}, the last at "
-                        f"{getattr(last, 'address', last)}); their logs say why (out of "
-                        "memory? ask for a smaller population)") from None  # fmt: skip
+        raise RunFailed(
+            run.name,
+            f"the workers that played it died ({tries} "
+            f"{'time' if tries == 1 else 'times'}, the last at "
+            f"{getattr(last, 'address', last)}); their logs say why (out of "
+            "memory? ask for a smaller population)",
+        ) from None
     raise RunFailed(run.name, _cause(error)) from None
 
 
-def _stop_runs(client: Any, stop: Any, futures: dict[Any, ExperimentRun],
-               seconds: float) -> list[str]:  # fmt: skip
+def _stop_runs(
+    client: Any, stop: Any, futures: dict[Any, ExperimentRun], seconds: float
+) -> list[str]:
     """Stop every run: set ``stop`` (a run asks it before each generation), cancel the tasks
     not started, and wait up to ``seconds`` for those playing to end their generation
     (a second Ctrl-C ends the wait). Returns the names of the runs still playing."""
@@ -592,9 +722,12 @@ def _stop_runs(client: Any, stop: Any, futures: dict[Any, ExperimentRun],
             playing = [future for future in playing if not future.done()]
             if playing and not told and seconds > 1:
                 told = True
-                print(f"stopping: the runs on the cluster end the generation they play "
-                      f"(waiting at most {seconds:g} s; Ctrl-C to stop waiting)...",
-                      file=sys.stderr, flush=True)  # fmt: skip
+                print(
+                    f"stopping: the runs on the cluster end the generation they play "
+                    f"(waiting at most {seconds:g} s; Ctrl-C to stop waiting)...",
+                    file=sys.stderr,
+                    flush=True,
+                )
     names = [futures[future].name for future in playing if not future.done()]
     if not names:
         with contextlib.suppress(Exception):
@@ -616,20 +749,31 @@ def _generations_saved(folder: Path) -> int:
         return 0
 
 
-def summary_row(run: str, chromosome: str, fitness: str, seed: int, history: pd.DataFrame,
-                benchmark: pd.DataFrame) -> dict[str, Any]:  # fmt: skip
+def summary_row(
+    run: str,
+    chromosome: str,
+    fitness: str,
+    seed: int,
+    history: pd.DataFrame,
+    benchmark: pd.DataFrame,
+) -> dict[str, Any]:
     """A run's row of the summary (:data:`SUMMARY_COLUMNS`): its last generation's fitness
     and diversity from ``history``, its last benchmark from ``benchmark`` (none: 0 and NaN)."""
     last = history.iloc[-1]
     bench = benchmark.iloc[-1] if not benchmark.empty else None
     return {
-        "run": run, "chromosome": chromosome, "fitness": fitness, "seed": int(seed),
+        "run": run,
+        "chromosome": chromosome,
+        "fitness": fitness,
+        "seed": int(seed),
         "generations": int(last["generation"]),
         **{key: float(last[key]) for key in ("min", "median", "max", "mean", "sd", "diversity")},
         "benchmark_generation": int(bench["generation"]) if bench is not None else 0,
-        **{key: float(bench[key]) if bench is not None else np.nan
-           for key in ("win_rate", "ci_low", "ci_high")},
-    }  # fmt: skip
+        **{
+            key: float(bench[key]) if bench is not None else np.nan
+            for key in ("win_rate", "ci_low", "ci_high")
+        },
+    }
 
 
 def _write_summary(folder: Path, runs: list[ExperimentRun]) -> pd.DataFrame:
@@ -639,8 +783,11 @@ def _write_summary(folder: Path, runs: list[ExperimentRun]) -> pd.DataFrame:
     rows = []
     for run in runs:
         result = load_evolution(folder / run.name)
-        rows.append(summary_row(run.name, run.chromosome, run.fitness, run.seed,
-                                result.history, result.benchmark))  # fmt: skip
+        rows.append(
+            summary_row(
+                run.name, run.chromosome, run.fitness, run.seed, result.history, result.benchmark
+            )
+        )
     table = pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
     _write_csv(folder / "summary.csv", table)
     return table
@@ -650,8 +797,9 @@ def read_summary(out: str | os.PathLike[str]) -> pd.DataFrame:
     """An experiment's ``summary.csv`` (:data:`SUMMARY_COLUMNS`)."""
     path = Path(out) / "summary.csv"
     if not path.is_file():
-        raise ValueError(f"{out} holds no experiment summary (no summary.csv): run the "
-                         "experiment there first.")  # fmt: skip
+        raise ValueError(
+            f"{out} holds no experiment summary (no summary.csv): run the experiment there first."
+        )
     return pd.read_csv(path)
 
 

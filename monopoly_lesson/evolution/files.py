@@ -65,8 +65,19 @@ from .operators import (
 
 __all__ = ["BENCHMARK_COLUMNS", "HISTORY_COLUMNS", "SAVE_POPULATION_EVERY"]
 
-HISTORY_COLUMNS = ("generation", "min", "q1", "median", "q3", "max", "mean", "sd", "diversity",
-                   "luck_sd", "luck_share")  # fmt: skip
+HISTORY_COLUMNS = (
+    "generation",
+    "min",
+    "q1",
+    "median",
+    "q3",
+    "max",
+    "mean",
+    "sd",
+    "diversity",
+    "luck_sd",
+    "luck_share",
+)
 """The columns of ``history.csv`` and of
 :attr:`~monopoly_lesson.evolution.run.EvolutionResult.history`."""
 BENCHMARK_COLUMNS = ("generation", "games", "wins", "win_rate", "ci_low", "ci_high")
@@ -76,14 +87,30 @@ SAVE_POPULATION_EVERY = 10
 """How often (in generations) a run writes its whole population and best genomes; the
 generations between are kept as their fitness (recent.npz) and bred again on resuming."""
 _INTEGER_COLUMNS = ("generation", "games", "wins")
-_FILES = ("parameters.json", "history.csv", "best.npz", "population.npz", "benchmark.csv",
-          "recent.npz")  # fmt: skip
+_FILES = (
+    "parameters.json",
+    "history.csv",
+    "best.npz",
+    "population.npz",
+    "benchmark.csv",
+    "recent.npz",
+)
 # What _write_atomic leaves behind when killed mid-write: .<file>.<pid>.tmp
 _LEFTOVER = re.compile(r"\.(" + "|".join(map(re.escape, _FILES)) + r")\.(\d+)\.tmp")
 # Parameters that must agree for a folder's run to be resumed (not generations).
-_SAME_RUN = ("chromosome", "fitness", "population", "games_per_player", "seed", "max_rounds",
-             "benchmark_every", "benchmark_games", "benchmark_opponents", *OPERATORS,
-             "trading")  # fmt: skip
+_SAME_RUN = (
+    "chromosome",
+    "fitness",
+    "population",
+    "games_per_player",
+    "seed",
+    "max_rounds",
+    "benchmark_every",
+    "benchmark_games",
+    "benchmark_opponents",
+    *OPERATORS,
+    "trading",
+)
 _LATER_COLUMNS = ("diversity", "luck_sd", "luck_share")  # missing from older runs' history
 _ADVICE = "start the run again in a new folder (or restore the file from a copy)"
 
@@ -128,24 +155,33 @@ def _open_folder(
         _clean_leftovers(folder)
     if not (folder / "parameters.json").exists():
         if folder.is_dir() and any(folder.iterdir()):
-            raise ValueError(f"{out} holds other files but no run (no parameters.json); "
-                             "give a new or empty folder.")  # fmt: skip
+            raise ValueError(
+                f"{out} holds other files but no run (no parameters.json); "
+                "give a new or empty folder."
+            )
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as error:
-            raise ValueError(f"cannot make the folder {out}: {error.strerror or error}; give "
-                             "a folder you may write in.") from None  # fmt: skip
+            raise ValueError(
+                f"cannot make the folder {out}: {error.strerror or error}; give "
+                "a folder you may write in."
+            ) from None
         return folder, _Run(parameters)
     stored = _with_operators(_read_json(folder / "parameters.json"))
     different = [key for key in _SAME_RUN if stored.get(key) != parameters[key]]
     if different:
-        what = "; ".join(f"{key} {stored.get(key)!r} there, {parameters[key]!r} here"
-                         for key in different)  # fmt: skip
-        raise ValueError(f"{out} holds a different run ({what}); give another folder, or the "
-                         "same parameters to resume it.")  # fmt: skip
+        what = "; ".join(
+            f"{key} {stored.get(key)!r} there, {parameters[key]!r} here" for key in different
+        )
+        raise ValueError(
+            f"{out} holds a different run ({what}); give another folder, or the "
+            "same parameters to resume it."
+        )
     if not resume:
-        raise ValueError(f"{out} already holds this run; pass resume=True (--resume on the "
-                         "command line) to continue it, or give another folder.")  # fmt: skip
+        raise ValueError(
+            f"{out} already holds this run; pass resume=True (--resume on the "
+            "command line) to continue it, or give another folder."
+        )
     return folder, _load_run(folder, parameters)
 
 
@@ -155,11 +191,14 @@ def _check_folder(folder: Path) -> None:
         if place.exists():
             if not place.is_dir():
                 inside = "" if place == folder else f" (and {folder} would be inside it)"
-                raise ValueError(f"out must be a folder, but {place} is a file{inside}; give "
-                                 "a folder's name.")  # fmt: skip
+                raise ValueError(
+                    f"out must be a folder, but {place} is a file{inside}; give a folder's name."
+                )
             if not os.access(place, os.W_OK | os.X_OK):
-                raise ValueError(f"cannot write in the folder {place} (permission denied); "
-                                 "give a folder you may write in.")  # fmt: skip
+                raise ValueError(
+                    f"cannot write in the folder {place} (permission denied); "
+                    "give a folder you may write in."
+                )
             return
 
 
@@ -234,12 +273,14 @@ def _load_run(folder: Path, parameters: dict[str, Any]) -> _Run:
     if (folder / "population.npz").exists():
         population = _read_npz(folder / "population.npz", chromosome, ("genomes", "fitness"))
         run.generation = _whole_number(population["generation"], folder / "population.npz")
-        run.population = _genomes(population["genomes"], chromosome,
-                                  folder / "population.npz", rows=players)  # fmt: skip
+        run.population = _genomes(
+            population["genomes"], chromosome, folder / "population.npz", rows=players
+        )
         run.fitness = _fitness(population["fitness"], players, folder / "population.npz")
         best = _read_npz(folder / "best.npz", chromosome, ("genomes",))
-        run.best = list(_genomes(best["genomes"], chromosome, folder / "best.npz")
-                        [: run.generation])  # fmt: skip
+        run.best = list(
+            _genomes(best["genomes"], chromosome, folder / "best.npz")[: run.generation]
+        )
         run.saved = run.generation
     _replay_recent(folder, run)
     if run.generation == 0:
@@ -251,9 +292,11 @@ def _load_run(folder: Path, parameters: dict[str, Any]) -> _Run:
     numbered = [row["generation"] for row in run.history]
     for name, held in (("history.csv", numbered), ("best.npz", range(1, len(run.best) + 1))):
         if list(held) != list(range(1, run.generation + 1)):
-            raise ValueError(f"the run in {folder} is damaged: it is at generation "
-                             f"{run.generation} but {name} does not hold its generations 1 "
-                             f"to it in order ({_generations(held)}); {_ADVICE}.")  # fmt: skip
+            raise ValueError(
+                f"the run in {folder} is damaged: it is at generation "
+                f"{run.generation} but {name} does not hold its generations 1 "
+                f"to it in order ({_generations(held)}); {_ADVICE}."
+            )
     return run
 
 
@@ -276,17 +319,25 @@ def _replay_recent(folder: Path, run: _Run) -> None:
     players = run.parameters["population"]
     recent = _read_npz(path, run.parameters["chromosome"], ("fitness",))
     numbers, fitness = recent["generation"], recent["fitness"]
-    if (numbers.ndim != 1 or numbers.dtype.kind not in "iu" or fitness.ndim != 2
-            or len(fitness) != len(numbers)):  # fmt: skip
-        raise ValueError(f"recent.npz in {folder} is damaged: it must hold one row of "
-                         "fitness per generation; start the run again in a new "
-                         "folder.")  # fmt: skip
+    if (
+        numbers.ndim != 1
+        or numbers.dtype.kind not in "iu"
+        or fitness.ndim != 2
+        or len(fitness) != len(numbers)
+    ):
+        raise ValueError(
+            f"recent.npz in {folder} is damaged: it must hold one row of "
+            "fitness per generation; start the run again in a new "
+            "folder."
+        )
     later = numbers > run.generation  # rows up to population.npz's are already in it
     numbers, fitness = numbers[later], fitness[later]
     if list(numbers) != list(range(run.generation + 1, run.generation + 1 + len(numbers))):
-        raise ValueError(f"the run in {folder} is damaged: recent.npz holds generations "
-                         f"{numbers.tolist()} but population.npz is generation {run.generation}; "
-                         "start the run again in a new folder.")  # fmt: skip
+        raise ValueError(
+            f"the run in {folder} is damaged: recent.npz holds generations "
+            f"{numbers.tolist()} but population.npz is generation {run.generation}; "
+            "start the run again in a new folder."
+        )
     for number, row in zip(numbers.tolist(), fitness, strict=True):
         scores = _fitness(row, players, path)
         genomes = generation_genomes(run.parameters, number, run.population, run.fitness)
@@ -313,21 +364,25 @@ def _read_npz(path: Path, chromosome: str, arrays: tuple[str, ...]) -> dict[str,
     except Exception as error:  # zlib's, struct's: anything else a damaged file gives
         raise ValueError(f"{damaged} ({type(error).__name__}): {advice}.") from None
     if read["chromosome"].shape != () or str(read["chromosome"]) != chromosome:
-        raise ValueError(f"{damaged}: it holds {read['chromosome']!s} players, the run "
-                         f"{chromosome}; {advice}.")  # fmt: skip
+        raise ValueError(
+            f"{damaged}: it holds {read['chromosome']!s} players, the run {chromosome}; {advice}."
+        )
     return read
 
 
 def _whole_number(value: np.ndarray, path: Path) -> int:
     """population.npz's generation: a whole number of at least 1."""
     if value.shape != () or value.dtype.kind not in "iu" or int(value) < 1:
-        raise ValueError(f"{path.name} in {path.parent} is damaged: its generation is "
-                         f"{value!r}, not a whole number from 1.")  # fmt: skip
+        raise ValueError(
+            f"{path.name} in {path.parent} is damaged: its generation is "
+            f"{value!r}, not a whole number from 1."
+        )
     return int(value)
 
 
-def _genomes(genomes: np.ndarray, chromosome: str, path: Path, rows: int | None = None
-             ) -> np.ndarray:  # fmt: skip
+def _genomes(
+    genomes: np.ndarray, chromosome: str, path: Path, rows: int | None = None
+) -> np.ndarray:
     """Genomes read from ``path``, checked: their shape, type and values are the run's."""
     length = genome_length(chromosome)
     where = f"{path.name} in {path.parent} does not hold {chromosome} genomes"
@@ -345,10 +400,16 @@ def _genomes(genomes: np.ndarray, chromosome: str, path: Path, rows: int | None 
 def _fitness(fitness: np.ndarray, players: int, path: Path) -> np.ndarray:
     """The last generation's fitness read from ``path``: one finite number of 0 or more
     per player."""
-    if (fitness.shape != (players,) or fitness.dtype.kind not in "fiu"
-            or not np.all(np.isfinite(fitness)) or np.any(fitness < 0)):  # fmt: skip
-        raise ValueError(f"{path.name} in {path.parent} is damaged: its fitness must be "
-                         f"{players} finite numbers of 0 or more.")  # fmt: skip
+    if (
+        fitness.shape != (players,)
+        or fitness.dtype.kind not in "fiu"
+        or not np.all(np.isfinite(fitness))
+        or np.any(fitness < 0)
+    ):
+        raise ValueError(
+            f"{path.name} in {path.parent} is damaged: its fitness must be "
+            f"{players} finite numbers of 0 or more."
+        )
     return fitness.astype(float, copy=False)
 
 
@@ -360,8 +421,9 @@ def _check_stored(folder: Path, parameters: dict[str, Any]) -> None:
         _check_population(parameters.get("population"))
         check_whole(parameters.get("generations"), "generations", 1)
     except (TypeError, ValueError) as error:
-        raise ValueError(f"parameters.json in {folder} is damaged or not evolve()'s: "
-                         f"{error}") from None  # fmt: skip
+        raise ValueError(
+            f"parameters.json in {folder} is damaged or not evolve()'s: {error}"
+        ) from None
 
 
 # ---------------------------------------------------------------------------
@@ -375,31 +437,41 @@ def _save(folder: Path, run: _Run) -> None:
     generation)."""
     chromosome = np.array(run.parameters["chromosome"])
     if run.saved == run.generation:
-        _write_npz(folder / "best.npz", {
-            "chromosome": chromosome,
-            "generation": np.array([row["generation"] for row in run.history],
-                                   dtype=np.int64),
-            "fitness": np.array([row["max"] for row in run.history], dtype=float),
-            "genomes": np.stack(run.best),
-        })  # fmt: skip
+        _write_npz(
+            folder / "best.npz",
+            {
+                "chromosome": chromosome,
+                "generation": np.array([row["generation"] for row in run.history], dtype=np.int64),
+                "fitness": np.array([row["max"] for row in run.history], dtype=float),
+                "genomes": np.stack(run.best),
+            },
+        )
     _write_csv(folder / "history.csv", _frame(run.history, HISTORY_COLUMNS))
     _write_csv(folder / "benchmark.csv", _frame(run.benchmark, BENCHMARK_COLUMNS))
     if run.saved == run.generation:
-        _write_npz(folder / "population.npz", {
-            "chromosome": chromosome, "generation": np.array(run.generation, dtype=np.int64),
-            "genomes": run.population, "fitness": run.fitness,
-        })  # fmt: skip
+        _write_npz(
+            folder / "population.npz",
+            {
+                "chromosome": chromosome,
+                "generation": np.array(run.generation, dtype=np.int64),
+                "genomes": run.population,
+                "fitness": run.fitness,
+            },
+        )
     _write_recent(folder, run)
 
 
 def _write_recent(folder: Path, run: _Run) -> None:
     """recent.npz: the fitness of the generations played since population.npz's."""
     players = run.parameters["population"]
-    _write_npz(folder / "recent.npz", {
-        "chromosome": np.array(run.parameters["chromosome"]),
-        "generation": np.arange(run.saved + 1, run.generation + 1, dtype=np.int64),
-        "fitness": np.array(run.recent, dtype=float).reshape(len(run.recent), players),
-    })  # fmt: skip
+    _write_npz(
+        folder / "recent.npz",
+        {
+            "chromosome": np.array(run.parameters["chromosome"]),
+            "generation": np.arange(run.saved + 1, run.generation + 1, dtype=np.int64),
+            "fitness": np.array(run.recent, dtype=float).reshape(len(run.recent), players),
+        },
+    )
 
 
 def _write_atomic(path: Path, write: Callable[[IO[bytes]], None]) -> None:
@@ -415,9 +487,11 @@ def _write_atomic(path: Path, write: Callable[[IO[bytes]], None]) -> None:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         if isinstance(error, OSError):  # a full disk, a folder made read-only...
-            raise ValueError(f"cannot write {path} ({error.strerror or error}); what was "
-                             "saved before is kept: make room (or give a folder you may "
-                             "write in) and resume.") from None  # fmt: skip
+            raise ValueError(
+                f"cannot write {path} ({error.strerror or error}); what was "
+                "saved before is kept: make room (or give a folder you may "
+                "write in) and resume."
+            ) from None
         raise
 
 
@@ -449,35 +523,43 @@ def _read_csv(path: Path, columns: tuple[str, ...]) -> pd.DataFrame:
     try:
         text = path.read_bytes().decode()
     except OSError as error:
-        raise ValueError(f"cannot read {path} ({error.strerror or error}); let it be read "
-                         "(or restore it from a copy).") from None  # fmt: skip
+        raise ValueError(
+            f"cannot read {path} ({error.strerror or error}); let it be read "
+            "(or restore it from a copy)."
+        ) from None
     except UnicodeDecodeError:
         raise ValueError(f"{damaged}: it is not text; {_ADVICE}.") from None
     lines = list(csv.reader(io.StringIO(text, newline="")))
     if not lines:
         raise ValueError(f"{damaged}: it is empty (not even its header line); {_ADVICE}.")
     if not text.endswith("\n"):  # every line _write_csv writes ends with one
-        raise ValueError(f"{damaged}: it is cut short (its last line, line {len(lines)}, is "
-                         f"incomplete); {_ADVICE}.")  # fmt: skip
+        raise ValueError(
+            f"{damaged}: it is cut short (its last line, line {len(lines)}, is "
+            f"incomplete); {_ADVICE}."
+        )
     header, rows = lines[0], lines[1:]
     allowed = (set(columns), set(columns) - set(_LATER_COLUMNS))
     if len(set(header)) != len(header) or set(header) not in allowed:
-        raise ValueError(f"{damaged} or not an evolve() run's: its columns are {header}, not "
-                         f"{list(columns)}; {_ADVICE}.")  # fmt: skip
+        raise ValueError(
+            f"{damaged} or not an evolve() run's: its columns are {header}, not "
+            f"{list(columns)}; {_ADVICE}."
+        )
     number = {c: int if c in _INTEGER_COLUMNS else float for c in columns}
     table = []
     for line, row in enumerate(rows, start=2):
         if len(row) != len(header):
-            raise ValueError(f"{damaged}: line {line} has {len(row)} values, not "
-                             f"{len(header)}; {_ADVICE}.")  # fmt: skip
+            raise ValueError(
+                f"{damaged}: line {line} has {len(row)} values, not {len(header)}; {_ADVICE}."
+            )
         values = dict(zip(header, row, strict=True))
         try:
             table.append({c: number[c](values.get(c, "nan")) for c in columns})
         except ValueError:
             bad = next(c for c in header if not _reads_as(number[c], values[c]))
             kind = "a whole number" if number[bad] is int else "a number"
-            raise ValueError(f"{damaged}: on line {line} its {bad} is {values[bad]!r}, not "
-                             f"{kind}; {_ADVICE}.") from None  # fmt: skip
+            raise ValueError(
+                f"{damaged}: on line {line} its {bad} is {values[bad]!r}, not {kind}; {_ADVICE}."
+            ) from None
     return _frame(table, columns)
 
 
@@ -496,28 +578,40 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
     _write_atomic(path, lambda file: file.write(text.encode()))
 
 
-def _read_json(path: Path, holds: str = "the parameters of an evolve() run",
-               advice: str = _ADVICE) -> dict[str, Any]:  # fmt: skip
+def _read_json(
+    path: Path, holds: str = "the parameters of an evolve() run", advice: str = _ADVICE
+) -> dict[str, Any]:
     """A JSON file that holds an object (a run's ``parameters.json``, an experiment's
     ``experiment.json``) read back, or one plain error: the file, what is wrong in it, what
     it should hold (``holds``) and what to do (``advice``)."""
     try:
         data = json.loads(path.read_bytes().decode())
     except OSError as error:
-        raise ValueError(f"cannot read {path} ({error.strerror or error}); let it be read, "
-                         f"or {advice}.") from None  # fmt: skip
+        raise ValueError(
+            f"cannot read {path} ({error.strerror or error}); let it be read, or {advice}."
+        ) from None
     except ValueError as error:  # not JSON, or not text at all
-        raise ValueError(f"{path.name} in {path.parent} is damaged: it is not valid JSON "
-                         f"({error}), it should hold {holds}; {advice}.") from None  # fmt: skip
+        raise ValueError(
+            f"{path.name} in {path.parent} is damaged: it is not valid JSON "
+            f"({error}), it should hold {holds}; {advice}."
+        ) from None
     if not isinstance(data, dict):
-        raise ValueError(f"{path.name} in {path.parent} is damaged: it holds a JSON "
-                         f"{_JSON_KINDS.get(type(data), 'value')} ({_shorten(data)}), not "
-                         f"{holds} (a JSON object); {advice}.")  # fmt: skip
+        raise ValueError(
+            f"{path.name} in {path.parent} is damaged: it holds a JSON "
+            f"{_JSON_KINDS.get(type(data), 'value')} ({_shorten(data)}), not "
+            f"{holds} (a JSON object); {advice}."
+        )
     return data
 
 
-_JSON_KINDS = {list: "array", str: "string", int: "number", float: "number", bool: "true or false",
-               type(None): "null"}  # fmt: skip
+_JSON_KINDS = {
+    list: "array",
+    str: "string",
+    int: "number",
+    float: "number",
+    bool: "true or false",
+    type(None): "null",
+}
 
 
 def _shorten(data: object) -> str:

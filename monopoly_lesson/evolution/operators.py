@@ -160,8 +160,10 @@ def fitness_parts(spec: str) -> tuple[str, tuple[str, ...] | None]:
     >>> fitness_parts("net_worth"), fitness_parts("vs:heuristic,always,heuristic:num_wins")
     (('net_worth', None), ('num_wins', ('heuristic', 'always', 'heuristic')))
     """
-    allowed = (f"one of {', '.join(FITNESS)} (in any case: NET_WORTH is net_worth), or "
-               f"'{FIELD}A,B,C' (against a fixed field)")  # fmt: skip
+    allowed = (
+        f"one of {', '.join(FITNESS)} (in any case: NET_WORTH is net_worth), or "
+        f"'{FIELD}A,B,C' (against a fixed field)"
+    )
     if not isinstance(spec, str):
         raise TypeError(f"fitness must be a name, {allowed}; got {spec!r}.")
     if not spec.lower().startswith(FIELD):
@@ -171,13 +173,15 @@ def fitness_parts(spec: str) -> tuple[str, tuple[str, ...] | None]:
     names, _, scoring = spec[len(FIELD) :].partition(":")
     field = tuple(name.strip() for name in names.split(","))
     if len(field) != SEATS - 1 or not all(field):
-        raise ValueError(f"an absolute fitness names the {SEATS - 1} strategies of its fixed "
-                         f"field, e.g. '{FIELD}heuristic,always,heuristic'; got {spec!r}."
-                         )  # fmt: skip
+        raise ValueError(
+            f"an absolute fitness names the {SEATS - 1} strategies of its fixed "
+            f"field, e.g. '{FIELD}heuristic,always,heuristic'; got {spec!r}."
+        )
     scoring = scoring.strip().lower()
     if scoring and scoring not in FITNESS:
-        raise ValueError(f"the scoring after the field must be one of {', '.join(FITNESS)}; "
-                         f"got {scoring!r}.")  # fmt: skip
+        raise ValueError(
+            f"the scoring after the field must be one of {', '.join(FITNESS)}; got {scoring!r}."
+        )
     return scoring or "finish_order", field
 
 
@@ -262,8 +266,12 @@ def diversity(chromosome: str, genomes: np.ndarray) -> float:
         flat = np.concatenate([buy.reshape(len(buy), -1), jail.reshape(len(jail), -1)], axis=1)
         genes = flat / GENE_MAX
     # in blocks of genes whose work fits the cache: the same sums, in the same order
-    spread = np.concatenate([np.std(genes[:, k : k + _DIVERSITY_BLOCK], axis=0)
-                             for k in range(0, genes.shape[1], _DIVERSITY_BLOCK)])  # fmt: skip
+    spread = np.concatenate(
+        [
+            np.std(genes[:, k : k + _DIVERSITY_BLOCK], axis=0)
+            for k in range(0, genes.shape[1], _DIVERSITY_BLOCK)
+        ]
+    )
     return float(spread[used_genes(chromosome)].mean())
 
 
@@ -365,8 +373,9 @@ def mutate(
     return _mutate_in_place(np.array(genomes, dtype=float), rng, rate, sd)
 
 
-def _mutate_in_place(genomes: np.ndarray, rng: np.random.Generator, rate: float,
-                     sd: float) -> np.ndarray:  # fmt: skip
+def _mutate_in_place(
+    genomes: np.ndarray, rng: np.random.Generator, rate: float, sd: float
+) -> np.ndarray:
     """:func:`mutate` on ``genomes`` themselves (a C-ordered float array), which it returns."""
     hit = np.flatnonzero(rng.random(genomes.shape) < rate)  # in C order, as a mask picks them
     flat = genomes.reshape(-1)
@@ -417,13 +426,22 @@ def uniform_crossover(
 
 
 SELECTION: dict[str, Callable[[np.ndarray, int, np.random.Generator], np.ndarray]] = {
-    "roulette": roulette, "tournament": tournament, "rank": rank_selection,
-}  # fmt: skip
+    "roulette": roulette,
+    "tournament": tournament,
+    "rank": rank_selection,
+}
 CROSSOVER: dict[str, Callable[..., tuple[np.ndarray, np.ndarray]]] = {
-    "blend": crossover, "one-point": one_point_crossover, "uniform": uniform_crossover,
-}  # fmt: skip
-OPERATORS = {"init": "uniform", "selection": "roulette", "crossover": None,
-             "mutation_rate": MUTATION_RATE, "mutation_sd": MUTATION_SD}  # fmt: skip
+    "blend": crossover,
+    "one-point": one_point_crossover,
+    "uniform": uniform_crossover,
+}
+OPERATORS = {
+    "init": "uniform",
+    "selection": "roulette",
+    "crossover": None,
+    "mutation_rate": MUTATION_RATE,
+    "mutation_sd": MUTATION_SD,
+}
 """The operator options of a run and their defaults, the paper's (``crossover`` None: blend
 for real genes, one-point for SGA's bits)."""
 
@@ -479,20 +497,29 @@ def run_rng(seed: int, generation: int, purpose: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(generation, purpose)))
 
 
-def generation_genomes(parameters: dict[str, Any], generation: int,
-                       previous: np.ndarray | None, fitness: np.ndarray | None
-                       ) -> np.ndarray:  # fmt: skip
+def generation_genomes(
+    parameters: dict[str, Any],
+    generation: int,
+    previous: np.ndarray | None,
+    fitness: np.ndarray | None,
+) -> np.ndarray:
     """The genomes of a run's ``generation`` (its ``parameters`` as ``evolve`` keeps them):
     the first population for generation 1, else bred from the generation before (its
     genomes ``previous`` and their ``fitness``) with the run's operators. A run plays
     them, and a resumed run replays them from its last saved population."""
     p = parameters
     if generation == 1:
-        return random_population(p["chromosome"], p["population"], run_rng(p["seed"], 0, 0),
-                                 p["init"])  # fmt: skip
+        return random_population(
+            p["chromosome"], p["population"], run_rng(p["seed"], 0, 0), p["init"]
+        )
     options = {key: p[key] for key in OPERATORS if key != "init"}
-    return next_population(previous, fitness, run_rng(p["seed"], generation - 1, 1),
-                           bits=p["chromosome"] == "sga", **options)  # fmt: skip
+    return next_population(
+        previous,
+        fitness,
+        run_rng(p["seed"], generation - 1, 1),
+        bits=p["chromosome"] == "sga",
+        **options,
+    )
 
 
 def check_operators(chromosome: str, **options: object) -> dict[str, object]:
@@ -501,8 +528,9 @@ def check_operators(chromosome: str, **options: object) -> dict[str, object]:
     ``ValueError`` that says what is allowed."""
     unknown = sorted(set(options) - set(OPERATORS))
     if unknown:
-        raise TypeError(f"unknown operator option {unknown[0]!r}; the options are "
-                        f"{', '.join(OPERATORS)}.")  # fmt: skip
+        raise TypeError(
+            f"unknown operator option {unknown[0]!r}; the options are {', '.join(OPERATORS)}."
+        )
     chosen = {**OPERATORS, **options}
     bits = chromosome == "sga"
     for key, allowed in (("init", INITS), ("selection", SELECTIONS)):
@@ -511,8 +539,10 @@ def check_operators(chromosome: str, **options: object) -> dict[str, object]:
         chosen["crossover"] = "one-point" if bits else "blend"
     _check_choice(chosen["crossover"], "crossover", CROSSOVERS)
     if bits and chosen["crossover"] == "blend":
-        raise ValueError("crossover 'blend' averages real genes; SGA's genes are bits: use "
-                         "'one-point' (the paper's) or 'uniform'.")  # fmt: skip
+        raise ValueError(
+            "crossover 'blend' averages real genes; SGA's genes are bits: use "
+            "'one-point' (the paper's) or 'uniform'."
+        )
     for key, most in (("mutation_rate", 1.0), ("mutation_sd", 1.0)):
         value = chosen[key]
         if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -521,9 +551,10 @@ def check_operators(chromosome: str, **options: object) -> dict[str, object]:
             raise ValueError(f"{key} must be from 0 to {most:g}, got {value!r}.")
         chosen[key] = float(value)
     if bits and chosen["mutation_sd"] != MUTATION_SD:
-        raise ValueError("mutation_sd is the size of the noise added to a real gene; SGA's "
-                         "mutation flips bits (set mutation_rate, the chance a bit flips)."
-                         )  # fmt: skip
+        raise ValueError(
+            "mutation_sd is the size of the noise added to a real gene; SGA's "
+            "mutation flips bits (set mutation_rate, the chance a bit flips)."
+        )
     return chosen
 
 
@@ -547,7 +578,9 @@ def _check_population(value: object) -> int:
     """A population's size, checked: a whole number of players that fill tables of 4."""
     population = check_whole(value, "population", SEATS)
     if population % SEATS:
-        raise ValueError(f"population must be a multiple of {SEATS} (the players are shuffled "
-                         f"into tables of {SEATS}), got {population}; try "
-                         f"{population - population % SEATS}.")  # fmt: skip
+        raise ValueError(
+            f"population must be a multiple of {SEATS} (the players are shuffled "
+            f"into tables of {SEATS}), got {population}; try "
+            f"{population - population % SEATS}."
+        )
     return population

@@ -91,8 +91,9 @@ def play_population_games(
     seeds = check_game_seeds(seeds, len(tables))
     if engine == "compiled":
         return _compiled_games(codes, tables, seeds, max_rounds, trading)
-    return _reference_games(CHROMOSOME_PLAYERS[chromosome], (buy, jail, *more), tables, seeds,
-                            max_rounds, trading)  # fmt: skip
+    return _reference_games(
+        CHROMOSOME_PLAYERS[chromosome], (buy, jail, *more), tables, seeds, max_rounds, trading
+    )
 
 
 def _compiled_games(codes, tables, seeds, max_rounds, trading):  # type: ignore[no-untyped-def]
@@ -102,8 +103,9 @@ def _compiled_games(codes, tables, seeds, max_rounds, trading):  # type: ignore[
     from ..game.fast import fast_games
 
     order = np.lexsort(np.sort(tables, axis=1).T[::-1])
-    out = fast_games(codes, tables[order], seeds=seeds[order], max_rounds=max_rounds,
-                     trading=trading)  # fmt: skip
+    out = fast_games(
+        codes, tables[order], seeds=seeds[order], max_rounds=max_rounds, trading=trading
+    )
     back = np.argsort(order)  # row g of the played games is table order[g]
     return {name: out[name][back] for name in OUTCOMES}
 
@@ -116,8 +118,9 @@ def _reference_games(kind, genes, tables, seeds, max_rounds, trading):  # type: 
         for i in seats:
             if i not in players:
                 players[i] = kind.from_genes(*(table[i] for table in genes))
-        result = play_monopoly([players[i] for i in seats], seed=int(seed), max_rounds=max_rounds,
-                               trading=trading)  # fmt: skip
+        result = play_monopoly(
+            [players[i] for i in seats], seed=int(seed), max_rounds=max_rounds, trading=trading
+        )
         for k, seat in enumerate(result.finish_order):
             out["finish"][g, seat - 1] = k + 1
         out["lots"][g] = result.lots

@@ -54,8 +54,10 @@ SHIPPED_EXPERIMENTS = ("paper",)
 five fitness functions, 1,000 players, 100 games each, seed 1)."""
 GENE_STEPS = 255
 """A shipped experiment keeps each 10th generation's best genes as whole numbers 0..255."""
-_RESTORE = ("the package's data is damaged: install monopoly-lesson again (or restore "
-            "the folder from the package's repository)")  # fmt: skip
+_RESTORE = (
+    "the package's data is damaged: install monopoly-lesson again (or restore "
+    "the folder from the package's repository)"
+)
 _RUN_GENES = ("best_buy", "final_best", "population_buy", "population_jail")
 
 
@@ -135,26 +137,35 @@ def load_shipped_experiment(name: str = "paper") -> dict[str, ShippedExperimentR
     history = _read_table(folder / "history.csv.gz", ("run", *HISTORY_COLUMNS))
     benchmark = _read_table(folder / "benchmark.csv", ("run", *BENCHMARK_COLUMNS))
     for run, parameters in runs.items():
-        _check_generations(folder / "history.csv.gz", history[history["run"] == run],
-                           parameters["generations"], f" for the run {run}")  # fmt: skip
+        _check_generations(
+            folder / "history.csv.gz",
+            history[history["run"] == run],
+            parameters["generations"],
+            f" for the run {run}",
+        )
     names = [f"{run}/{part}" for run in runs for part in ("generations", "best", "final")]
     genes = _read_genes(folder / "genes.npz", names, fitness=True)
     out = {}
     for run, parameters in runs.items():
         steps = genes[f"{run}/best"]
-        best = (np.unpackbits(steps, axis=1, count=genes[f"{run}/final"].size)
-                if parameters["chromosome"] == "sga" else steps / GENE_STEPS)  # fmt: skip
+        best = (
+            np.unpackbits(steps, axis=1, count=genes[f"{run}/final"].size)
+            if parameters["chromosome"] == "sga"
+            else steps / GENE_STEPS
+        )
         out[run] = ShippedExperimentRun(
             parameters=parameters,
             history=history[history["run"] == run].drop(columns="run").reset_index(drop=True),
-            benchmark=benchmark[benchmark["run"] == run].drop(columns="run")
-            .reset_index(drop=True),
+            benchmark=benchmark[benchmark["run"] == run].drop(columns="run").reset_index(drop=True),
             best_generations=genes[f"{run}/generations"],
             best_genomes=best,
             final_best=genes[f"{run}/final"],
-            fitness={int(key.rsplit("_", 1)[1]): array for key, array in genes.items()
-                     if key.startswith(f"{run}/fitness_")},
-        )  # fmt: skip
+            fitness={
+                int(key.rsplit("_", 1)[1]): array
+                for key, array in genes.items()
+                if key.startswith(f"{run}/fitness_")
+            },
+        )
     return out
 
 
@@ -207,13 +218,16 @@ def _check_parameters(path: Path, parameters: object, what: str) -> dict:
     if not isinstance(parameters, dict):
         raise _damaged(path, f"is not what it should be: {what} is not an object of parameters")
     if parameters.get("chromosome") not in CHROMOSOME_PLAYERS:
-        raise _damaged(path, f"is not what it should be: {what} has the chromosome "
-                             f"{parameters.get('chromosome')!r}")  # fmt: skip
+        raise _damaged(
+            path,
+            f"is not what it should be: {what} has the chromosome {parameters.get('chromosome')!r}",
+        )
     for key in ("generations", "seed"):
         value = parameters.get(key)
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise _damaged(path, f"is not what it should be: {what} has {key} {value!r}, not "
-                                 "a whole number")  # fmt: skip
+            raise _damaged(
+                path, f"is not what it should be: {what} has {key} {value!r}, not a whole number"
+            )
     if not isinstance(parameters.get("fitness"), str):
         raise _damaged(path, f"is not what it should be: {what} has no fitness")
     return parameters
@@ -241,15 +255,13 @@ def _read_table(path: Path, columns: tuple[str, ...]) -> pd.DataFrame:
     return table
 
 
-def _check_generations(path: Path, history: pd.DataFrame, generations: int, run: str = ""
-                       ) -> None:  # fmt: skip
+def _check_generations(path: Path, history: pd.DataFrame, generations: int, run: str = "") -> None:
     """A run's history holds its generations 1, 2, ... to the last, in order."""
     if history["generation"].tolist() != list(range(1, generations + 1)):
         raise _damaged(path, f"does not hold generations 1 to {generations} in order{run}")
 
 
-def _read_genes(path: Path, names: Iterable[str], fitness: bool = False
-                ) -> dict[str, np.ndarray]:  # fmt: skip
+def _read_genes(path: Path, names: Iterable[str], fitness: bool = False) -> dict[str, np.ndarray]:
     """The arrays ``names`` of an .npz data file (and, with ``fitness``, the fitness arrays
     it holds too), read whole."""
     if not path.is_file():
@@ -273,7 +285,15 @@ def experiment_summary(runs: Mapping[str, ShippedExperimentRun]) -> pd.DataFrame
     range and diversity, its last benchmark win rate with its 95% interval."""
     from .experiment import SUMMARY_COLUMNS, summary_row
 
-    rows = [summary_row(name, run.parameters["chromosome"], run.parameters["fitness"],
-                        run.parameters["seed"], run.history, run.benchmark)
-            for name, run in runs.items()]  # fmt: skip
+    rows = [
+        summary_row(
+            name,
+            run.parameters["chromosome"],
+            run.parameters["fitness"],
+            run.parameters["seed"],
+            run.history,
+            run.benchmark,
+        )
+        for name, run in runs.items()
+    ]
     return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS)).set_index("run")

@@ -44,6 +44,16 @@ def _levels(game: ReadableGame, space: int) -> list[int]:
     return [game.lots[s].buildings for s in GROUP_SPACES[GROUP[space]]]
 
 
+def _note_evenness(game: GameState, space: int) -> None:
+    """Keep ``uneven_groups`` true: a hotel sold whole leaves its group uneven until the
+    group's lots are within one building of each other again (built up, or sold down)."""
+    levels = _levels(game, space)
+    if max(levels) - min(levels) > 1:
+        game.uneven_groups.add(GROUP[space])
+    else:
+        game.uneven_groups.discard(GROUP[space])
+
+
 def _owned(game: ReadableGame, seat: int, space: object) -> str | None:
     if space not in game.lots:
         return f"{space!r} is not a lot (lots are on the spaces {sorted(game.lots)})"
@@ -86,9 +96,15 @@ def build(game: GameState, seat: int, space: int) -> None:
         game.bank_houses += HOTEL - 1
     else:
         game.bank_houses -= 1
+    _note_evenness(game, space)
     if game.verbose:
-        say("built", who=game.name(seat), building=BUILDING_NAMES[lot.buildings],
-            lot=space_name(space), amount=HOUSE_COST[space])  # fmt: skip
+        say(
+            "built",
+            who=game.name(seat),
+            building=BUILDING_NAMES[lot.buildings],
+            lot=space_name(space),
+            amount=HOUSE_COST[space],
+        )
 
 
 def why_not_sell(game: ReadableGame, seat: int, space: int) -> str | None:
@@ -109,7 +125,6 @@ def sell_building(game: GameState, seat: int, space: int) -> None:
     sold = 1
     if lot.buildings == HOTEL and game.bank_houses < HOTEL - 1:
         sold = HOTEL  # the hotel and the 4 houses it stands for
-        game.uneven_groups.add(GROUP[space])
     elif lot.buildings == HOTEL:
         game.bank_houses -= HOTEL - 1
     if lot.buildings == HOTEL:
@@ -118,12 +133,10 @@ def sell_building(game: GameState, seat: int, space: int) -> None:
         game.bank_houses += 1
     what = "a hotel and its houses" if sold == HOTEL else BUILDING_NAMES[lot.buildings]
     lot.buildings -= sold
-    if not any(_levels(game, space)):
-        game.uneven_groups.discard(GROUP[space])
+    _note_evenness(game, space)
     game.transfer(BANK, seat, sold * half, "building sold")
     if game.verbose:
-        say("sold", who=game.name(seat), building=what, lot=space_name(space),
-            amount=sold * half)  # fmt: skip
+        say("sold", who=game.name(seat), building=what, lot=space_name(space), amount=sold * half)
 
 
 def why_not_mortgage(game: ReadableGame, seat: int, space: int) -> str | None:

@@ -429,11 +429,16 @@ class EGA(RGA):
     @classmethod
     def gene_tables(cls) -> dict[str, tuple[int, int]]:
         """RGA's tables, then the bid, reserve and trade genes."""
-        return {**super().gene_tables(), "bid": cls.BID_SHAPE, "reserve": cls.RESERVE_SHAPE,
-                "trade": cls.TRADE_SHAPE}  # fmt: skip
+        return {
+            **super().gene_tables(),
+            "bid": cls.BID_SHAPE,
+            "reserve": cls.RESERVE_SHAPE,
+            "trade": cls.TRADE_SHAPE,
+        }
 
-    def __init__(self, buy: ArrayLike, jail: ArrayLike, bid: ArrayLike, reserve: ArrayLike,
-                 trade: ArrayLike) -> None:  # fmt: skip
+    def __init__(
+        self, buy: ArrayLike, jail: ArrayLike, bid: ArrayLike, reserve: ArrayLike, trade: ArrayLike
+    ) -> None:
         super().__init__(buy, jail)
         self.bid_genes = _read_only(self._checked(bid, "bid", self.BID_SHAPE))
         """The bid genes (read-only): row ownership state, column :data:`BID_GROUPS`."""
@@ -444,8 +449,10 @@ class EGA(RGA):
         self._bid = tuple(map(tuple, self.bid_genes.tolist()))
         self.reserve = round(float(self.reserve_gene[0, 0]) * RESERVE_SCALE)
         """The cash it keeps in hand when building, in dollars."""
-        pay, keep = ([round((2 * gene - 1) * TRADE_SCALE) for gene in row]
-                     for row in self.trade_genes.tolist())  # fmt: skip
+        pay, keep = (
+            [round((2 * gene - 1) * TRADE_SCALE) for gene in row]
+            for row in self.trade_genes.tolist()
+        )
         self.most_to_pay = dict(zip(STREET_GROUPS, pay, strict=True))
         """The most cash it pays in a trade that completes each colour group, in dollars."""
         self.least_to_keep = dict(zip(STREET_GROUPS, keep, strict=True))
@@ -456,8 +463,14 @@ class EGA(RGA):
         return (*super().gene_arrays(), self.bid_genes, self.reserve_gene, self.trade_genes)
 
     @classmethod
-    def from_genes(cls, buy: ArrayLike, jail: ArrayLike, bid: ArrayLike = None,  # type: ignore[override]
-                   reserve: ArrayLike = None, trade: ArrayLike = None) -> EGA:  # fmt: skip
+    def from_genes(
+        cls,
+        buy: ArrayLike,
+        jail: ArrayLike,
+        bid: ArrayLike = None,  # type: ignore[override]
+        reserve: ArrayLike = None,
+        trade: ArrayLike = None,
+    ) -> EGA:
         """A player with these genes (checked: shapes and values; see the class docstring)."""
         return cls(buy, jail, bid, reserve, trade)
 
@@ -503,19 +516,22 @@ class EGA(RGA):
         the price, and ``"money"``: the reserve and each colour group's trade limits, in
         dollars."""
         tables = super().genes()
-        tables["bid"] = pd.DataFrame(self.bid_genes * BID_SCALE,
-                                     index=pd.Index(OWNERSHIP_STATES, name="ownership"),
-                                     columns=pd.Index(BID_GROUPS, name="group"))  # fmt: skip
-        money = pd.DataFrame({"most_to_pay": self.most_to_pay,
-                              "least_to_keep": self.least_to_keep})  # fmt: skip
+        tables["bid"] = pd.DataFrame(
+            self.bid_genes * BID_SCALE,
+            index=pd.Index(OWNERSHIP_STATES, name="ownership"),
+            columns=pd.Index(BID_GROUPS, name="group"),
+        )
+        money = pd.DataFrame({"most_to_pay": self.most_to_pay, "least_to_keep": self.least_to_keep})
         money.index.name = "group"
         money.attrs["reserve"] = self.reserve
         tables["money"] = money
         return tables
 
     def __repr__(self) -> str:
-        return (f"{super().__repr__()[:-1]}, bids {BID_SCALE * self.bid_genes.mean():.2f} x "
-                f"price on average, build reserve ${self.reserve}>")  # fmt: skip
+        return (
+            f"{super().__repr__()[:-1]}, bids {BID_SCALE * self.bid_genes.mean():.2f} x "
+            f"price on average, build reserve ${self.reserve}>"
+        )
 
 
 CHROMOSOME_PLAYERS: dict[str, type[RGA]] = {"rga": RGA, "tga": TGA, "sga": SGA, "ega": EGA}

@@ -161,15 +161,17 @@ class MonopolyGame:
             if dice is None
             else PresetDice(dice, verbose=verbose)
         )
-        chance = CardDeck(standard_chance_deck, seed=chance_seed, order=chance_order,
-                          verbose=verbose)  # fmt: skip
+        chance = CardDeck(
+            standard_chance_deck, seed=chance_seed, order=chance_order, verbose=verbose
+        )
         community = CardDeck(community_deck, seed=chest_seed, order=chest_order, verbose=verbose)
         players = [
             _player(seat, strategy, player_seeds[seat - 1], verbose)
             for seat, strategy in enumerate(strategies, start=1)
         ]
-        self.state = GameState(players, decks={d.name: d for d in (chance, community)},
-                               verbose=verbose)  # fmt: skip
+        self.state = GameState(
+            players, decks={d.name: d for d in (chance, community)}, verbose=verbose
+        )
         self.tallies = [_Tally() for _ in players]
         self.turns = [0] * len(players)  # turns each player has played
         if streams is not None:
@@ -211,8 +213,9 @@ class MonopolyGame:
     def _play_turn(self) -> None:
         state, me = self.state, self.mover
         if state.verbose:
-            say("turn", round=state.round, who=me.name, cash=me.cash,
-                space=space_name(me.token.pos))  # fmt: skip
+            say(
+                "turn", round=state.round, who=me.name, cash=me.cash, space=space_name(me.token.pos)
+            )
         self.turns[me.seat - 1] += 1
         try:
             play_turn(self.seats[me.seat - 1])
@@ -241,8 +244,9 @@ class MonopolyGame:
         if self.failed is not None:
             raise self.failed
         tallies = [t.counts[1:] for t in self.tallies]
-        return game_result(self.state, self.seed, self.ended_by, self._rounds_played(),
-                           list(self.turns), tallies)  # fmt: skip
+        return game_result(
+            self.state, self.seed, self.ended_by, self._rounds_played(), list(self.turns), tallies
+        )
 
     def _rounds_played(self) -> int:
         return min(self.state.round, self.max_rounds)
@@ -306,8 +310,9 @@ def play_monopoly(
     ``trading=True`` plays with trading (off in the paper's game).
     """
     with at_the_call():  # a mistake in an argument is shown from here, not from the checks
-        game = MonopolyGame(strategies, seed=seed, max_rounds=max_rounds, verbose=verbose,
-                            trading=trading)  # fmt: skip
+        game = MonopolyGame(
+            strategies, seed=seed, max_rounds=max_rounds, verbose=verbose, trading=trading
+        )
     with at_the_call(StrategyError):  # a strategy's error, from here: not the engine's frames
         return game.play()
 
@@ -494,8 +499,14 @@ def _player(
     name = f"P{seat} {strategy.name}"  # type: ignore[attr-defined]
     token = Player(verbose=verbose, name=name)
     rng = PlayerRandom(int(seed.generate_state(2, np.uint64)[0]))
-    return PlayerState(seat=seat, name=name, strategy=strategy, token=token, rng=rng,
-                       watched=watched_decisions(strategy))  # fmt: skip
+    return PlayerState(
+        seat=seat,
+        name=name,
+        strategy=strategy,
+        token=token,
+        rng=rng,
+        watched=watched_decisions(strategy),
+    )
 
 
 def _draw_from(

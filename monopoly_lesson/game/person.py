@@ -204,9 +204,11 @@ def _group_words(game: ReadableGame, seat: int, space: int) -> str:
 
 
 def _ask_buy(game: GameView, me: OwnView, space: int) -> Question:
-    text = (f"Buy {space_name(space)} for {_money(PRICE[space])}? You have "
-            f"{_money(me.cash)}{_group_words(game, me.seat, space)}. "
-            "If you do not, it is auctioned.")  # fmt: skip
+    text = (
+        f"Buy {space_name(space)} for {_money(PRICE[space])}? You have "
+        f"{_money(me.cash)}{_group_words(game, me.seat, space)}. "
+        "If you do not, it is auctioned."
+    )
     return Question("buy", me.seat, text, YES_NO, True, game, space=space)
 
 
@@ -214,18 +216,22 @@ def _ask_bid(game: GameView, me: OwnView, space: int) -> Question | None:
     cash = me.cash
     if cash == 0:
         return None
-    text = (f"{space_name(space)} (price {_money(PRICE[space])}) is auctioned: the most you "
-            f"would pay, from $0 (no bid) to your cash, {_money(cash)}? The highest bid wins "
-            f"and pays $1 more than the second highest"
-            f"{_group_words(game, me.seat, space)}.")  # fmt: skip
+    text = (
+        f"{space_name(space)} (price {_money(PRICE[space])}) is auctioned: the most you "
+        f"would pay, from $0 (no bid) to your cash, {_money(cash)}? The highest bid wins "
+        f"and pays $1 more than the second highest"
+        f"{_group_words(game, me.seat, space)}."
+    )
     default = min(PRICE[space], cash)  # always-buy's bid: the price, capped at the cash
     return Question("bid", me.seat, text, range(cash + 1), default, game, space=space)
 
 
 def _ask_leave_jail(game: GameView, me: OwnView) -> Question:
     how = "with your Get Out of Jail Free card" if me.jail_cards else "for $50"
-    text = (f"You are in jail. Leave now {how}, before rolling, or stay (and roll for "
-            f"doubles)? You have {_money(me.cash)}.")  # fmt: skip
+    text = (
+        f"You are in jail. Leave now {how}, before rolling, or stay (and roll for "
+        f"doubles)? You have {_money(me.cash)}."
+    )
     return Question("leave_jail", me.seat, text, YES_NO, False, game)
 
 
@@ -238,8 +244,9 @@ def _ask_build(game: GameView, me: OwnView) -> Question | None:
     spaces = [s for s in sorted(me.lots) if why_not_build(game, seat, s) is None]
     if not spaces:
         return None
-    where = ", ".join(f"{_next_building(game, s)} on {space_name(s)} for {_money(HOUSE_COST[s])}"
-                      for s in spaces)  # fmt: skip
+    where = ", ".join(
+        f"{_next_building(game, s)} on {space_name(s)} for {_money(HOUSE_COST[s])}" for s in spaces
+    )
     text = f"Build? You have {_money(me.cash)}. You may build {where}; or None: done building."
     return Question("build", seat, text, (*spaces, None), default_build(game, me), game)
 
@@ -259,8 +266,12 @@ def _ask_lift(game: GameView, me: OwnView) -> Question | None:
 
 def _ask_raise_cash(game: GameView, me: OwnView, owed: int) -> Question | None:
     seat, cash = me.seat, me.cash
-    pairs = [(action, s) for action, why_not in RAISE_ACTIONS.items()
-             for s in sorted(me.lots) if why_not(game, seat, s) is None]  # fmt: skip
+    pairs = [
+        (action, s)
+        for action, why_not in RAISE_ACTIONS.items()
+        for s in sorted(me.lots)
+        if why_not(game, seat, s) is None
+    ]
     if not pairs:
         return None
     sell = [space_name(s) for action, s in pairs if action == "sell"]
@@ -268,8 +279,10 @@ def _ask_raise_cash(game: GameView, me: OwnView, owed: int) -> Question | None:
     ways = ([f"sell a building (for half its cost) on {', '.join(sell)}"] if sell else []) + (
         [f"mortgage {', '.join(mortgage)}"] if mortgage else []
     )
-    text = (f"You owe {_money(owed)} and have {_money(cash)}: raise {_money(owed - cash)} more, "
-            f"one step at a time. You may {'; or '.join(ways)}.")  # fmt: skip
+    text = (
+        f"You owe {_money(owed)} and have {_money(cash)}: raise {_money(owed - cash)} more, "
+        f"one step at a time. You may {'; or '.join(ways)}."
+    )
     default = default_raise_cash(game, me, owed)
     return Question("raise_cash", seat, text, tuple(pairs), default, game, owed=owed)
 
@@ -286,8 +299,10 @@ def _trade_words(trade: Trade, words: tuple[str, str]) -> str:
     positive ``cash``) and the side of ``trade.take``, ``("you give", "you get")``."""
     gives = [space_name(s) for s in trade.give] + ([_money(trade.cash)] if trade.cash > 0 else [])
     gets = [space_name(s) for s in trade.take] + ([_money(-trade.cash)] if trade.cash < 0 else [])
-    return (f"{words[0]} {' and '.join(gives) or 'nothing'}, {words[1]} "
-            f"{' and '.join(gets) or 'nothing'}")  # fmt: skip
+    return (
+        f"{words[0]} {' and '.join(gives) or 'nothing'}, {words[1]} "
+        f"{' and '.join(gets) or 'nothing'}"
+    )
 
 
 def _ask_propose_trade(game: GameView, me: OwnView) -> Question | None:
@@ -302,10 +317,13 @@ def _ask_propose_trade(game: GameView, me: OwnView) -> Question | None:
         f" {n}) to {game.name(t.partner)}: {_trade_words(t, ('you give', 'you get'))}."
         for n, t in enumerate(swaps, start=1)
     )
-    text = (f"Propose a trade (proposal {made + 1} of {MAX_PROPOSALS} this turn)? You have "
-            f"{_money(me.cash)}. " + (f"Completion swaps:{offered} " if swaps else "")
-            + "Or None: no trade. Any trade of lots and cash the rules allow is taken: "
-            "Trade(partner, give=(...), take=(...), cash=...).")  # fmt: skip
+    text = (
+        f"Propose a trade (proposal {made + 1} of {MAX_PROPOSALS} this turn)? You have "
+        f"{_money(me.cash)}. "
+        + (f"Completion swaps:{offered} " if swaps else "")
+        + "Or None: no trade. Any trade of lots and cash the rules allow is taken: "
+        "Trade(partner, give=(...), take=(...), cash=...)."
+    )
     return Question("propose_trade", seat, text, (None, *swaps), completion_swap(game, me), game)
 
 
@@ -321,10 +339,15 @@ def _ask_accept_trade(game: GameView, me: OwnView, offer: Trade) -> Question:
 
 
 _ASK: dict[str, Callable[..., Question | None]] = {
-    "buy": _ask_buy, "bid": _ask_bid, "leave_jail": _ask_leave_jail, "build": _ask_build,
-    "lift": _ask_lift, "raise_cash": _ask_raise_cash, "propose_trade": _ask_propose_trade,
+    "buy": _ask_buy,
+    "bid": _ask_bid,
+    "leave_jail": _ask_leave_jail,
+    "build": _ask_build,
+    "lift": _ask_lift,
+    "raise_cash": _ask_raise_cash,
+    "propose_trade": _ask_propose_trade,
     "accept_trade": _ask_accept_trade,
-}  # fmt: skip
+}
 
 
 # ---------------------------------------------------------------------------
@@ -371,10 +394,13 @@ def _space(why_not: Callable[[ReadableGame, int, int], str | None]) -> Callable[
 
 def _raise(question: Question, answer: object) -> tuple[str | None, object]:
     pair = isinstance(answer, (tuple, list)) and len(answer) == 2
-    if not (pair and isinstance(answer[0], str) and answer[0] in RAISE_ACTIONS
-            and _whole(answer[1])):  # fmt: skip
-        return ("the answer is ('sell', space) or ('mortgage', space): the debt must be "
-                f"raised; the default is {question.default!r}"), None  # fmt: skip
+    if not (
+        pair and isinstance(answer[0], str) and answer[0] in RAISE_ACTIONS and _whole(answer[1])
+    ):
+        return (
+            "the answer is ('sell', space) or ('mortgage', space): the debt must be "
+            f"raised; the default is {question.default!r}"
+        ), None
     action, space = str(answer[0]), int(answer[1])
     return RAISE_ACTIONS[action](question.game, question.seat, space), (action, space)
 
@@ -392,17 +418,24 @@ def _proposal(question: Question, answer: object) -> tuple[str | None, object]:
         return "the answer is a Trade(partner, give=(...), take=(...), cash=...) or None", None
     give, take = _lots(answer.give), _lots(answer.take)
     if give is None or take is None or not (_whole(answer.partner) and _whole(answer.cash)):
-        return ("a Trade names a seat, lots (tuples of spaces) and cash as whole numbers, "
-                "such as Trade(2, give=(12,), take=(14,), cash=20)"), None  # fmt: skip
+        return (
+            "a Trade names a seat, lots (tuples of spaces) and cash as whole numbers, "
+            "such as Trade(2, give=(12,), take=(14,), cash=20)"
+        ), None
     trade = Trade(int(answer.partner), give, take, int(answer.cash))
     return why_not_trade(question.game, question.seat, trade), trade
 
 
 _SETTLE: dict[str, Callable[[Question, object], tuple[str | None, object]]] = {
-    "buy": _yes_no, "bid": _bid, "leave_jail": _yes_no, "build": _space(why_not_build),
-    "lift": _space(why_not_lift), "raise_cash": _raise, "propose_trade": _proposal,
+    "buy": _yes_no,
+    "bid": _bid,
+    "leave_jail": _yes_no,
+    "build": _space(why_not_build),
+    "lift": _space(why_not_lift),
+    "raise_cash": _raise,
+    "propose_trade": _proposal,
     "accept_trade": _yes_no,
-}  # fmt: skip
+}
 
 
 # ---------------------------------------------------------------------------

@@ -54,8 +54,7 @@ def check_table(
     one of the attributes ``held_as``, the error says to pass that attribute."""
     wanted = f"{source} (a DataFrame with columns {', '.join(columns)})"
     if not isinstance(table, pd.DataFrame):
-        held = [name for name in held_as
-                if isinstance(getattr(table, name, None), pd.DataFrame)]  # fmt: skip
+        held = [name for name in held_as if isinstance(getattr(table, name, None), pd.DataFrame)]
         hint = f": pass its .{held[0]}" if held else ""
         raise TypeError(f"{what} must be {wanted}, got {type(table).__name__}{hint}.")
     missing = [column for column in columns if column not in table.columns]
@@ -69,8 +68,10 @@ def _check_numbers(frame: pd.DataFrame, what: str) -> None:
     """Refuse a table with a column that does not hold numbers (a heat map's colours)."""
     words = [str(c) for c in frame.columns if not pd.api.types.is_numeric_dtype(frame[c])]
     if words:
-        raise ValueError(f"{what} must hold only numbers; its column {words[0]!r} does not "
-                         f"(drop it: {what}.drop(columns=[{words[0]!r}])).")  # fmt: skip
+        raise ValueError(
+            f"{what} must hold only numbers; its column {words[0]!r} does not "
+            f"(drop it: {what}.drop(columns=[{words[0]!r}]))."
+        )
 
 
 def rounds_histogram(table: pd.DataFrame, title: str = "How long games last") -> go.Figure:
@@ -87,15 +88,26 @@ def rounds_histogram(table: pd.DataFrame, title: str = "How long games last") ->
 def win_rate_chart(rates: pd.DataFrame, title: str = "Win rates (95% intervals)") -> go.Figure:
     """Each strategy's win rate with its confidence interval (``win_rates``' table)."""
     with at_the_call():  # a mistake in an argument is shown from here, not from the checks
-        check_table(rates, "rates", "win_rates(table)'s or win_rates_against()'s table",
-                    ("win_rate", "ci_low", "ci_high"))  # fmt: skip
+        check_table(
+            rates,
+            "rates",
+            "win_rates(table)'s or win_rates_against()'s table",
+            ("win_rate", "ci_low", "ci_high"),
+        )
         check_title(title)
-    fig = go.Figure(go.Bar(
-        x=rates.index.astype(str), y=100 * rates["win_rate"], marker_color="#1f4e79",
-        error_y=dict(type="data", symmetric=False,
-                     array=100 * (rates["ci_high"] - rates["win_rate"]),
-                     arrayminus=100 * (rates["win_rate"] - rates["ci_low"])),
-    ))  # fmt: skip
+    fig = go.Figure(
+        go.Bar(
+            x=rates.index.astype(str),
+            y=100 * rates["win_rate"],
+            marker_color="#1f4e79",
+            error_y=dict(
+                type="data",
+                symmetric=False,
+                array=100 * (rates["ci_high"] - rates["win_rate"]),
+                arrayminus=100 * (rates["win_rate"] - rates["ci_low"]),
+            ),
+        )
+    )
     fig.update_layout(title=title, yaxis_title="games won (%)", **_STYLE)
     return fig
 
@@ -106,11 +118,17 @@ def heat_map(frame: pd.DataFrame, title: str, value: str | None = "{:.2f}") -> g
     with at_the_call():  # a mistake in an argument is shown from here, not from the checks
         _check_heat_map(frame, title, value)
     text = [[value.format(v) for v in row] for row in frame.to_numpy()] if value else None
-    fig = go.Figure(go.Heatmap(
-        z=frame.to_numpy(), x=[str(c) for c in frame.columns], y=[str(i) for i in frame.index],
-        text=text, texttemplate="%{text}" if value else None, colorscale="Blues",
-        showscale=value is None,
-    ))  # fmt: skip
+    fig = go.Figure(
+        go.Heatmap(
+            z=frame.to_numpy(),
+            x=[str(c) for c in frame.columns],
+            y=[str(i) for i in frame.index],
+            text=text,
+            texttemplate="%{text}" if value else None,
+            colorscale="Blues",
+            showscale=value is None,
+        )
+    )
     fig.update_layout(title=title, yaxis_autorange="reversed", **_STYLE)
     return fig
 
@@ -119,8 +137,10 @@ def _check_heat_map(frame: object, title: object, value: object) -> None:
     """:func:`heat_map`'s arguments: a table of numbers, a title, a number format or None."""
     if not isinstance(frame, pd.DataFrame):
         kind = type(frame).__name__
-        hint = {"Series": ": make it a table with .to_frame()",
-                "ndarray": ": make it a table with pd.DataFrame(...)"}.get(kind, "")  # fmt: skip
+        hint = {
+            "Series": ": make it a table with .to_frame()",
+            "ndarray": ": make it a table with pd.DataFrame(...)",
+        }.get(kind, "")
         raise TypeError(f"frame must be a pandas DataFrame of numbers, got {kind}{hint}.")
     _check_numbers(frame, "frame")
     check_title(title)
@@ -138,8 +158,13 @@ def _check_heat_map(frame: object, title: object, value: object) -> None:
         raise ValueError(f"{wanted}, a colour scale), got {value!r}.") from None
 
 
-STAGE_LABELS = {"houses_1": "1 house", "houses_2": "2 houses", "houses_3": "3 houses",
-                "houses_4": "4 houses", "hotel": "hotel"}  # fmt: skip
+STAGE_LABELS = {
+    "houses_1": "1 house",
+    "houses_2": "2 houses",
+    "houses_3": "3 houses",
+    "houses_4": "4 houses",
+    "hotel": "hotel",
+}
 """How the stages of development read on an axis."""
 
 
@@ -152,8 +177,15 @@ def payback_chart(payback: pd.DataFrame, title: str = "Payback of buildings") ->
     fig = go.Figure()
     stages = [STAGE_LABELS.get(str(stage), str(stage)) for stage in payback.columns]
     for group, row in payback.iterrows():
-        fig.add_trace(go.Scatter(x=stages, y=row.to_numpy(), mode="lines+markers",
-                                 name=str(group), line=dict(color=GROUPS[group][0])))  # fmt: skip
+        fig.add_trace(
+            go.Scatter(
+                x=stages,
+                y=row.to_numpy(),
+                mode="lines+markers",
+                name=str(group),
+                line=dict(color=GROUPS[group][0]),
+            )
+        )
     ticks = log_ticks(payback.to_numpy())
     fig.update_layout(title=title, yaxis_title="opponent turns", **_STYLE)
     fig.update_yaxes(type="log", tickvals=ticks, ticktext=[f"{t:,g}" for t in ticks])
@@ -167,8 +199,10 @@ def _check_payback(payback: object) -> None:
         raise TypeError(f"payback must be {wanted}, got {type(payback).__name__}.")
     strange = [str(group) for group in payback.index if group not in GROUPS]
     if strange:
-        raise ValueError(f"payback must be {wanted}; {strange[0]!r} is no group (the groups "
-                         f"are {', '.join(GROUPS)}).")  # fmt: skip
+        raise ValueError(
+            f"payback must be {wanted}; {strange[0]!r} is no group (the groups "
+            f"are {', '.join(GROUPS)})."
+        )
     _check_numbers(payback, "payback")
 
 
@@ -188,23 +222,39 @@ def log_ticks(values: np.ndarray) -> list[float]:
 def fitness_fan(history: pd.DataFrame, title: str = "Fitness by generation") -> go.Figure:
     """The fitness's range (min to max), middle half (q1 to q3) and median per generation."""
     with at_the_call():  # a mistake in an argument is shown from here, not from the checks
-        check_table(history, "history", "an evolve run's history",
-                    ("generation", "min", "q1", "median", "q3", "max"), ("history",))  # fmt: skip
+        check_table(
+            history,
+            "history",
+            "an evolve run's history",
+            ("generation", "min", "q1", "median", "q3", "max"),
+            ("history",),
+        )
         check_title(title)
     x = history["generation"]
     fig = go.Figure()
-    for low, high, shade, name in (("min", "max", 0.15, "min to max"),
-                                   ("q1", "q3", 0.35, "middle half")):  # fmt: skip
+    for low, high, shade, name in (
+        ("min", "max", 0.15, "min to max"),
+        ("q1", "q3", 0.35, "middle half"),
+    ):
         fig.add_trace(go.Scatter(x=x, y=history[high], line=dict(width=0), showlegend=False))
-        fig.add_trace(go.Scatter(x=x, y=history[low], fill="tonexty", line=dict(width=0),
-                                 fillcolor=f"rgba(31,78,121,{shade})", name=name))  # fmt: skip
+        fig.add_trace(
+            go.Scatter(
+                x=x,
+                y=history[low],
+                fill="tonexty",
+                line=dict(width=0),
+                fillcolor=f"rgba(31,78,121,{shade})",
+                name=name,
+            )
+        )
     fig.add_trace(go.Scatter(x=x, y=history["median"], line=dict(color="#1f4e79"), name="median"))
     fig.update_layout(title=title, xaxis_title="generation", yaxis_title="fitness", **_STYLE)
     return fig
 
 
-def fitness_histograms(samples: Mapping[str, np.ndarray], title: str = "Fitness of a generation",
-                       bins: int = 30) -> go.Figure:  # fmt: skip
+def fitness_histograms(
+    samples: Mapping[str, np.ndarray], title: str = "Fitness of a generation", bins: int = 30
+) -> go.Figure:
     """Populations' fitness side by side: one histogram per name (about ``bins`` bars, each
     as wide as a whole number of the fitness's steps, so that no bar catches more of the
     possible values than its neighbours), titled with its mean and its skewness (pandas'
@@ -215,19 +265,30 @@ def fitness_histograms(samples: Mapping[str, np.ndarray], title: str = "Fitness 
         check_whole(bins, "bins", 1)
     from plotly.subplots import make_subplots
 
-    titles = [f"{name}<br>mean {np.mean(v):.1f}<br>skew {pd.Series(v).skew():+.2f}"
-              for name, v in samples.items()]  # fmt: skip
+    titles = [
+        f"{name}<br>mean {np.mean(v):.1f}<br>skew {pd.Series(v).skew():+.2f}"
+        for name, v in samples.items()
+    ]
     fig = make_subplots(rows=1, cols=len(samples), subplot_titles=titles)
     for column, values in enumerate(samples.values(), start=1):
         values = np.asarray(values, dtype=float)
         width = _bar_width(values, bins)
         edges = np.arange(values.min() - width / 2, values.max() + width, width)
         counts, _ = np.histogram(values, bins=edges)
-        fig.add_trace(go.Bar(x=((edges[:-1] + edges[1:]) / 2).round(2), y=counts,
-                             width=round(width, 2), marker_color="#1f4e79", showlegend=False),
-                      row=1, col=column)  # fmt: skip
-        fig.update_xaxes(title_text="fitness", nticks=4, tickangle=0, tickformat="~s",
-                         row=1, col=column)  # fmt: skip
+        fig.add_trace(
+            go.Bar(
+                x=((edges[:-1] + edges[1:]) / 2).round(2),
+                y=counts,
+                width=round(width, 2),
+                marker_color="#1f4e79",
+                showlegend=False,
+            ),
+            row=1,
+            col=column,
+        )
+        fig.update_xaxes(
+            title_text="fitness", nticks=4, tickangle=0, tickformat="~s", row=1, col=column
+        )
     fig.update_yaxes(title_text="players", row=1, col=1)
     fig.update_annotations(font_size=12)
     fig.update_layout(title=title, bargap=0, margin=dict(t=130), **{**_STYLE, "height": 400})
@@ -236,8 +297,10 @@ def fitness_histograms(samples: Mapping[str, np.ndarray], title: str = "Fitness 
 
 def _check_samples(samples: object) -> None:
     """:func:`fitness_histograms`' populations: names to lists of numbers, at least one each."""
-    wanted = ("samples must be a dict of populations, a name for each list of fitness values, "
-              "e.g. {'num_wins': fitness}")  # fmt: skip
+    wanted = (
+        "samples must be a dict of populations, a name for each list of fitness values, "
+        "e.g. {'num_wins': fitness}"
+    )
     if not isinstance(samples, Mapping) or not samples:
         got = "an empty dict" if isinstance(samples, Mapping) else type(samples).__name__
         raise TypeError(f"{wanted}, got {got}.")
@@ -249,8 +312,10 @@ def _check_samples(samples: object) -> None:
             or not array.size
             or not (np.issubdtype(array.dtype, np.number) and np.isfinite(array).all())
         ):
-            raise ValueError(f"{wanted}; samples[{name!r}] is not a list of numbers (at least "
-                             f"one): {_short(values)}.")  # fmt: skip
+            raise ValueError(
+                f"{wanted}; samples[{name!r}] is not a list of numbers (at least "
+                f"one): {_short(values)}."
+            )
 
 
 def _short(value: object) -> str:
@@ -276,22 +341,44 @@ def diversity_history(
     rounded to the 3 decimals a reader can see. Both axes start at 0 and have round ticks
     on the same grid lines (:func:`paired_ticks`)."""
     with at_the_call():  # a mistake in an argument is shown from here, not from the checks
-        check_table(history, "history", "an evolve run's history",
-                    ("generation", "diversity", "luck_share"), ("history",))  # fmt: skip
+        check_table(
+            history,
+            "history",
+            "an evolve run's history",
+            ("generation", "diversity", "luck_share"),
+            ("history",),
+        )
         check_title(title)
     x = history["generation"]
     diversity, luck = history["diversity"].round(3), history["luck_share"].round(3)
     intervals, left, right = paired_ticks(_top(diversity), _top(luck))
-    fig = go.Figure([
-        go.Scatter(x=x, y=diversity, line=dict(color="#1f4e79"), name="diversity (left)"),
-        go.Scatter(x=x, y=luck, line=dict(color="#c0504d", dash="dot"),
-                   name="luck's share of the spread (right)", yaxis="y2"),
-    ])  # fmt: skip
-    fig.update_layout(title=title, xaxis_title="generation", yaxis_title="diversity (gene sd)",
-                      yaxis=_ticked_axis(intervals, left),
-                      yaxis2=dict(title="luck's share", overlaying="y", side="right",
-                                  showgrid=False, **_ticked_axis(intervals, right)),
-                      legend=dict(x=0.45, y=0.95), **_STYLE)  # fmt: skip
+    fig = go.Figure(
+        [
+            go.Scatter(x=x, y=diversity, line=dict(color="#1f4e79"), name="diversity (left)"),
+            go.Scatter(
+                x=x,
+                y=luck,
+                line=dict(color="#c0504d", dash="dot"),
+                name="luck's share of the spread (right)",
+                yaxis="y2",
+            ),
+        ]
+    )
+    fig.update_layout(
+        title=title,
+        xaxis_title="generation",
+        yaxis_title="diversity (gene sd)",
+        yaxis=_ticked_axis(intervals, left),
+        yaxis2=dict(
+            title="luck's share",
+            overlaying="y",
+            side="right",
+            showgrid=False,
+            **_ticked_axis(intervals, right),
+        ),
+        legend=dict(x=0.45, y=0.95),
+        **_STYLE,
+    )
     return fig
 
 
@@ -312,8 +399,9 @@ def round_step(least: float) -> float:
     return next(step for step in steps if step >= least * (1 - 1e-9))  # 0.6 / 3 is 0.2
 
 
-def paired_ticks(left_top: float, right_top: float, intervals: tuple[int, ...] = (4, 5, 6)
-                 ) -> tuple[int, float, float]:  # fmt: skip
+def paired_ticks(
+    left_top: float, right_top: float, intervals: tuple[int, ...] = (4, 5, 6)
+) -> tuple[int, float, float]:
     """Ticks for two y axes from 0 that share their grid lines: ``(n, left_step,
     right_step)``, each axis ``n`` round steps high and reaching its top value; of the
     ``intervals`` allowed, the ``n`` that leaves the least empty space above the data."""
@@ -344,18 +432,31 @@ def win_rate_history(
 ) -> go.Figure:
     """The benchmark win rate by generation with its 95% interval, and an equal share (25%)."""
     with at_the_call():  # a mistake in an argument is shown from here, not from the checks
-        check_table(benchmark, "benchmark", "an evolve run's benchmark",
-                    ("generation", "win_rate", "ci_low", "ci_high"),
-                    ("benchmark_each", "benchmark"))  # fmt: skip
+        check_table(
+            benchmark,
+            "benchmark",
+            "an evolve run's benchmark",
+            ("generation", "win_rate", "ci_low", "ci_high"),
+            ("benchmark_each", "benchmark"),
+        )
         check_title(title)
     x = benchmark["generation"]
-    fig = go.Figure([
-        go.Scatter(x=x, y=100 * benchmark["ci_high"], line=dict(width=0), showlegend=False),
-        go.Scatter(x=x, y=100 * benchmark["ci_low"], fill="tonexty", line=dict(width=0),
-                   fillcolor="rgba(31,78,121,0.25)", name="95% interval"),
-        go.Scatter(x=x, y=100 * benchmark["win_rate"], line=dict(color="#1f4e79"),
-                   name="win rate"),
-    ])  # fmt: skip
+    fig = go.Figure(
+        [
+            go.Scatter(x=x, y=100 * benchmark["ci_high"], line=dict(width=0), showlegend=False),
+            go.Scatter(
+                x=x,
+                y=100 * benchmark["ci_low"],
+                fill="tonexty",
+                line=dict(width=0),
+                fillcolor="rgba(31,78,121,0.25)",
+                name="95% interval",
+            ),
+            go.Scatter(
+                x=x, y=100 * benchmark["win_rate"], line=dict(color="#1f4e79"), name="win rate"
+            ),
+        ]
+    )
     fig.add_hline(y=25, line_dash="dot", annotation_text="an equal player: 25%")
     fig.update_layout(title=title, xaxis_title="generation", yaxis_title="games won (%)", **_STYLE)
     return fig
@@ -365,8 +466,9 @@ def genes_by_group(buy: np.ndarray) -> pd.DataFrame:
     """Buy genes (4, 40) averaged over each group's lots: groups x ownership states."""
     with at_the_call():  # a mistake in an argument is shown from here, not from the checks
         _check_buy(buy)
-    table = pd.DataFrame(np.asarray(buy)[:, lots.index - 1].T, index=lots.index,
-                         columns=list(OWNERSHIP_STATES))  # fmt: skip
+    table = pd.DataFrame(
+        np.asarray(buy)[:, lots.index - 1].T, index=lots.index, columns=list(OWNERSHIP_STATES)
+    )
     return table.groupby(lots["group"], sort=False).mean()
 
 

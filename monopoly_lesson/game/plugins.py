@@ -303,11 +303,19 @@ def shipped_player(name: str) -> Strategy:
     return player
 
 
-_OWN_STRATEGIES = frozenset({AlwaysBuy, NeverBuy, RandomBuy, Heuristic,
-                             *CHROMOSOME_PLAYERS.values()})  # fmt: skip
-_OWN_DEFAULTS = frozenset({Strategy.leave_jail, Strategy.build, Strategy.lift,
-                           Strategy.raise_cash, Strategy.propose_trade,
-                           Strategy.accept_trade})  # fmt: skip
+_OWN_STRATEGIES = frozenset(
+    {AlwaysBuy, NeverBuy, RandomBuy, Heuristic, *CHROMOSOME_PLAYERS.values()}
+)
+_OWN_DEFAULTS = frozenset(
+    {
+        Strategy.leave_jail,
+        Strategy.build,
+        Strategy.lift,
+        Strategy.raise_cash,
+        Strategy.propose_trade,
+        Strategy.accept_trade,
+    }
+)
 
 
 def watched_decisions(strategy: object) -> frozenset[str]:

@@ -53,14 +53,20 @@ class GameResult:
         """One row per seat, in finish order: strategy, net worth, cash, lots, bankruptcy..."""
         went = {seat: (rnd, creditor) for seat, rnd, creditor in self.bankruptcies}
         rows = [
-            dict(seat=seat, name=self.names[seat - 1], strategy=self.strategies[seat - 1],
-                 finish=self.finish_order.index(seat) + 1, net_worth=self.net_worth[seat - 1],
-                 cash=self.cash[seat - 1], lots=self.lots[seat - 1],
-                 monopolies=self.monopolies[seat - 1],
-                 bankrupt_round=went.get(seat, (None, None))[0],
-                 bankrupt_to=_creditor(self, went.get(seat, (None, None))[1]))
+            dict(
+                seat=seat,
+                name=self.names[seat - 1],
+                strategy=self.strategies[seat - 1],
+                finish=self.finish_order.index(seat) + 1,
+                net_worth=self.net_worth[seat - 1],
+                cash=self.cash[seat - 1],
+                lots=self.lots[seat - 1],
+                monopolies=self.monopolies[seat - 1],
+                bankrupt_round=went.get(seat, (None, None))[0],
+                bankrupt_to=_creditor(self, went.get(seat, (None, None))[1]),
+            )
             for seat in range(1, len(self.names) + 1)
-        ]  # fmt: skip
+        ]
         table = pd.DataFrame(rows).set_index("seat").sort_values("finish")
         return table.astype({"bankrupt_round": "Int64"})
 
@@ -84,8 +90,9 @@ class GameResult:
 
     def __str__(self) -> str:
         how = "one player left" if self.ended_by == "last player" else "round limit"
-        table = self.standings[["name", "net_worth", "cash", "lots", "monopolies",
-                                "bankrupt_round"]]  # fmt: skip
+        table = self.standings[
+            ["name", "net_worth", "cash", "lots", "monopolies", "bankrupt_round"]
+        ]
         return f"Game of {self.rounds} rounds ({how}), seed {self.seed}\n{table.to_string()}"
 
 

@@ -126,9 +126,12 @@ def game_roll_table(rules: Rules) -> GameRollTable:
                     start.append(len(events))
                     asks[row] |= leaf_events[-1][3]  # the end event says if it asked
     return GameRollTable(
-        of_code.astype(np.int32), leaf, np.array(start, dtype=np.int32),
-        np.array(events, dtype=np.int32).reshape(-1, EVENT_WIDTH), asks,
-    )  # fmt: skip
+        of_code.astype(np.int32),
+        leaf,
+        np.array(start, dtype=np.int32),
+        np.array(events, dtype=np.int32).reshape(-1, EVENT_WIDTH),
+        asks,
+    )
 
 
 def _cards(card: int) -> slice | int:

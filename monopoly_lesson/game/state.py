@@ -256,11 +256,17 @@ class GameState:
     def table(self) -> pd.DataFrame:
         """The lots as a DataFrame: title, group, owner, mortgaged, buildings, rent collected."""
         rows = [
-            dict(space=s, title=lots.at[s, "title"], group=GROUP[s], owner=lot.owner,
-                 mortgaged=lot.mortgaged, buildings=lot.buildings,
-                 rent_collected=lot.rent_collected)
+            dict(
+                space=s,
+                title=lots.at[s, "title"],
+                group=GROUP[s],
+                owner=lot.owner,
+                mortgaged=lot.mortgaged,
+                buildings=lot.buildings,
+                rent_collected=lot.rent_collected,
+            )
             for s, lot in self.lots.items()
-        ]  # fmt: skip
+        ]
         return pd.DataFrame(rows).set_index("space")
 
     # -- what a strategy sees, and what it must not change ----------------------------
@@ -285,23 +291,48 @@ class GameState:
         generator; every lot; the bank, round, turn and ledger; every trade proposed, by
         value; the decks' piles."""
         players = [
-            (p.cash, p.token.pos, p.token.in_jail, p.token.jail_turns, tuple(p.jail_cards),
-             frozenset(p.lots), p.bankrupt_round, p.creditor, id(p.strategy),
-             None if p.seat == seat else (id(p.rng), getattr(p.rng, "uses", None)))
+            (
+                p.cash,
+                p.token.pos,
+                p.token.in_jail,
+                p.token.jail_turns,
+                tuple(p.jail_cards),
+                frozenset(p.lots),
+                p.bankrupt_round,
+                p.creditor,
+                id(p.strategy),
+                None if p.seat == seat else (id(p.rng), getattr(p.rng, "uses", None)),
+            )
             for p in self.players
-        ]  # fmt: skip
+        ]
         lot_states = [
             (lot.owner, lot.mortgaged, lot.buildings, lot.rent_collected)
             for lot in self.lots.values()
         ]
         proposals = [  # by value, so that a proposal rewritten in place shows
-            (p.round, p.proposer, p.accepted, p.trade.partner, p.trade.give, p.trade.take,
-             p.trade.cash, p.trade.proposer)
+            (
+                p.round,
+                p.proposer,
+                p.accepted,
+                p.trade.partner,
+                p.trade.give,
+                p.trade.take,
+                p.trade.cash,
+                p.trade.proposer,
+            )
             for p in self.proposals
-        ]  # fmt: skip
-        table = (self.bank_houses, self.bank_hotels, self.round, self.turn, len(self.ledger),
-                 self.ledger[-1] if self.ledger else None, len(self.bankruptcies),
-                 tuple(self.uneven_groups), proposals)  # fmt: skip
+        ]
+        table = (
+            self.bank_houses,
+            self.bank_hotels,
+            self.round,
+            self.turn,
+            len(self.ledger),
+            self.ledger[-1] if self.ledger else None,
+            len(self.bankruptcies),
+            tuple(self.uneven_groups),
+            proposals,
+        )
         decks = [
             (deck.to_deal, tuple(deck.held), deck.draws, id(deck.rng))
             for deck in self.decks.values()
@@ -379,9 +410,11 @@ class GameState:
                 assert not any(self.lots[s].mortgaged for s in GROUP_SPACES[group]), (
                     f"buildings on the group {group}, which has a mortgaged lot"
                 )
-            even = [b for b in levels if b] if group in self.uneven_groups else levels
-            assert max(even, default=0) - min(even, default=0) <= 1, (
+            uneven = max(levels) - min(levels) > 1
+            assert uneven == (group in self.uneven_groups), (
                 f"uneven buildings on {group}: {levels}"
+                if uneven
+                else f"{group} is counted uneven, but its buildings are {levels}"
             )
             houses += sum(b for b in levels if b < HOTEL)
             hotels += sum(b == HOTEL for b in levels)
@@ -412,8 +445,14 @@ class GameState:
         seats = {p.seat for p in self.players}
         for proposal in self.proposals:
             trade = proposal.trade
-            whole = (proposal.round, proposal.proposer, trade.partner, trade.cash,
-                     *trade.give, *trade.take)  # fmt: skip
+            whole = (
+                proposal.round,
+                proposal.proposer,
+                trade.partner,
+                trade.cash,
+                *trade.give,
+                *trade.take,
+            )
             assert type(proposal) is Proposal and type(trade) is Trade, proposal
             assert type(proposal.accepted) is bool, proposal
             assert all(type(v) is int for v in whole), proposal
@@ -426,14 +465,43 @@ class GameState:
 # What a decision must not change, in words
 # ---------------------------------------------------------------------------
 
-PLAYER_PARTS = ("cash", "position", "jail", "turns in jail", "Get Out of Jail Free cards",
-                "lots", "bankruptcy round", "creditor", "strategy", "random generator")  # fmt: skip
+PLAYER_PARTS = (
+    "cash",
+    "position",
+    "jail",
+    "turns in jail",
+    "Get Out of Jail Free cards",
+    "lots",
+    "bankruptcy round",
+    "creditor",
+    "strategy",
+    "random generator",
+)
 LOT_PARTS = ("owner", "mortgage", "buildings", "rent collected")
-TABLE_PARTS = ("bank's houses", "bank's hotels", "round", "turn", "ledger", "ledger",
-               "bankruptcies", "uneven groups", "trade proposals")  # fmt: skip
+TABLE_PARTS = (
+    "bank's houses",
+    "bank's hotels",
+    "round",
+    "turn",
+    "ledger",
+    "ledger",
+    "bankruptcies",
+    "uneven groups",
+    "trade proposals",
+)
 DECK_PARTS = ("cards to deal", "held cards", "draws", "random generator")
-SHOWN = {"cash", "position", "owner", "mortgage", "buildings", "bank's houses",
-         "bank's hotels", "round", "turn", "bankruptcy round"}  # fmt: skip
+SHOWN = {
+    "cash",
+    "position",
+    "owner",
+    "mortgage",
+    "buildings",
+    "bank's houses",
+    "bank's hotels",
+    "round",
+    "turn",
+    "bankruptcy round",
+}
 """The parts whose old and new values are worth showing (the rest only say they changed)."""
 
 
@@ -505,8 +573,10 @@ class LotView(_ReadOnly):
 
     def __repr__(self) -> str:
         lot = self._lot
-        return (f"LotView(space={lot.space}, owner={lot.owner}, mortgaged={lot.mortgaged}, "
-                f"buildings={lot.buildings})")  # fmt: skip
+        return (
+            f"LotView(space={lot.space}, owner={lot.owner}, mortgaged={lot.mortgaged}, "
+            f"buildings={lot.buildings})"
+        )
 
 
 class TokenView(_ReadOnly):
@@ -533,8 +603,12 @@ class PlayerView(_ReadOnly):
     __slots__ = ("_player", "name", "seat", "token")
 
     def __init__(self, player: PlayerState) -> None:
-        for name, value in (("_player", player), ("seat", player.seat), ("name", player.name),
-                            ("token", TokenView(player.token))):  # fmt: skip
+        for name, value in (
+            ("_player", player),
+            ("seat", player.seat),
+            ("name", player.name),
+            ("token", TokenView(player.token)),
+        ):
             object.__setattr__(self, name, value)
 
     cash = _reads("_player.cash", "Its cash in dollars.")
@@ -582,8 +656,9 @@ class GameView(_ReadOnly):
 
     __slots__ = ("_state", "lots", "players")
 
-    def __init__(self, state: GameState, players: tuple[PlayerView, ...],
-                 lot_views: Mapping[int, LotView]) -> None:  # fmt: skip
+    def __init__(
+        self, state: GameState, players: tuple[PlayerView, ...], lot_views: Mapping[int, LotView]
+    ) -> None:
         for name, value in (("_state", state), ("players", players), ("lots", lot_views)):
             object.__setattr__(self, name, value)
 
@@ -664,16 +739,28 @@ class GameView(_ReadOnly):
         it?"): the lots, cash, positions and ledger; no decks, generators nor strategies."""
         state = self._state
         players = [
-            dataclasses.replace(p, strategy=None, token=copy.copy(p.token), rng=None,
-                                lots=set(p.lots), jail_cards=list(p.jail_cards))
+            dataclasses.replace(
+                p,
+                strategy=None,
+                token=copy.copy(p.token),
+                rng=None,
+                lots=set(p.lots),
+                jail_cards=list(p.jail_cards),
+            )
             for p in state.players
-        ]  # fmt: skip
+        ]
         return GameState(
-            players, {space: dataclasses.replace(lot) for space, lot in state.lots.items()},
-            state.bank_houses, state.bank_hotels, state.round, state.turn, list(state.ledger),
-            list(state.bankruptcies), uneven_groups=set(state.uneven_groups),
+            players,
+            {space: dataclasses.replace(lot) for space, lot in state.lots.items()},
+            state.bank_houses,
+            state.bank_hotels,
+            state.round,
+            state.turn,
+            list(state.ledger),
+            list(state.bankruptcies),
+            uneven_groups=set(state.uneven_groups),
             proposals=[p.copy() for p in state.proposals],
-        )  # fmt: skip
+        )
 
     def __copy__(self) -> GameState:
         """``copy.copy(game)`` is :meth:`copy`: a GameState to try changes on."""
@@ -697,7 +784,10 @@ def _views_of(state: GameState) -> dict[int, GameView]:
     lot_views = MappingProxyType({space: LotView(lot) for space, lot in state.lots.items()})
     public = [PlayerView(p) for p in state.players]
     return {
-        p.seat: GameView(state, tuple(OwnView(p) if q is p else public[q.seat - 1]
-                                      for q in state.players), lot_views)
+        p.seat: GameView(
+            state,
+            tuple(OwnView(p) if q is p else public[q.seat - 1] for q in state.players),
+            lot_views,
+        )
         for p in state.players
-    }  # fmt: skip
+    }

@@ -82,11 +82,16 @@ class GameStepperState:
         table = _Table(answers)
         given = self.strategies
         seats = [_seat(s, table) for s in given] if is_list(given) else given  # else refused
-        people = [k for k, s in enumerate(seats, start=1) if isinstance(s, You)
-                  and s.answer == table.ask]  # fmt: skip
-        game = MonopolyGame(seats, seed=self.seed if seed is None else seed,
-                            max_rounds=self.max_rounds, verbose=True,
-                            trading=self.trading)  # fmt: skip
+        people = [
+            k for k, s in enumerate(seats, start=1) if isinstance(s, You) and s.answer == table.ask
+        ]
+        game = MonopolyGame(
+            seats,
+            seed=self.seed if seed is None else seed,
+            max_rounds=self.max_rounds,
+            verbose=True,
+            trading=self.trading,
+        )
         if seed is not None:
             self.seed = seed
         if self._table is not None:
@@ -199,12 +204,19 @@ class GameStepperState:
         """One row per player: cash, net worth, space, jail, lots, monopolies, still playing."""
         state = self.game.state
         rows = [
-            dict(player=p.name, colour=TOKEN_COLOURS[p.seat - 1], cash=p.cash,
-                 net_worth=state.net_worth(p.seat), space=p.token.pos,
-                 in_jail=p.token.in_jail, lots=len(p.lots),
-                 monopolies=len(state.monopolies(p.seat)), playing=p.in_game)
+            dict(
+                player=p.name,
+                colour=TOKEN_COLOURS[p.seat - 1],
+                cash=p.cash,
+                net_worth=state.net_worth(p.seat),
+                space=p.token.pos,
+                in_jail=p.token.in_jail,
+                lots=len(p.lots),
+                monopolies=len(state.monopolies(p.seat)),
+                playing=p.in_game,
+            )
             for p in state.players
-        ]  # fmt: skip
+        ]
         return pd.DataFrame(rows).set_index("player")
 
     def extras(self) -> dict[int, SpaceExtras]:
@@ -212,13 +224,15 @@ class GameStepperState:
         state = self.game.state
         return {
             space: SpaceExtras(
-                owner=state.name(lot.owner), colour=TOKEN_COLOURS[lot.owner - 1],
-                mortgaged=lot.mortgaged, houses=lot.buildings if lot.buildings < HOTEL else 0,
+                owner=state.name(lot.owner),
+                colour=TOKEN_COLOURS[lot.owner - 1],
+                mortgaged=lot.mortgaged,
+                houses=lot.buildings if lot.buildings < HOTEL else 0,
                 hotel=lot.buildings == HOTEL,
             )
             for space, lot in state.lots.items()
             if lot.owner is not None
-        }  # fmt: skip
+        }
 
     def tokens(self) -> dict[str, int]:
         """Where each player still in the game stands."""

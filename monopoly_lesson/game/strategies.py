@@ -67,8 +67,16 @@ RESERVE = 200
 BUILD_ORDER = ("orange", "light blue", "red", "purple", "dark blue", "yellow", "green", "brown")
 """The groups the default build decision develops, in order (the paper's code's order)."""
 LIFT_ORDER = ("complete groups", "railroad", "utility", "others")
-DECISIONS = ("buy", "bid", "leave_jail", "build", "lift", "raise_cash", "propose_trade",
-             "accept_trade")  # fmt: skip
+DECISIONS = (
+    "buy",
+    "bid",
+    "leave_jail",
+    "build",
+    "lift",
+    "raise_cash",
+    "propose_trade",
+    "accept_trade",
+)
 """The questions a strategy answers, in the order the docs list them."""
 
 
@@ -210,8 +218,9 @@ def completion_swaps(game: ReadableGame, me: int, partner: int) -> Iterator[Trad
 def partners_to_ask(game: ReadableGame, me: PlayerState | OwnView) -> list[int]:
     """The other players still in the game, in seat order after ``me``, that ``me`` has not
     yet proposed a trade to this turn."""
-    asked = {p.trade.partner for p in game.proposals
-             if p.round == game.round and p.proposer == me.seat}  # fmt: skip
+    asked = {
+        p.trade.partner for p in game.proposals if p.round == game.round and p.proposer == me.seat
+    }
     seats = [p.seat for p in game.players]
     after = seats[me.seat :] + seats[: me.seat - 1]
     return [s for s in after if s not in asked and game.player(s).in_game]
@@ -223,8 +232,10 @@ def groups_gained(game: ReadableGame, me: PlayerState | OwnView, offer: Trade) -
     before = len(game.monopolies(me.seat)), len(game.monopolies(offer.proposer))
     after = game.copy()
     make_trade(after, offer.proposer, offer)  # type: ignore[arg-type]
-    return (len(after.monopolies(me.seat)) - before[0],
-            len(after.monopolies(offer.proposer)) - before[1])  # fmt: skip
+    return (
+        len(after.monopolies(me.seat)) - before[0],
+        len(after.monopolies(offer.proposer)) - before[1],
+    )
 
 
 def completion_swap(game: ReadableGame, me: PlayerState | OwnView) -> Trade | None:

@@ -118,10 +118,15 @@ def _trade(question: Question, text: str) -> Trade | None:
 
 
 _READ: dict[str, Callable[[Question, str], object]] = {
-    "buy": _yes_no, "bid": _bid, "leave_jail": _yes_no, "build": _space_or_done,
-    "lift": _space_or_done, "raise_cash": _raise_cash, "propose_trade": _trade,
+    "buy": _yes_no,
+    "bid": _bid,
+    "leave_jail": _yes_no,
+    "build": _space_or_done,
+    "lift": _space_or_done,
+    "raise_cash": _raise_cash,
+    "propose_trade": _trade,
     "accept_trade": _yes_no,
-}  # fmt: skip
+}
 
 
 def space_of(text: str) -> int:
@@ -308,10 +313,14 @@ def _key(question: Question, index: int, choice: object) -> str:
 
 
 HINTS = {
-    "buy": "y/n", "leave_jail": "y/n", "accept_trade": "y/n", "build": "space or n",
-    "lift": "space or n", "raise_cash": "sell/mortgage SPACE",
+    "buy": "y/n",
+    "leave_jail": "y/n",
+    "accept_trade": "y/n",
+    "build": "space or n",
+    "lift": "space or n",
+    "raise_cash": "sell/mortgage SPACE",
     "propose_trade": "n, a swap's number, or give/take/to",
-}  # fmt: skip
+}
 
 
 def prompt(question: Question) -> str:

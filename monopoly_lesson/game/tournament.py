@@ -16,6 +16,7 @@ from __future__ import annotations
 import numbers
 from collections import Counter
 from collections.abc import Sequence
+from functools import partial
 from statistics import NormalDist
 from typing import Any
 
@@ -50,9 +51,21 @@ __all__ = [
 ]
 
 TABLE_COLUMNS = (
-    "game", "seed", "seat", "strategy", "finish", "winner", "net_worth", "cash", "lots",
-    "monopolies", "bankrupt", "bankrupt_round", "rounds", "ended_by",
-)  # fmt: skip
+    "game",
+    "seed",
+    "seat",
+    "strategy",
+    "finish",
+    "winner",
+    "net_worth",
+    "cash",
+    "lots",
+    "monopolies",
+    "bankrupt",
+    "bankrupt_round",
+    "rounds",
+    "ended_by",
+)
 """The columns of :func:`play_games`'s table, in order."""
 ENDINGS = ("last player", "rounds")
 """How a game ends (``ended_by``): one player left, or the last round played."""
@@ -124,15 +137,25 @@ def play_games(
         rotate, progress = check_flag(rotate, "rotate"), check_flag(progress, "progress")
         trading = check_flag(trading, "trading")
         n = len(entries)
-        check_fits(table_bytes(games, n), f"a tournament of {games:,} games of {n} players",
-                   f"at most {games_that_fit(n):,} games of {n} players fit")  # fmt: skip
+        check_fits(
+            table_bytes(games, n),
+            f"a tournament of {games:,} games of {n} players",
+            f"at most {games_that_fit(n):,} games of {n} players fit",
+        )
     with at_the_call(StrategyError):  # a strategy's error, from here: not the engine's frames
         return _play_all(entries, labels, games, seed, max_rounds, rotate, progress, trading)
 
 
-def _play_all(entries: list[Strategy], labels: list[str], games: int, seed: int,
-              max_rounds: int, rotate: bool, progress: bool,
-              trading: bool) -> pd.DataFrame:  # fmt: skip
+def _play_all(
+    entries: list[Strategy],
+    labels: list[str],
+    games: int,
+    seed: int,
+    max_rounds: int,
+    rotate: bool,
+    progress: bool,
+    trading: bool,
+) -> pd.DataFrame:
     """:func:`play_games`, its arguments checked: the games, then their table."""
     n = len(entries)
     columns = _Columns(games, n)
@@ -143,8 +166,9 @@ def _play_all(entries: list[Strategy], labels: list[str], games: int, seed: int,
             order = [*range(shift, n), *range(shift)]  # the entry sitting in each seat
             game = game_seed(seed, g)
             try:
-                result = play_monopoly([entries[i] for i in order], seed=game,
-                                       max_rounds=max_rounds, trading=trading)  # fmt: skip
+                result = play_monopoly(
+                    [entries[i] for i in order], seed=game, max_rounds=max_rounds, trading=trading
+                )
             except Exception as error:
                 table = columns.table(g, labels, rotate)
                 seats = ", ".join(labels[i] for i in order)
@@ -337,9 +361,14 @@ class _Columns:
 
 
 def _game_failed(
-    error: Exception, g: int, games: int, seed: int, seats: str, replay: str,
+    error: Exception,
+    g: int,
+    games: int,
+    seed: int,
+    seats: str,
+    replay: str,
     table: pd.DataFrame,
-) -> None:  # fmt: skip
+) -> None:
     """Tell ``error`` which game it ended and keep the games played before it: a
     StrategyError is raised again, of the same type, with the longer message; any other
     error gets the same attributes (and, from Python 3.11, a note)."""
@@ -390,16 +419,7 @@ def _check_table(table: object) -> None:
         )
     if table.empty:
         raise ValueError("table has no rows: play some games first.")
-
-    def refuse(bad: object, what: str, **shown: pd.Series) -> None:
-        """Refuse the first row where ``bad`` holds: ``what``, filled with its ``shown``."""
-        bad = np.asarray(bad, dtype=bool)
-        if bad.any():
-            row = int(np.argmax(bad))
-            values = {name: _plain(column.iloc[row]) for name, column in shown.items()}
-            raise ValueError(f"table row {table.index[row]!r}: {what.format(**values)}; give "
-                             "the table play_games() returns.")  # fmt: skip
-
+    refuse = partial(_refuse, table)
     refuse(table["strategy"].isna(), "no strategy (not one of the table's)")
     winner, finish, worth = (table[c] for c in ("winner", "finish", "net_worth"))
     if not pd.api.types.is_bool_dtype(winner) or winner.isna().any():
@@ -407,25 +427,56 @@ def _check_table(table: object) -> None:
         ok = winner.isin([0, 1]) if numeric else winner.map(lambda v: isinstance(v, bool))
         refuse(~ok.to_numpy(dtype=bool), "winner must be True or False, got {w!r}", w=winner)
     if not pd.api.types.is_numeric_dtype(finish) or pd.api.types.is_bool_dtype(finish):
-        raise ValueError(f"table's finish column must hold places 1, 2, 3..., got "
-                         f"{finish.dtype} values.")  # fmt: skip
+        raise ValueError(
+            f"table's finish column must hold places 1, 2, 3..., got {finish.dtype} values."
+        )
     places = finish.to_numpy(dtype=float, na_value=np.nan)
-    refuse(~(places >= 1) | (places != np.floor(places)),
-           "finish must be a place 1, 2, 3... (1: the winner), got {f!r}", f=finish)  # fmt: skip
+    refuse(
+        ~(places >= 1) | (places != np.floor(places)),
+        "finish must be a place 1, 2, 3... (1: the winner), got {f!r}",
+        f=finish,
+    )
     won = pd.Series(winner.to_numpy(dtype=bool))
-    refuse(won != (places == 1), "winner is {w} but finish is {f!r} (the winner, and only the "
-           "winner, finishes 1st)", w=won, f=finish)  # fmt: skip
+    refuse(
+        won != (places == 1),
+        "winner is {w} but finish is {f!r} (the winner, and only the winner, finishes 1st)",
+        w=won,
+        f=finish,
+    )
     if not pd.api.types.is_numeric_dtype(worth) or pd.api.types.is_bool_dtype(worth):
         raise ValueError(f"table's net_worth column must hold amounts, got {worth.dtype} values.")
     amounts = worth.to_numpy(dtype=float, na_value=np.nan)
     refuse(~np.isfinite(amounts), "net_worth must be an amount, got {v!r}", v=worth)
     if "game" in table:
-        keys = ["game", "seed"] if "seed" in table else ["game"]
-        by = table.groupby(keys, sort=False, dropna=False)
-        winners, players = by["winner"].transform("sum"), by["winner"].transform("size")
-        refuse(winners.to_numpy() > 1, "its game has {w} winners (a game has one)", w=winners)
-        refuse(places > players.to_numpy(), "finish {f!r} in a game of {n} players",
-               f=finish, n=players)  # fmt: skip
+        _check_games(table, places)
+
+
+def _refuse(table: pd.DataFrame, bad: object, what: str, **shown: pd.Series) -> None:
+    """Refuse the first row of ``table`` where ``bad`` holds: ``what``, filled with its
+    ``shown`` values of that row."""
+    bad = np.asarray(bad, dtype=bool)
+    if bad.any():
+        row = int(np.argmax(bad))
+        values = {name: _plain(column.iloc[row]) for name, column in shown.items()}
+        raise ValueError(
+            f"table row {table.index[row]!r}: {what.format(**values)}; give "
+            "the table play_games() returns."
+        )
+
+
+def _check_games(table: pd.DataFrame, places: np.ndarray) -> None:
+    """Refuse a game with more than one winner, or a place beyond its number of players."""
+    keys = ["game", "seed"] if "seed" in table else ["game"]
+    by = table.groupby(keys, sort=False, dropna=False)
+    winners, players = by["winner"].transform("sum"), by["winner"].transform("size")
+    _refuse(table, winners.to_numpy() > 1, "its game has {w} winners (a game has one)", w=winners)
+    _refuse(
+        table,
+        places > players.to_numpy(),
+        "finish {f!r} in a game of {n} players",
+        f=table["finish"],
+        n=players,
+    )
 
 
 def _plain(value: object) -> object:

@@ -68,8 +68,10 @@ def _group_built(game: ReadableGame, space: int) -> bool:
 def _why_not_interest(game: ReadableGame, proposer: int, trade: Trade) -> str | None:
     """Whether each receiver can pay the interest on the mortgaged lots it receives, from
     its cash after the trade's cash has changed hands."""
-    after = {proposer: game.player(proposer).cash - trade.cash,
-             trade.partner: game.player(trade.partner).cash + trade.cash}  # fmt: skip
+    after = {
+        proposer: game.player(proposer).cash - trade.cash,
+        trade.partner: game.player(trade.partner).cash + trade.cash,
+    }
     for receiver, lots in ((proposer, trade.take), (trade.partner, trade.give)):
         due = sum(interest(s) for s in lots if game.lots[s].mortgaged)
         if due > after[receiver]:
@@ -84,8 +86,10 @@ def make_trade(game: GameState, proposer: int, trade: Trade) -> None:
         game.transfer(proposer, trade.partner, trade.cash, "trade")
     elif trade.cash < 0:
         game.transfer(trade.partner, proposer, -trade.cash, "trade")
-    for giver, receiver, lots in ((proposer, trade.partner, trade.give),
-                                  (trade.partner, proposer, trade.take)):  # fmt: skip
+    for giver, receiver, lots in (
+        (proposer, trade.partner, trade.give),
+        (trade.partner, proposer, trade.take),
+    ):
         for space in lots:
             game.lots[space].owner = receiver
             game.player(giver).lots.discard(space)
@@ -94,6 +98,10 @@ def make_trade(game: GameState, proposer: int, trade: Trade) -> None:
         for space in lots:
             if game.lots[space].mortgaged:
                 if game.verbose:
-                    say("interest", who=game.name(receiver), amount=interest(space),
-                        lot=space_name(space))  # fmt: skip
+                    say(
+                        "interest",
+                        who=game.name(receiver),
+                        amount=interest(space),
+                        lot=space_name(space),
+                    )
                 game.transfer(receiver, BANK, interest(space), "interest")

@@ -57,8 +57,9 @@ class GameStepper(widgets.VBox):
     ) -> None:
         with at_the_call():  # a mistake in an argument is shown from here, not from the checks
             check_seed(seed, limit=SEED_BOX_LIMIT)
-            self.state = GameStepperState(strategies, seed=seed, max_rounds=max_rounds,
-                                          trading=trading, answers=answers)  # fmt: skip
+            self.state = GameStepperState(
+                strategies, seed=seed, max_rounds=max_rounds, trading=trading, answers=answers
+            )
         self.one_turn = widget_button(PREFIX, "One turn", "Play the next player's turn", "play")
         self.one_round = widget_button(
             PREFIX, "One round", "Play the rest of this round", "forward"
@@ -67,8 +68,9 @@ class GameStepper(widgets.VBox):
             PREFIX, "To the end", "Play until the game is over", "fast-forward"
         )
         self.new_game = widget_button(PREFIX, "New game", "Start again with the seed below", "undo")
-        self.seed_box = widgets.BoundedIntText(value=seed, min=0, max=SEED_BOX_LIMIT - 1,
-                                               description="Seed:")  # fmt: skip
+        self.seed_box = widgets.BoundedIntText(
+            value=seed, min=0, max=SEED_BOX_LIMIT - 1, description="Seed:"
+        )
         self.one_turn.on_click(lambda _: self._do(self.state.step_turn))
         self.one_round.on_click(lambda _: self._do(self.state.step_round))
         self.to_end.on_click(lambda _: self._do(self.state.play_to_end))
@@ -86,10 +88,12 @@ class GameStepper(widgets.VBox):
                 widgets.HBox(buttons),
                 self.status_view,
                 self.question_box,
-                widgets.HBox([self.board_view, widgets.VBox([self.players_view, self.log_view])],
-                             layout=widgets.Layout(flex_flow="row wrap")),
+                widgets.HBox(
+                    [self.board_view, widgets.VBox([self.players_view, self.log_view])],
+                    layout=widgets.Layout(flex_flow="row wrap"),
+                ),
             ]
-        )  # fmt: skip
+        )
         self.add_class("game-stepper")
         self.redraw()
 
@@ -107,12 +111,18 @@ class GameStepper(widgets.VBox):
         self.yes_no, self.bids = self._yes_no_controls(), self._bid_controls()
         self.choosing, self.proposing = self._choice_controls(), self._trade_controls()
         self._controls = {
-            "buy": self.yes_no, "leave_jail": self.yes_no, "accept_trade": self.yes_no,
-            "bid": self.bids, "build": self.choosing, "lift": self.choosing,
-            "raise_cash": self.choosing, "propose_trade": self.proposing,
-        }  # fmt: skip
-        box = widgets.VBox([self.question_view, self.yes_no, self.bids, self.choosing,
-                            self.proposing])  # fmt: skip
+            "buy": self.yes_no,
+            "leave_jail": self.yes_no,
+            "accept_trade": self.yes_no,
+            "bid": self.bids,
+            "build": self.choosing,
+            "lift": self.choosing,
+            "raise_cash": self.choosing,
+            "propose_trade": self.proposing,
+        }
+        box = widgets.VBox(
+            [self.question_view, self.yes_no, self.bids, self.choosing, self.proposing]
+        )
         box.add_class(f"{PREFIX}-asking")
         return box
 
@@ -154,20 +164,33 @@ class GameStepper(widgets.VBox):
         self.give_box = widgets.SelectMultiple(description="You give:", rows=5)
         self.take_box = widgets.SelectMultiple(description="You get:", rows=5)
         self.cash_box = widgets.IntText(
-            value=0, description="You pay $:", tooltip="cash you pay; negative: cash you are paid",
+            value=0,
+            description="You pay $:",
+            tooltip="cash you pay; negative: cash you are paid",
             layout={"width": "180px"},
-        )  # fmt: skip
-        for box, name in ((self.partner_box, "partner"), (self.give_box, "give"),
-                          (self.take_box, "take"), (self.cash_box, "cash")):  # fmt: skip
+        )
+        for box, name in (
+            (self.partner_box, "partner"),
+            (self.give_box, "give"),
+            (self.take_box, "take"),
+            (self.cash_box, "cash"),
+        ):
             box.add_class(f"{PREFIX}-{name}")
         self.partner_box.observe(lambda _: self._fill_take(), names="value")
         self.propose_button = _answer_button("propose", "Propose")
         self.propose_button.on_click(lambda _: self._answer(self._trade_in_form()))
-        self.trade_form = widgets.VBox([
-            widgets.HBox([self.partner_box, self.cash_box,
-                          widgets.HTML("<small>(negative: you are paid)</small>")]),
-            widgets.HBox([self.give_box, self.take_box, self.propose_button]),
-        ])  # fmt: skip
+        self.trade_form = widgets.VBox(
+            [
+                widgets.HBox(
+                    [
+                        self.partner_box,
+                        self.cash_box,
+                        widgets.HTML("<small>(negative: you are paid)</small>"),
+                    ]
+                ),
+                widgets.HBox([self.give_box, self.take_box, self.propose_button]),
+            ]
+        )
         return widgets.VBox([self.no_trade_button, self.swaps, self.trade_form])
 
     def _answer(self, value: object) -> None:
@@ -241,8 +264,12 @@ class GameStepper(widgets.VBox):
     def _trade_in_form(self) -> Trade:
         """The trade the form describes (checked by the rules when proposed)."""
         partner = self.partner_box.value
-        return Trade(partner if partner is not None else 0, give=tuple(self.give_box.value),
-                     take=tuple(self.take_box.value), cash=self.cash_box.value)  # fmt: skip
+        return Trade(
+            partner if partner is not None else 0,
+            give=tuple(self.give_box.value),
+            take=tuple(self.take_box.value),
+            cash=self.cash_box.value,
+        )
 
     @property
     def asked(self) -> int:
@@ -278,8 +305,10 @@ class GameStepper(widgets.VBox):
         colour = "#b00020" if state.error else "#111"
         refused = ""
         if self.refused:
-            refused = (f'<br><span class="{PREFIX}-refused" style="color:#b00020">Not '
-                       f"taken: {html.escape(self.refused)}</span>")  # fmt: skip
+            refused = (
+                f'<br><span class="{PREFIX}-refused" style="color:#b00020">Not '
+                f"taken: {html.escape(self.refused)}</span>"
+            )
         self.status_view.value = (
             f'<b class="game-stepper-status" style="color:{colour}">'
             f"{html.escape(state.status())}</b>{refused}"
@@ -290,21 +319,28 @@ class GameStepper(widgets.VBox):
 
     def _board(self) -> dict:
         colours = self.state.players()["colour"].to_dict()
-        return {"tokens": self.state.tokens(), "extras": self.state.extras(),
-                "token_colours": colours}  # fmt: skip
+        return {
+            "tokens": self.state.tokens(),
+            "extras": self.state.extras(),
+            "token_colours": colours,
+        }
 
     def _players_html(self) -> str:
         people = {self.state.game.state.name(seat) for seat in self.state.people}
         rows = "".join(
-            (f'<tr class="{PREFIX}-you" style="background:{YOURS};font-weight:bold" '
-             'title="your seat">' if name in people else "<tr>")
+            (
+                f'<tr class="{PREFIX}-you" style="background:{YOURS};font-weight:bold" '
+                'title="your seat">'
+                if name in people
+                else "<tr>"
+            )
             + f'<td><span style="color:{p.colour}">&#9679;</span> {html.escape(name)}'
             f"{' &#9733; you' if name in people else ''}</td>"
             f'<td align="right">${p.cash:,}</td><td align="right">${p.net_worth:,}</td>'
             f'<td align="right">{p.lots}</td><td align="right">{p.monopolies}</td>'
             f"<td>{'' if p.playing else 'bankrupt'}{' in jail' if p.in_jail else ''}</td></tr>"
             for name, p in self.state.players().iterrows()
-        )  # fmt: skip
+        )
         return (
             '<table class="game-stepper-players" style="font-size:12px">'
             "<tr><th>player</th><th>cash</th><th>net worth</th><th>lots</th>"
@@ -338,10 +374,13 @@ class GameStepper(widgets.VBox):
         asked = ""
         if question is not None:
             who = self.state.game.state.name(question.seat)
-            asked = (f"> **{who}, question {self.asked} ({question.decision}):** "
-                     f"{question.text}\n>\n> Choices: {_choices_words(question)}\n\n")  # fmt: skip
-        return (f"*{STATIC_NOTE}*\n\n**{self.state.status()}**\n\n{asked}{table}\n\n"
-                f"```\n{log}\n```\n")  # fmt: skip
+            asked = (
+                f"> **{who}, question {self.asked} ({question.decision}):** "
+                f"{question.text}\n>\n> Choices: {_choices_words(question)}\n\n"
+            )
+        return (
+            f"*{STATIC_NOTE}*\n\n**{self.state.status()}**\n\n{asked}{table}\n\n```\n{log}\n```\n"
+        )
 
     def _repr_mimebundle_(self, **kwargs) -> dict:
         bundle = super()._repr_mimebundle_(**kwargs) or {}
