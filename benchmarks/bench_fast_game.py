@@ -14,7 +14,9 @@ a run measures while the games are set up, and saving the whole population, whic
 does every 10 generations, beside the next generation's games), and its time in whole
 processes (21 generations minus one, over twenty, ``python -m monopoly_lesson evolve``;
 the best of ``--repeat``) on every core and on one (``NUMBA_NUM_THREADS=1``): games and
-player-turns per second, per core.
+player-turns per second, per core. Last, the two speed goals, each with its ratio: trading
+games' speed over the trade-free speed (side by side), and a whole ``evolve`` generation of
+RGA, TGA, SGA and EGA, and of RGA with trading, against the paper's Java engine (34.9 s).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +37,14 @@ from monopoly_lesson.game.engine import play_monopoly
 from monopoly_lesson.game.fast import fast_games, genome_codes, strategy_codes
 
 JAVA_GAMES_PER_SECOND = 790
+JAVA_GENERATION_SECONDS = 34.9
+"""The paper's Java engine: one generation (1,000 players x 100 games) on one core."""
+TRADING_GOAL, GENERATION_GOAL = 0.85, 0.3
+"""The speed goals: trading games at 85% of the trade-free speed; a generation in 0.3 s."""
+GENERATION_RUNS = {"rga": ["--chromosome", "rga"], "tga": ["--chromosome", "tga"],
+                   "sga": ["--chromosome", "sga"], "ega": ["--chromosome", "ega"],
+                   "rga with trading": ["--chromosome", "rga", "--trading"]}  # fmt: skip
+"""The evolve runs whose whole generation the goals time."""
 PEAK_RUN = """
 import resource, numpy as np
 from monopoly_lesson.game.fast import fast_games, strategy_codes
@@ -135,18 +146,19 @@ def generation_parts(repeat: int) -> dict[str, float]:
     }
 
 
-def whole_generation_seconds(threads: int | None, repeat: int) -> float:
-    """One paper-scale RGA generation of ``evolve``, in whole processes: the time of 21
-    generations minus the time of one, over twenty (start-up, first population and compiling
-    cancel; the population saved whole at generations 10 and 20 counts), the best of
-    ``repeat``."""
+def whole_generation_seconds(threads: int | None, repeat: int,
+                             options: Sequence[str] = ()) -> float:  # fmt: skip
+    """One paper-scale generation of ``evolve`` (RGA unless ``options`` say otherwise), in
+    whole processes: the time of 21 generations minus the time of one, over twenty (start-up,
+    first population and compiling cancel; the population saved whole at generations 10 and
+    20 counts), the best of ``repeat``."""
     env = {**os.environ, **({"NUMBA_NUM_THREADS": str(threads)} if threads else {})}
 
     def run(generations: int) -> float:
         with tempfile.TemporaryDirectory() as folder:
             command = [sys.executable, "-m", "monopoly_lesson", "evolve", "--generations",
                        str(generations), "--benchmark-every", "0", "--no-progress",
-                       "--out", str(Path(folder) / "run")]  # fmt: skip
+                       *options, "--out", str(Path(folder) / "run")]  # fmt: skip
             start = time.perf_counter()
             subprocess.run(command, check=True, env=env, capture_output=True)
             return time.perf_counter() - start
@@ -213,7 +225,27 @@ def main() -> None:
           f"({25_000 / every:,.0f} games/s, about {generation_turns / every:,.0f} player-turns/s), "
           f"{one:.2f} s on one core ({25_000 / one:,.0f} games/s per core, "
           f"about {generation_turns / one:,.0f} player-turns/s); the paper's Java engine needs "
-          f"35-41 s on one core: {38 / every:.0f}x")  # fmt: skip
+          f"{JAVA_GENERATION_SECONDS} s on one core: "
+          f"{JAVA_GENERATION_SECONDS / every:.0f}x")  # fmt: skip
+    print_goals(args.games / seconds, args.games / trading_seconds, args.repeat)
+
+
+def print_goals(rate: float, trading_rate: float, repeat: int) -> None:
+    """The two speed goals, each figure with its ratio: trading games against trade-free
+    ones (``rate`` and ``trading_rate`` games/s, timed side by side), and a whole evolve
+    generation against the Java engine's."""
+    print(f"goal 1, trading at full speed (goal {TRADING_GOAL:.2f} of the trade-free speed; "
+          f"4 always-buy players, side by side): {rate:,.0f} games/s without trading, "
+          f"{trading_rate:,.0f} with: {trading_rate / rate:.2f}")  # fmt: skip
+    cores = os.cpu_count() or 1
+    print(f"goal 2, a paper generation in whole evolve processes on {cores} cores "
+          f"(1,000 players x 100 games, breeding, saving; goal {GENERATION_GOAL} s, "
+          f"{JAVA_GENERATION_SECONDS / GENERATION_GOAL:.0f}x the Java engine's "
+          f"{JAVA_GENERATION_SECONDS} s):")  # fmt: skip
+    for name, options in GENERATION_RUNS.items():
+        every = whole_generation_seconds(None, repeat, options)
+        print(f"  {name:<18}{every:6.3f} s per generation, "
+              f"{JAVA_GENERATION_SECONDS / every:5.0f}x the Java engine")  # fmt: skip
 
 
 if __name__ == "__main__":

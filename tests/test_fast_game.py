@@ -223,15 +223,17 @@ def test_the_trace_numbers_seats_as_the_reference_engine_does():
 
 
 def test_the_bits_of_owners_and_mortgages_follow_the_lots_in_every_round():
-    """OWNED, MORTGAGED, COMPLETE and LAST_MISSING, kept in step by the loop as lots change hands
-    (bought, auctioned, traded, lost in bankruptcy) or are mortgaged and lifted, agree in
-    every round with the owners and mortgages of the lots."""
+    """OWNED, MORTGAGED, COMPLETE, LAST_MISSING and BUILT, kept in step by the loop as lots
+    change hands (bought, auctioned, traded, lost in bankruptcy), are mortgaged and lifted, or
+    built on and sold, agree in every round with the owners, mortgages and buildings."""
     codes = strategy_codes(pool(7))
     who = np.random.default_rng(7).integers(0, POOL, size=(100, 6))
     out = fast_games(codes, who, seeds=np.arange(100), trading=True, trace=True)
     spaces = np.array(LOT_SPACES)
     bits = np.int64(1) << spaces
+    sold_out = False
     for k in range(100):
+        previous_built = 0
         for row in out["trace"][k, : out["rounds"][k]]:
             owners = row[loop.OWNER + spaces] - 1  # the trace counts seats from 1
             owned = [bits[owners == p].sum() for p in range(loop.MAXP)]
@@ -249,7 +251,13 @@ def test_the_bits_of_owners_and_mortgages_follow_the_lots_in_every_round():
                 for p in range(loop.MAXP)
             ]  # fmt: skip
             assert row[loop.LAST_MISSING : loop.LAST_MISSING + loop.MAXP].tolist() == last_missing
+            built = row[loop.BLD + spaces] > 0
+            groups = {int(loop.GROUP_ID[space]) for space in spaces[built]}
+            assert row[loop.BUILT] == sum(int(loop.GROUP_BITS[g]) for g in groups)
+            sold_out |= bool(previous_built & ~row[loop.BUILT])  # a group's last one sold
+            previous_built = row[loop.BUILT]
     assert out["trades"].sum() > 0 and (out["rounds"] < 100).any()
+    assert sold_out, "some group's last building is sold in these games"
 
 
 def test_passive_players_play_the_reference_games_round_by_round():

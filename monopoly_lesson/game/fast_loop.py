@@ -14,9 +14,10 @@ draws come from pre-drawn streams (to be compared with the reference engine), or
 the game's own generator, seeded per game (for speed: numba's ``np.random`` draws, kept in
 the state). The rules played every turn are inlined
 by numba (``inline="always"``): a call between compiled functions costs more than most of
-them do. For the same reason each player's lots and complete groups and the mortgaged
-lots are kept as bits too (OWNED, COMPLETE, MORTGAGED: :func:`set_owner`,
-:func:`set_mortgaged`), and a game's arrays are passed on uncounted (:func:`uncounted`).
+them do. For the same reason each player's lots and complete groups, the mortgaged lots
+and the groups with buildings are kept as bits too (OWNED, COMPLETE, MORTGAGED, BUILT:
+:func:`set_owner`, :func:`set_mortgaged`, :func:`build`, :func:`sell_building`), and a
+game's arrays are passed on uncounted (:func:`uncounted`).
 """
 
 from __future__ import annotations
@@ -176,6 +177,7 @@ TRADING, TRADES = _slots(1), _slots(1)  # 1 if the game trades; the trades made
 OWNED, MORTGAGED = _slots(MAXP), _slots(1)  # OWNER and MORT again, as bits (see set_owner)
 COMPLETE = _slots(MAXP)  # per player: the complete groups it holds, as bits (bit g)
 LAST_MISSING = _slots(MAXP)  # per player: the lots each the only one of a group it lacks
+BUILT = _slots(1)  # the lots of the groups with a building on any of their lots, as bits
 SIZE = _slots(0)
 HOUSES_PER_HOTEL = HOTEL - 1
 """A hotel stands for 4 houses: building one gives them back, selling one takes them."""
@@ -445,9 +447,9 @@ def set_mortgaged(s, space, mortgaged):
 
 @njit(cache=True)
 def recount_bits(s):
-    """Set OWNED, MORTGAGED, COMPLETE and LAST_MISSING from OWNER and MORT: for a state
-    whose lots were written directly (a scenario's, a test's), before the loop plays it."""
-    s[MORTGAGED] = 0
+    """Set OWNED, MORTGAGED, COMPLETE, LAST_MISSING and BUILT from OWNER, MORT and BLD: for a
+    state whose lots were written directly (a scenario's, a test's), before the loop plays it."""
+    s[MORTGAGED], s[BUILT] = 0, 0
     for p in range(MAXP):
         s[OWNED + p], s[COMPLETE + p] = 0, 0
     for space in LOTS:
@@ -455,6 +457,8 @@ def recount_bits(s):
             s[OWNED + s[OWNER + space]] |= np.int64(1) << space
         if s[MORT + space]:
             s[MORTGAGED] |= np.int64(1) << space
+        if s[BLD + space]:
+            s[BUILT] |= GROUP_BITS[GROUP_ID[space]]
     for p in range(MAXP):
         s[LAST_MISSING + p] = 0
         for g in STREET_GROUPS:
@@ -540,11 +544,9 @@ def transfer(s, payer, payee, amount):
 @njit(cache=True, inline="always")
 def can_build(s, p, space):
     """Whether ``p`` may put its next building on ``space`` now (why_not_build is None), a lot
-    of a complete group of ``p``'s (default_build, the only caller, checks that first)."""
-    g = GROUP_ID[space]
+    with the fewest buildings, short of a hotel, of an unmortgaged complete group of ``p``'s
+    (default_build, the only caller, checks those first): the bank has one, ``p`` the cash."""
     b = s[BLD + space]
-    if any_mortgaged(s, g) or b == HOTEL or b > levels(s, g)[0]:
-        return False
     if (b == HOTEL - 1 and s[HOTELS_LEFT] == 0) or (b < HOTEL - 1 and s[HOUSES_LEFT] == 0):
         return False
     return s[CASH + p] >= COST_A[space]
@@ -555,6 +557,7 @@ def build(s, p, space):
     """Buy the next building on ``space``; a hotel gives back 4 houses."""
     transfer(s, p, BANK, COST_A[space])
     s[BLD + space] += 1
+    s[BUILT] |= GROUP_BITS[GROUP_ID[space]]
     if s[BLD + space] == HOTEL:
         s[HOTELS_LEFT] -= 1
         s[HOUSES_LEFT] += HOUSES_PER_HOTEL
@@ -572,6 +575,8 @@ def default_build(s, p, reserve):
         if not complete >> g & 1:
             continue
         fewest = levels(s, g)[0]  # only a lot with the fewest buildings may have the next
+        if fewest == HOTEL or any_mortgaged(s, g):  # no lot of it may have one (can_build)
+            continue
         for k in range(GSIZE[g]):  # in board order
             space = GSPACES[g, k]
             if s[BLD + space] == fewest and can_build(s, p, space):
@@ -647,25 +652,32 @@ def sell_building(s, p, space):
     else:
         s[HOUSES_LEFT] += 1
     s[BLD + space] = b - sold
+    g = GROUP_ID[space]
+    if levels(s, g)[1] == 0:  # the group's last building sold
+        s[BUILT] &= ~GROUP_BITS[g]
     transfer(s, BANK, p, sold * SALE_PRICE[space])
 
 
 @njit(cache=True, inline="always")
-def can_mortgage(s, p, space):
-    """Whether ``p`` may mortgage ``space`` (no buildings in its group)."""
-    ok = s[OWNER + space] == p and not s[MORT + space]
-    return ok and levels(s, GROUP_ID[space])[1] == 0
+def unburdened(s, p):
+    """``p``'s lots that are unmortgaged, in groups without buildings, as bits: those it
+    may mortgage, and the streets among them those it may trade."""
+    return s[OWNED + p] & ~s[MORTGAGED] & ~s[BUILT]
 
 
 @njit(cache=True)
 def default_raise_cash(s, p):
     """(1, space) to sell a building, (2, space) to mortgage, (0, 0) when nothing is left."""
-    for space in LOTS_BY_PRICE:
-        if can_sell(s, p, space):
-            return 1, space
+    if s[OWNED + p] & s[BUILT]:  # a building to sell can stand only in a built group
+        for space in LOTS_BY_PRICE:
+            if can_sell(s, p, space):
+                return 1, space
+    free = unburdened(s, p)  # the lots it may mortgage (no buildings in their groups)
+    if free == 0:
+        return 0, 0
     first = 0
     for space in LOTS_BY_PRICE:
-        if can_mortgage(s, p, space):
+        if free >> space & 1:
             if not holds_complete_group(s, p, GROUP_ID[space]):
                 return 2, space
             if first == 0:
@@ -1085,20 +1097,13 @@ def trading_step(s, f, p):
             s[TRADES] += 1
 
 
-@njit(cache=True)
-def swappable(s, p, space):
-    """Whether ``space`` is an unmortgaged street of ``p``'s in a group without buildings."""
-    g = GROUP_ID[space]
-    return (s[OWNER + space] == p and IS_STREET_GROUP[g] and not s[MORT + space]
-            and levels(s, g)[1] == 0)  # fmt: skip
-
-
 @njit(cache=True, inline="always")
 def last_missing(s, p, q):
-    """The lots of ``q``'s that are each the only lot of a colour group ``p`` lacks, as
-    bits: the lots ``p`` could take from ``q`` in a completion swap (LAST_MISSING, kept in
-    step as lots change owner, so that a turn's search of swaps reads two numbers)."""
-    return s[LAST_MISSING + p] & s[OWNED + q]
+    """The lots of ``q``'s that are each the only lot of a colour group ``p`` lacks and that
+    ``q`` may trade (unmortgaged streets in groups without buildings), as bits: the lots ``p``
+    could take from ``q`` in a completion swap (LAST_MISSING, OWNED, MORTGAGED and BUILT,
+    kept in step as lots change, so that a turn's search of swaps reads a few numbers)."""
+    return s[LAST_MISSING + p] & unburdened(s, q)
 
 
 @njit(cache=True, inline="always")
@@ -1119,13 +1124,11 @@ def swap_with(s, f, p, q):
     while takes:  # the lots in board order, as bits (lowest first)
         take = bit_count((takes & -takes) - 1)
         takes &= takes - 1
-        if not swappable(s, q, take):
-            continue
         left = gives
         while left:
             give = bit_count((left & -left) - 1)
             left &= left - 1
-            if swappable(s, p, give) and GROUP_ID[give] != GROUP_ID[take]:
+            if GROUP_ID[give] != GROUP_ID[take]:
                 pay = PRICE_A[take] - PRICE_A[give]  # the side taking the dearer lot pays
                 if (pay >= 0 and s[CASH + p] >= pay) or (pay < 0 and s[CASH + q] >= -pay):
                     if s[KIND + p] != EGA or pay <= trade_limit(s, f, p, TRADE_PAY, take):
@@ -1227,7 +1230,7 @@ def less(a, b):
     return False
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def play_many(m, genes, at, kind, who, seeds, streams, uniforms, lengths, mode, max_rounds,
               trading, results, traces):  # fmt: skip
     """Play game ``g`` for every row of ``who`` (the population members in seat order).
@@ -1238,7 +1241,8 @@ def play_many(m, genes, at, kind, who, seeds, streams, uniforms, lengths, mode, 
     shuffles per deck, uniforms per player); mode 0 draws from the generator seeded
     with ``seeds[g]`` instead; ``trading`` 1 plays with trading. ``results[g]`` gets, per
     seat: place, lots, monopolies, net worth, cash; then the rounds, 1 if it ended early, 1
-    if a stream ran out, the turns and the trades made.
+    if a stream ran out, the turns and the trades made. It lets go of Python's lock while it
+    plays, so that a generation's saving and diversity go on beside its games.
     """
     games = who.shape[0]
     for block in prange((games + SEED_BLOCK - 1) // SEED_BLOCK):
