@@ -217,8 +217,8 @@ def main() -> None:
     print(f"peak memory of 100,000 games in a fresh process: {peak:.0f} MB")
     print(f"peak memory of 10,000 RGA players playing 2,500 games: {peak_population:.0f} MB")
     print("one evolve generation (1,000 RGA players x 100 games), where the time goes:")
-    for part, seconds in generation_parts(args.repeat).items():
-        print(f"  {part:<44}{seconds:6.3f} s")
+    for part, part_seconds in generation_parts(args.repeat).items():
+        print(f"  {part:<44}{part_seconds:6.3f} s")
     every, one = whole_generation_seconds(None, args.repeat), whole_generation_seconds(1, 1)
     cores = os.cpu_count() or 1
     print(f"  a whole generation in whole processes: {every:.2f} s on {cores} cores "
@@ -227,7 +227,7 @@ def main() -> None:
           f"about {generation_turns / one:,.0f} player-turns/s); the paper's Java engine needs "
           f"{JAVA_GENERATION_SECONDS} s on one core: "
           f"{JAVA_GENERATION_SECONDS / every:.0f}x")  # fmt: skip
-    print_goals(args.games / seconds, args.games / trading_seconds, args.repeat)
+    print_goals(rate, args.games / trading_seconds, args.repeat)
 
 
 def print_goals(rate: float, trading_rate: float, repeat: int) -> None:
