@@ -60,9 +60,11 @@ $(STUDENT): | $(VENV)/.lesson-installed
 
 # The tests run in parallel, one pytest-xdist worker per processor thread (conftest.py shares
 # them out: a module or a notebook whole to one worker, the longest first).
+# ruff without its cache: a cached file's verdict misses a change elsewhere (a new
+# first-party module changes how its imports sort).
 test: $(VENV)/.dev-installed
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
+	$(BIN)/ruff check --no-cache .
+	$(BIN)/ruff format --no-cache --check .
 	$(BIN)/python -m pytest --nbval -n logical
 
 # For authors: re-execute every notebook top to bottom and store its outputs.

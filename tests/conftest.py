@@ -1,4 +1,4 @@
-"""Shared helpers: play preset turns with the reference engine."""
+"""Shared fixtures: an empty tally, Chromium for the browser tests, a failed test's report."""
 
 from __future__ import annotations
 
@@ -7,21 +7,7 @@ import shutil
 import pandas as pd
 import pytest
 
-from monopoly_lesson import Seat, SpaceTracker
-
-
-def play(start, dice, *, turns=None, chance_order=(), chest_order=(), fn=None, **kwargs):
-    """Play ``turns`` turns (default: until the preset dice are used up) from ``start``.
-
-    ``fn`` is a student's take_turn (None: the reference engine); ``kwargs`` set up the seat.
-    """
-    seat = Seat.preset(dice=dice, start=start, chance_order=chance_order,
-                       chest_order=chest_order, seed=1, **kwargs)  # fmt: skip
-    while (turns is None and seat.dice.rolls_left) or (
-        turns is not None and seat.turns_played < turns
-    ):
-        seat.play(fn)
-    return seat
+from monopoly_lesson import SpaceTracker
 
 
 @pytest.fixture

@@ -2,10 +2,24 @@
 and ``check_scenario``, which plays a student's take_turn through one of them."""
 
 import pytest
-from conftest import play
 
 from monopoly_lesson import SCENARIOS as PACKAGE_SCENARIOS
-from monopoly_lesson import check_scenario, play_preset, take_turn
+from monopoly_lesson import Seat, check_scenario, play_preset, take_turn
+
+
+def play(start, dice, *, turns=None, chance_order=(), chest_order=(), fn=None, **kwargs):
+    """Play ``turns`` turns (default: until the preset dice are used up) from ``start``.
+
+    ``fn`` is a student's take_turn (None: the reference engine); ``kwargs`` set up the seat.
+    """
+    seat = Seat.preset(dice=dice, start=start, chance_order=chance_order,
+                       chest_order=chest_order, seed=1, **kwargs)  # fmt: skip
+    while (turns is None and seat.dice.rolls_left) or (
+        turns is not None and seat.turns_played < turns
+    ):
+        seat.play(fn)
+    return seat
+
 
 SCENARIOS = {
     "1 dice onto Go to Jail": dict(
