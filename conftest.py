@@ -16,10 +16,12 @@ EACH_TEST = frozenset({"tests/test_other_processor.py"})
 EACH_FUNCTION = frozenset({"tests/test_check_chapters.py"})
 """Modules whose test functions go to the workers one by one, each with its parameters (a
 module fixture is built once per function that uses it, in its worker)."""
-OWN_GROUP = frozenset({
-    "tests/test_browser.py::test_stepping_the_whole_game_in_chapter_9",
-    "tests/test_browser.py::test_a_failing_strategy_shows_in_the_game_widget",
-})  # fmt: skip
+OWN_GROUP = frozenset(
+    {
+        "tests/test_browser.py::test_stepping_the_whole_game_in_chapter_9",
+        "tests/test_browser.py::test_a_failing_strategy_shows_in_the_game_widget",
+    }
+)
 """Long test functions run apart from the rest of their module (a fixture built once more)."""
 
 SECONDS_PER_CELL = 2.0

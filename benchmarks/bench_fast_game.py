@@ -41,9 +41,13 @@ JAVA_GENERATION_SECONDS = 34.9
 """The paper's Java engine: one generation (1,000 players x 100 games) on one core."""
 TRADING_GOAL, GENERATION_GOAL = 0.85, 0.3
 """The speed goals: trading games at 85% of the trade-free speed; a generation in 0.3 s."""
-GENERATION_RUNS = {"rga": ["--chromosome", "rga"], "tga": ["--chromosome", "tga"],
-                   "sga": ["--chromosome", "sga"], "ega": ["--chromosome", "ega"],
-                   "rga with trading": ["--chromosome", "rga", "--trading"]}  # fmt: skip
+GENERATION_RUNS = {
+    "rga": ["--chromosome", "rga"],
+    "tga": ["--chromosome", "tga"],
+    "sga": ["--chromosome", "sga"],
+    "ega": ["--chromosome", "ega"],
+    "rga with trading": ["--chromosome", "rga", "--trading"],
+}
 """The evolve runs whose whole generation the goals time."""
 PEAK_RUN = """
 import resource, numpy as np
@@ -89,8 +93,9 @@ def best_of_each(repeat: int, *runs) -> list[float]:  # type: ignore[no-untyped-
 
 def peak_megabytes(code: str) -> float:
     """The peak resident memory of ``code`` run in a fresh process, in MB (it prints it)."""
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True, env={**os.environ})  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env={**os.environ}
+    )
     return float(done.stdout.strip())
 
 
@@ -101,8 +106,10 @@ def generation_seconds(chromosome: str, repeat: int) -> float:
     from monopoly_lesson.evolution.run import play_generation
 
     genomes = random_population(chromosome, 1000, np.random.default_rng(0))
-    return best_of(repeat, lambda: play_generation(chromosome, genomes, "finish_order", 100,
-                                                   np.random.default_rng(1)))  # fmt: skip
+    return best_of(
+        repeat,
+        lambda: play_generation(chromosome, genomes, "finish_order", 100, np.random.default_rng(1)),
+    )
 
 
 def generation_parts(repeat: int) -> dict[str, float]:
@@ -146,8 +153,9 @@ def generation_parts(repeat: int) -> dict[str, float]:
     }
 
 
-def whole_generation_seconds(threads: int | None, repeat: int,
-                             options: Sequence[str] = ()) -> float:  # fmt: skip
+def whole_generation_seconds(
+    threads: int | None, repeat: int, options: Sequence[str] = ()
+) -> float:
     """One paper-scale generation of ``evolve`` (RGA unless ``options`` say otherwise), in
     whole processes: the time of 21 generations minus the time of one, over twenty (start-up,
     first population and compiling cancel; the population saved whole at generations 10 and
@@ -156,9 +164,20 @@ def whole_generation_seconds(threads: int | None, repeat: int,
 
     def run(generations: int) -> float:
         with tempfile.TemporaryDirectory() as folder:
-            command = [sys.executable, "-m", "monopoly_lesson", "evolve", "--generations",
-                       str(generations), "--benchmark-every", "0", "--no-progress",
-                       *options, "--out", str(Path(folder) / "run")]  # fmt: skip
+            command = [
+                sys.executable,
+                "-m",
+                "monopoly_lesson",
+                "evolve",
+                "--generations",
+                str(generations),
+                "--benchmark-every",
+                "0",
+                "--no-progress",
+                *options,
+                "--out",
+                str(Path(folder) / "run"),
+            ]
             start = time.perf_counter()
             subprocess.run(command, check=True, env=env, capture_output=True)
             return time.perf_counter() - start
@@ -205,15 +224,21 @@ def main() -> None:
         f"  {rate / (200 / reference):.0f}x the reference engine ({200 / reference:,.0f} games/s)"
     )
     print(f"  {rate / JAVA_GAMES_PER_SECOND:.1f}x the paper's Java engine (~790 games/s)")
-    print(f"  with trading: {args.games / trading_seconds:,.0f} games per second, "
-          f"{trading_turns / trading_seconds:,.0f} player-turns per second, "
-          f"{seconds / trading_seconds:.2f} of the trade-free speed (side by side)")  # fmt: skip
-    print(f"one GA generation (1,000 RGA players x 100 games = 25,000 games): {generation:.2f} s, "
-          f"{generation_turns / generation:,.0f} player-turns per second")  # fmt: skip
+    print(
+        f"  with trading: {args.games / trading_seconds:,.0f} games per second, "
+        f"{trading_turns / trading_seconds:,.0f} player-turns per second, "
+        f"{seconds / trading_seconds:.2f} of the trade-free speed (side by side)"
+    )
+    print(
+        f"one GA generation (1,000 RGA players x 100 games = 25,000 games): {generation:.2f} s, "
+        f"{generation_turns / generation:,.0f} player-turns per second"
+    )
     print(f"  {generation * 1000 / 3600:.2f} hours for 1,000 generations of games")
     print(f"  {trading:.2f} s with trading (evolve --trading)")
-    print("evolution.run.play_generation (1,000 players x 100 games): " + ", ".join(
-        f"{name} {seconds:.2f} s" for name, seconds in evolve_seconds.items()))  # fmt: skip
+    print(
+        "evolution.run.play_generation (1,000 players x 100 games): "
+        + ", ".join(f"{name} {seconds:.2f} s" for name, seconds in evolve_seconds.items())
+    )
     print(f"peak memory of 100,000 games in a fresh process: {peak:.0f} MB")
     print(f"peak memory of 10,000 RGA players playing 2,500 games: {peak_population:.0f} MB")
     print("one evolve generation (1,000 RGA players x 100 games), where the time goes:")
@@ -221,12 +246,14 @@ def main() -> None:
         print(f"  {part:<44}{part_seconds:6.3f} s")
     every, one = whole_generation_seconds(None, args.repeat), whole_generation_seconds(1, 1)
     cores = os.cpu_count() or 1
-    print(f"  a whole generation in whole processes: {every:.2f} s on {cores} cores "
-          f"({25_000 / every:,.0f} games/s, about {generation_turns / every:,.0f} player-turns/s), "
-          f"{one:.2f} s on one core ({25_000 / one:,.0f} games/s per core, "
-          f"about {generation_turns / one:,.0f} player-turns/s); the paper's Java engine needs "
-          f"{JAVA_GENERATION_SECONDS} s on one core: "
-          f"{JAVA_GENERATION_SECONDS / every:.0f}x")  # fmt: skip
+    print(
+        f"  a whole generation in whole processes: {every:.2f} s on {cores} cores "
+        f"({25_000 / every:,.0f} games/s, about {generation_turns / every:,.0f} player-turns/s), "
+        f"{one:.2f} s on one core ({25_000 / one:,.0f} games/s per core, "
+        f"about {generation_turns / one:,.0f} player-turns/s); the paper's Java engine needs "
+        f"{JAVA_GENERATION_SECONDS} s on one core: "
+        f"{JAVA_GENERATION_SECONDS / every:.0f}x"
+    )
     print_goals(rate, args.games / trading_seconds, args.repeat)
 
 
@@ -234,18 +261,24 @@ def print_goals(rate: float, trading_rate: float, repeat: int) -> None:
     """The two speed goals, each figure with its ratio: trading games against trade-free
     ones (``rate`` and ``trading_rate`` games/s, timed side by side), and a whole evolve
     generation against the Java engine's."""
-    print(f"goal 1, trading at full speed (goal {TRADING_GOAL:.2f} of the trade-free speed; "
-          f"4 always-buy players, side by side): {rate:,.0f} games/s without trading, "
-          f"{trading_rate:,.0f} with: {trading_rate / rate:.2f}")  # fmt: skip
+    print(
+        f"goal 1, trading at full speed (goal {TRADING_GOAL:.2f} of the trade-free speed; "
+        f"4 always-buy players, side by side): {rate:,.0f} games/s without trading, "
+        f"{trading_rate:,.0f} with: {trading_rate / rate:.2f}"
+    )
     cores = os.cpu_count() or 1
-    print(f"goal 2, a paper generation in whole evolve processes on {cores} cores "
-          f"(1,000 players x 100 games, breeding, saving; goal {GENERATION_GOAL} s, "
-          f"{JAVA_GENERATION_SECONDS / GENERATION_GOAL:.0f}x the Java engine's "
-          f"{JAVA_GENERATION_SECONDS} s):")  # fmt: skip
+    print(
+        f"goal 2, a paper generation in whole evolve processes on {cores} cores "
+        f"(1,000 players x 100 games, breeding, saving; goal {GENERATION_GOAL} s, "
+        f"{JAVA_GENERATION_SECONDS / GENERATION_GOAL:.0f}x the Java engine's "
+        f"{JAVA_GENERATION_SECONDS} s):"
+    )
     for name, options in GENERATION_RUNS.items():
         every = whole_generation_seconds(None, repeat, options)
-        print(f"  {name:<18}{every:6.3f} s per generation, "
-              f"{JAVA_GENERATION_SECONDS / every:5.0f}x the Java engine")  # fmt: skip
+        print(
+            f"  {name:<18}{every:6.3f} s per generation, "
+            f"{JAVA_GENERATION_SECONDS / every:5.0f}x the Java engine"
+        )
 
 
 if __name__ == "__main__":

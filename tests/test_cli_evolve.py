@@ -16,9 +16,26 @@ from test_evolve_files import FILES
 from monopoly_lesson.cli import main
 from monopoly_lesson.evolution import run as evolution_run
 
-SMALL = ("evolve", "--chromosome", "tga", "--fitness", "finish_order", "--population", "16",
-         "--games-per-player", "2", "--max-rounds", "10", "--benchmark-every", "2",
-         "--benchmark-games", "4", "--seed", "1", "--no-progress")  # fmt: skip
+SMALL = (
+    "evolve",
+    "--chromosome",
+    "tga",
+    "--fitness",
+    "finish_order",
+    "--population",
+    "16",
+    "--games-per-player",
+    "2",
+    "--max-rounds",
+    "10",
+    "--benchmark-every",
+    "2",
+    "--benchmark-games",
+    "4",
+    "--seed",
+    "1",
+    "--no-progress",
+)
 
 
 def run(capsys, *argv):
@@ -114,10 +131,20 @@ def test_ctrl_c_exits_130_and_resume_finishes_the_same_run(capsys, tmp_path, mon
 
 def test_the_real_command_prints_no_traceback(tmp_path):
     done = subprocess.run(
-        [sys.executable, "-m", "monopoly_lesson", "evolve", "--population", "10", "--out",
-         str(tmp_path / "run")],
-        capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "monopoly_lesson",
+            "evolve",
+            "--population",
+            "10",
+            "--out",
+            str(tmp_path / "run"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 2 and done.stdout == "" and one_line(done.stderr)
     assert "multiple of 4" in done.stderr
 
@@ -147,8 +174,9 @@ def command(*argv):
 def interrupt(argv, cwd, when):
     """Start the command, press Ctrl-C (SIGINT) once ``when(process)`` is true; its exit
     status and stderr."""
-    started = subprocess.Popen(command(*argv), cwd=cwd, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)  # fmt: skip
+    started = subprocess.Popen(
+        command(*argv), cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     try:
         while not when(started):
             time.sleep(0.01)
@@ -187,8 +215,7 @@ def test_ctrl_c_while_the_command_starts_is_one_line_and_exit_130(tmp_path, seco
     assert status == 130 and "Traceback" not in err, err
     assert len(err.strip().splitlines()) == 1 and "python -m monopoly_lesson" in err, err
     assert "stopped" in err or "interrupted" in err, err
-    done = subprocess.run(command(*argv), cwd=tmp_path, capture_output=True, text=True,
-                          timeout=120)  # fmt: skip
+    done = subprocess.run(command(*argv), cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and done.stderr == "", done.stderr
     assert pd.read_csv(tmp_path / "run" / "history.csv")["generation"].tolist() == [1, 2]
 
@@ -199,8 +226,11 @@ def test_ctrl_c_during_the_generations_is_one_line_and_resumes_to_the_same_files
     for name in ("stopped", "whole"):  # the same relative --out: the same parameters.json
         (tmp_path / name).mkdir()
     history = tmp_path / "stopped" / "run" / "history.csv"
-    status, err = interrupt((*SMALL, "--generations", "500", "--out", "run"),
-                            tmp_path / "stopped", lambda _: history.exists())  # fmt: skip
+    status, err = interrupt(
+        (*SMALL, "--generations", "500", "--out", "run"),
+        tmp_path / "stopped",
+        lambda _: history.exists(),
+    )
     assert status == 130 and "Traceback" not in err, err
     assert err.strip().splitlines() == [
         "python -m monopoly_lesson evolve: stopped; the completed generations are in run: "
@@ -210,7 +240,12 @@ def test_ctrl_c_during_the_generations_is_one_line_and_resumes_to_the_same_files
     assert 1 <= saved < 500
     generations = ("--generations", str(saved + 2), "--out", "run")
     for name, more in (("stopped", ("--resume",)), ("whole", ())):
-        done = subprocess.run(command(*SMALL, *generations, *more), cwd=tmp_path / name,
-                              capture_output=True, text=True, timeout=300)  # fmt: skip
+        done = subprocess.run(
+            command(*SMALL, *generations, *more),
+            cwd=tmp_path / name,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert done.returncode == 0, done.stderr
     assert files_of(tmp_path / "stopped" / "run") == files_of(tmp_path / "whole" / "run")

@@ -36,8 +36,9 @@ def openblas_kernel(coretype: str | None) -> str | None:
     env.pop("OPENBLAS_CORETYPE", None)
     if coretype:
         env["OPENBLAS_CORETYPE"] = coretype
-    out = subprocess.run([sys.executable, "-c", ARCHITECTURE], env=env, capture_output=True,
-                         text=True, check=True)  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", ARCHITECTURE], env=env, capture_output=True, text=True, check=True
+    )
     kernels = json.loads(out.stdout)
     return kernels[0] if kernels else None
 
@@ -51,8 +52,10 @@ def second_kernel() -> tuple[str, str]:
         kernel = openblas_kernel(coretype)
         if kernel and kernel != default:
             return coretype, kernel
-    pytest.skip(f"no second OpenBLAS kernel can be chosen on {platform.machine()} "
-                f"(default {default}; numpy's OpenBLAS may not be built for several)")  # fmt: skip
+    pytest.skip(
+        f"no second OpenBLAS kernel can be chosen on {platform.machine()} "
+        f"(default {default}; numpy's OpenBLAS may not be built for several)"
+    )
 
 
 def test_a_second_kernel_is_really_chosen():
@@ -62,28 +65,43 @@ def test_a_second_kernel_is_really_chosen():
 
 NOTEBOOKS = sorted(
     name
-    for name in (p.relative_to(ROOT / "notebooks").as_posix()
-                 for p in (ROOT / "notebooks").rglob("*.ipynb"))
+    for name in (
+        p.relative_to(ROOT / "notebooks").as_posix() for p in (ROOT / "notebooks").rglob("*.ipynb")
+    )
     if not any(part.startswith(".") for part in name.split("/"))
-)  # fmt: skip
+)
 """Every notebook nbval collects under notebooks/ (pytest skips folders named with a dot)."""
 
 
 # One test per notebook, each its own group, so that pytest-xdist's workers share them out.
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "notebook", [pytest.param(name, marks=pytest.mark.xdist_group(f"{name} under a second "
-                                                                  "OpenBLAS kernel"))
-                 for name in NOTEBOOKS],
-)  # fmt: skip
+    "notebook",
+    [
+        pytest.param(name, marks=pytest.mark.xdist_group(f"{name} under a second OpenBLAS kernel"))
+        for name in NOTEBOOKS
+    ],
+)
 def test_stored_outputs_under_a_second_openblas_kernel(notebook):
     coretype, kernel = second_kernel()
     env = {**os.environ, "OPENBLAS_CORETYPE": coretype}
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "--nbval", f"notebooks/{notebook}", "-q",
-         "-p", "no:cacheprovider"],
-        cwd=ROOT, env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--nbval",
+            f"notebooks/{notebook}",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
     tail = "\n".join(run.stdout.splitlines()[-40:])
     assert run.returncode == 0, (
         f"{notebook}'s stored outputs differ under OpenBLAS kernel {kernel}:\n{tail}"

@@ -12,8 +12,9 @@ def play(start, dice, *, turns=None, chance_order=(), chest_order=(), fn=None, *
 
     ``fn`` is a student's take_turn (None: the reference engine); ``kwargs`` set up the seat.
     """
-    seat = Seat.preset(dice=dice, start=start, chance_order=chance_order,
-                       chest_order=chest_order, seed=1, **kwargs)  # fmt: skip
+    seat = Seat.preset(
+        dice=dice, start=start, chance_order=chance_order, chest_order=chest_order, seed=1, **kwargs
+    )
     while (turns is None and seat.dice.rolls_left) or (
         turns is not None and seat.turns_played < turns
     ):
@@ -31,7 +32,9 @@ SCENARIOS = {
         chance_order=[1, 6, 5, 4, 10],
         turns=4,
         tallies={1: 1, 6: 1, 8: 3, 16: 1, 23: 1, 29: 1, 37: 1},
-        pos=37, in_jail=False, jail_turns=0,
+        pos=37,
+        in_jail=False,
+        jail_turns=0,
     ),
     "3 doubles twice then Community Chest": dict(
         start=1,
@@ -39,20 +42,29 @@ SCENARIOS = {
         chest_order=[3],
         turns=2,
         tallies={7: 1, 11: 1, 14: 1, 18: 1},
-        pos=18, in_jail=False, jail_turns=0,
+        pos=18,
+        in_jail=False,
+        jail_turns=0,
     ),
     "4 three doubles and the third turn in jail": dict(
         start=1,
         dice=[3, 3, 3, 3, 1, 1, 1, 2, 4, 5, 5, 6],
         turns=4,
         tallies={7: 1, 11: 3, 13: 1, 22: 1},
-        pos=22, in_jail=False, jail_turns=0,
+        pos=22,
+        in_jail=False,
+        jail_turns=0,
     ),
     "5 doubles into Go to Jail, doubles out": dict(
-        start=25, dice=[3, 3, 1, 2, 3, 3], turns=3, tallies={11: 2, 17: 1},
-        pos=17, in_jail=False, jail_turns=0,
+        start=25,
+        dice=[3, 3, 1, 2, 3, 3],
+        turns=3,
+        tallies={11: 2, 17: 1},
+        pos=17,
+        in_jail=False,
+        jail_turns=0,
     ),
-}  # fmt: skip
+}
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
@@ -88,8 +100,13 @@ def test_scenario_4_step_by_step():
 @pytest.mark.parametrize("number", sorted(PACKAGE_SCENARIOS))
 def test_the_packages_scenarios_are_the_rules_scenarios(number):
     s = PACKAGE_SCENARIOS[number]
-    played = play_preset(dice=s.dice, start=s.start, turns=s.turns, chance_order=s.chance_order,
-                         chest_order=s.chest_order)  # fmt: skip
+    played = play_preset(
+        dice=s.dice,
+        start=s.start,
+        turns=s.turns,
+        chance_order=s.chance_order,
+        chest_order=s.chest_order,
+    )
     assert played.tallies == s.tallies
     assert s.name == f"scenario {number} of the rules ({s.description})"
 

@@ -18,8 +18,10 @@ def test_a_notebooks_cells_run_together_in_one_group():
 
 
 def test_a_module_runs_whole_in_one_group_so_its_fixtures_are_built_once():
-    tests = ["tests/test_handouts.py::test_pdf_handout[00_welcome]",
-             "tests/test_handouts.py::test_html_page[01_moving_around]"]  # fmt: skip
+    tests = [
+        "tests/test_handouts.py::test_pdf_handout[00_welcome]",
+        "tests/test_handouts.py::test_html_page[01_moving_around]",
+    ]
     assert {sharing.group_of(test) for test in tests} == {"tests/test_handouts.py"}
     doctest = "monopoly_lesson/fast.py::monopoly_lesson.fast.play"
     assert sharing.group_of(doctest) == "monopoly_lesson/fast.py"
