@@ -429,3 +429,56 @@ def test_the_default_swaps_play_on_both_engines():
     test_the_completion_swap_asks_each_partner_in_seat_order_after_the_mover()
     test_the_default_refuses_to_help_a_proposer_who_would_hold_more_groups_than_it_gains()
     assert len(BOTH_ENGINES) == before + 3
+
+
+def completion_swaps_by_definition(game, me, partner):
+    """The completion swaps straight from the rules page, trying every pair of lots: ``me``
+    takes the only lot of a colour group it lacks, the partner the only one it lacks of
+    another, each lot a street its owner holds unmortgaged in a group without buildings; the
+    side receiving the dearer lot pays the difference, if it has it."""
+    from monopoly_lesson.game.state import GROUP, GROUP_SPACES, PRICE, STREET_GROUPS
+
+    def lacks_only(seat, space):
+        others = [s for s in GROUP_SPACES[GROUP[space]] if s != space]
+        return game.lots[space].owner != seat and all(game.lots[s].owner == seat for s in others)
+
+    def may_give(seat, space):
+        built = any(game.lots[s].buildings for s in GROUP_SPACES[GROUP[space]])
+        return game.lots[space].owner == seat and not game.lots[space].mortgaged and not built
+
+    streets = sorted(s for s in PRICE if GROUP[s] in STREET_GROUPS)
+    cash = {me: game.player(me).cash, partner: game.player(partner).cash}
+    swaps = []
+    for take in streets:
+        for given in streets:
+            if GROUP[take] == GROUP[given] or not (
+                lacks_only(me, take) and may_give(partner, take)
+            ):
+                continue
+            if not (lacks_only(partner, given) and may_give(me, given)):
+                continue
+            pay = PRICE[take] - PRICE[given]
+            if (pay >= 0 and cash[me] >= pay) or (pay < 0 and cash[partner] >= -pay):
+                swaps.append((given, take, pay))
+    return swaps
+
+
+def test_the_completion_swaps_are_those_of_the_rules_definition_in_board_order():
+    """In the states of real games, every turn, between every two players (games without
+    trading, so that the swaps open pile up rather than being made at once)."""
+    from monopoly_lesson.game.strategies import completion_swaps
+
+    compared = found = 0
+    for seed in range(4):
+        g = MonopolyGame(["always", "heuristic", "always", "random:0.5"], seed=seed)
+        while not g.over and g.state.round <= 40:
+            g.play_turn()
+            for me in (p.seat for p in g.state.players if p.in_game):
+                for partner in (p.seat for p in g.state.players if p.in_game and p.seat != me):
+                    swaps = [
+                        (t.give[0], t.take[0], t.cash)
+                        for t in completion_swaps(g.state, me, partner)
+                    ]
+                    assert swaps == completion_swaps_by_definition(g.state, me, partner)
+                    compared, found = compared + 1, found + len(swaps)
+    assert compared > 1000 and found > 20, (compared, found)  # the states held swaps to find

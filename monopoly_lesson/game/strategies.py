@@ -22,6 +22,7 @@ plain class or a few functions work too (:mod:`monopoly_lesson.game.plugins`).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 
 from .buildings import lift_cost, why_not_build, why_not_mortgage, why_not_sell
@@ -37,7 +38,7 @@ from .state import (
     ReadableGame,
 )
 from .trade import Trade
-from .trading import make_trade, tradable_lots
+from .trading import make_trade, tradable
 
 __all__ = [
     "BUILD_ORDER",
@@ -56,14 +57,18 @@ __all__ = [
     "completion_swaps",
     "default_build",
     "groups_gained",
+    "lots_to_complete",
     "only_lot_missing",
     "partners_to_ask",
     "swap_with",
+    "swappable",
     "swappable_lots",
 ]
 
 RESERVE = 200
 """The cash the default build and lift decisions keep in hand."""
+STREETS = tuple(s for s in sorted(PRICE) if GROUP[s] in STREET_GROUPS)
+"""The street lots (the colour groups' lots), in board order."""
 BUILD_ORDER = ("orange", "light blue", "red", "purple", "dark blue", "yellow", "green", "brown")
 """The groups the default build decision develops, in order (the paper's code's order)."""
 LIFT_ORDER = ("complete groups", "railroad", "utility", "others")
@@ -185,13 +190,29 @@ def only_lot_missing(game: ReadableGame, seat: int, space: int) -> bool:
     return all(game.lots[s].owner == seat for s in GROUP_SPACES[GROUP[space]] if s != space)
 
 
+def lots_to_complete(game: ReadableGame, seat: int) -> list[int]:
+    """The streets that are each the only lot of their colour group that ``seat`` does not
+    hold, in board order: the lots a completion swap could give it."""
+    held = Counter(GROUP[s] for s in game.player(seat).lots)
+    return sorted(
+        s
+        for group in STREET_GROUPS
+        if held[group] == len(GROUP_SPACES[group]) - 1
+        for s in GROUP_SPACES[group]
+        if game.lots[s].owner != seat
+    )
+
+
+def swappable(game: ReadableGame, seat: int, space: int) -> bool:
+    """Whether ``seat`` may give ``space`` in a completion swap: its own unmortgaged street,
+    in a group without buildings."""
+    lot = game.lots[space]
+    return lot.owner == seat and not lot.mortgaged and tradable(game, seat, space)
+
+
 def swappable_lots(game: ReadableGame, seat: int) -> list[int]:
     """``seat``'s unmortgaged street lots in groups without buildings, in board order."""
-    return [
-        s
-        for s in tradable_lots(game, seat)
-        if GROUP[s] in STREET_GROUPS and not game.lots[s].mortgaged
-    ]
+    return [s for s in sorted(game.player(seat).lots) if s in STREETS and swappable(game, seat, s)]
 
 
 def swap_with(game: ReadableGame, me: int, partner: int) -> Trade | None:
@@ -204,11 +225,11 @@ def completion_swaps(game: ReadableGame, me: int, partner: int) -> Iterator[Trad
     """Every completion swap with ``partner`` whose payer has the price difference, in
     board order of the lot received, then of the lot given: the default proposes the first."""
     cash = {me: game.player(me).cash, partner: game.player(partner).cash}
-    for take in swappable_lots(game, partner):
-        if not only_lot_missing(game, me, take):
+    for take in lots_to_complete(game, me):
+        if not swappable(game, partner, take):
             continue
-        for give in swappable_lots(game, me):
-            if GROUP[give] == GROUP[take] or not only_lot_missing(game, partner, give):
+        for give in lots_to_complete(game, partner):
+            if GROUP[give] == GROUP[take] or not swappable(game, me, give):
                 continue
             pay = PRICE[take] - PRICE[give]  # the side receiving the dearer lot pays
             if (pay >= 0 and cash[me] >= pay) or (pay < 0 and cash[partner] >= -pay):
@@ -241,6 +262,8 @@ def groups_gained(game: ReadableGame, me: PlayerState | OwnView, offer: Trade) -
 def completion_swap(game: ReadableGame, me: PlayerState | OwnView) -> Trade | None:
     """The default proposal: to each other player in seat order after ``me`` not yet asked
     this turn, the first completion swap with it (see the rules page); None when none."""
+    if not lots_to_complete(game, me.seat):  # most turns early on: no swap could help it
+        return None
     for partner in partners_to_ask(game, me):
         if (trade := swap_with(game, me.seat, partner)) is not None:
             return trade

@@ -19,7 +19,7 @@ from .narration import say
 from .state import BANK, GROUP, GROUP_SPACES, PRICE, GameState, ReadableGame
 from .trade import Trade
 
-__all__ = ["MAX_PROPOSALS", "make_trade", "tradable_lots", "why_not_trade"]
+__all__ = ["MAX_PROPOSALS", "make_trade", "tradable", "tradable_lots", "why_not_trade"]
 
 MAX_PROPOSALS = 3
 """Proposals a mover may make in one turn."""
@@ -57,7 +57,13 @@ def _on_the_board(space: object) -> bool:
 def tradable_lots(game: ReadableGame, seat: int) -> list[int]:
     """``seat``'s lots that a trade may move, in board order: those of a group without
     buildings."""
-    return sorted(s for s in game.player(seat).lots if not _group_built(game, s))
+    return sorted(s for s in game.player(seat).lots if tradable(game, seat, s))
+
+
+def tradable(game: ReadableGame, seat: int, space: int) -> bool:
+    """Whether a trade may move ``seat``'s lot ``space``: no lot of its group has a
+    building."""
+    return game.lots[space].owner == seat and not _group_built(game, space)
 
 
 def _group_built(game: ReadableGame, space: int) -> bool:
