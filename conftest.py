@@ -2,8 +2,8 @@
 
 Each test module runs whole in one worker, so that its module fixtures (a JupyterLab server,
 games played once, a student edition written once) are built once; a notebook's cells run
-in order in one worker and one kernel, as nbval needs. A few long tests, named below, are
-shared out apart from their module. The longest groups are handed out first, so that no
+in order in one worker and one kernel, as nbval needs. The tests of a few long modules, named
+below, are shared out apart. The longest groups are handed out first, so that no
 worker is left with a long one at the end while the other idles.
 """
 
@@ -16,14 +16,6 @@ EACH_TEST = frozenset({"tests/test_other_processor.py"})
 EACH_FUNCTION = frozenset({"tests/test_check_chapters.py"})
 """Modules whose test functions go to the workers one by one, each with its parameters (a
 module fixture is built once per function that uses it, in its worker)."""
-OWN_GROUP = frozenset(
-    {
-        "tests/test_browser.py::test_stepping_the_whole_game_in_chapter_9",
-        "tests/test_browser.py::test_a_failing_strategy_shows_in_the_game_widget",
-    }
-)
-"""Long test functions run apart from the rest of their module (a fixture built once more)."""
-
 SECONDS_PER_CELL = 2.0
 """A notebook cell's rough cost, in seconds, for handing out the longest groups first."""
 SECONDS_SLOW = 20.0
@@ -36,12 +28,12 @@ SECONDS_OTHER = 0.3
 
 def group_of(nodeid: str) -> str:
     """The group a test runs in, whole in one worker: its file (a module, a notebook), or
-    the test or its function alone (``EACH_TEST``, ``EACH_FUNCTION``, ``OWN_GROUP``)."""
+    the test or its function alone (``EACH_TEST``, ``EACH_FUNCTION``)."""
     path, _, rest = nodeid.partition("::")
     function = f"{path}::{rest.split('[', 1)[0]}"
     if path in EACH_TEST:
         return nodeid
-    if path in EACH_FUNCTION or function in OWN_GROUP:
+    if path in EACH_FUNCTION:
         return function
     return path
 

@@ -130,6 +130,18 @@ def run_all_cells(page) -> None:
     wait_idle(page)
 
 
+def run_cells_through(page, starts_with: str) -> None:
+    """Run the cells above the code cell whose text starts as given, then that cell, from the
+    menu, as a student reading up to it does (the chapter's long runs after it wait)."""
+    page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=60_000)
+    cell = page.locator(".jp-CodeCell", has=page.locator(".cm-content", has_text=starts_with))
+    cell.first.locator(".jp-InputPrompt").click()  # selected, in command mode
+    page.get_by_role("menuitem", name="Run", exact=True).click()
+    page.get_by_role("menuitem", name="Run All Above Selected Cell", exact=True).click()
+    cell.first.locator(".jp-InputPrompt").click()  # and the cell itself, queued after them
+    page.keyboard.press("Shift+Enter")
+
+
 def status(page, widget: str = "turn-stepper") -> str:
     return page.locator(f".{widget} .{widget}-status").first.inner_text()
 
@@ -472,10 +484,14 @@ def game_view(page, cls: str) -> str:
     return view(page, cls, "game-stepper")
 
 
+CHAPTER_9_WIDGET = "stepper = GameStepper(players, seed=7)"
+"""The start of chapter 9's cell that shows the game widget (the cells above it set it up)."""
+
+
 def test_stepping_the_whole_game_in_chapter_9(page, lab, record_property):
     open_notebook(page, lab, "09_whole_game.ipynb")
-    run_all_cells(page)
-    page.locator(".game-stepper button:has-text('One turn')").first.wait_for()
+    run_cells_through(page, CHAPTER_9_WIDGET)
+    page.locator(".game-stepper button:has-text('One turn')").first.wait_for(timeout=120_000)
     page.wait_for_function(  # the three rounds played before the view was shown
         "() => document.querySelector('.game-stepper .game-stepper-status')"
         ".innerText.startsWith('Round 4:')"
@@ -501,9 +517,9 @@ def test_stepping_the_whole_game_in_chapter_9(page, lab, record_property):
 
 def test_a_failing_strategy_shows_in_the_game_widget(page, lab):
     open_notebook(page, lab, "09_whole_game.ipynb")
-    run_all_cells(page)
-    page.locator(".game-stepper button:has-text('One turn')").first.wait_for()
-    widget_cell = "stepper = GameStepper(players, seed=7)"
+    run_cells_through(page, CHAPTER_9_WIDGET)
+    page.locator(".game-stepper button:has-text('One turn')").first.wait_for(timeout=120_000)
+    widget_cell = CHAPTER_9_WIDGET
     broken = (
         'bug = make_strategy("bug", buy=lambda game, me, space: 1 / 0)\n'
         'stepper = GameStepper([bug, "always"], seed=7)\nstepper'
