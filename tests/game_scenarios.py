@@ -55,8 +55,7 @@ def new_game(*strategies: Strategy, players: int = 2, dice=(), chance=(), chest=
     """A game with ``strategies`` in seats 1, 2, ... (the rest passive) and preset dice and
     decks (no dice: any roll is an error)."""
     seated = [*strategies, *(passive() for _ in range(players - len(strategies)))]
-    return MonopolyGame(seated, dice=list(dice), chance_order=chance, chest_order=chest,
-                        **options)  # fmt: skip
+    return MonopolyGame(seated, dice=list(dice), chance_order=chance, chest_order=chest, **options)
 
 
 def player(g: MonopolyGame, seat: int) -> PlayerState:
@@ -134,8 +133,9 @@ def compiled_twin(g: MonopolyGame) -> tuple[np.ndarray, np.ndarray] | None:
     faces = dice.faces[2 * dice.rolls_used :]
     shuffles = [_next_shuffles(deck) for deck in decks]
     streams = np.concatenate([np.array(faces, np.int64), *[s.ravel() for s in shuffles]])
-    s = loop.new_game(len(g.state.players), 1, streams,
-                      np.array([len(faces), SHUFFLES_AHEAD, 0], np.int64))  # fmt: skip
+    s = loop.new_game(
+        len(g.state.players), 1, streams, np.array([len(faces), SHUFFLES_AHEAD, 0], np.int64)
+    )
     _set_players(s, g, codes)
     _set_lots(s, g)
     _set_decks(s, g, decks)

@@ -11,9 +11,15 @@ from monopoly_lesson.board_view import TOKEN_COLOURS, SpaceExtras, board_html, b
 from monopoly_lesson.plots import SHORT_TITLES, STREET_GROUPS, board_position
 
 GROUPS = {
-    "brown": [2, 4], "light blue": [7, 9, 10], "purple": [12, 14, 15], "orange": [17, 19, 20],
-    "red": [22, 24, 25], "yellow": [27, 28, 30], "green": [32, 33, 35], "dark blue": [38, 40],
-}  # fmt: skip
+    "brown": [2, 4],
+    "light blue": [7, 9, 10],
+    "purple": [12, 14, 15],
+    "orange": [17, 19, 20],
+    "red": [22, 24, 25],
+    "yellow": [27, 28, 30],
+    "green": [32, 33, 35],
+    "dark blue": [38, 40],
+}
 LINES = [0, 64, *(64 + 46 * k for k in range(1, 10)), 542]  # the grid's lines, in pixels
 
 
@@ -32,15 +38,21 @@ def hover(square: str) -> str:
 
 def outline(square: str) -> tuple[float, float, float, float]:
     """A square's box ``(left, top, right, bottom)``, from its outline (drawn inside it)."""
-    found = re.search(r'<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)" '
-                      r'fill="none" stroke="[^"]+" stroke-width="([\d.]+)"', square)  # fmt: skip
+    found = re.search(
+        r'<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)" '
+        r'fill="none" stroke="[^"]+" stroke-width="([\d.]+)"',
+        square,
+    )
     x, y, w, h, stroke = map(float, found.groups())
     return x - stroke / 2, y - stroke / 2, x + w + stroke / 2, y + h + stroke / 2
 
 
 def band(square: str) -> tuple[float, float, float, float]:
-    found = re.search(r'class="monopoly-band" data-group="[^"]+" x="([\d.]+)" y="([\d.]+)" '
-                      r'width="([\d.]+)" height="([\d.]+)"', square)  # fmt: skip
+    found = re.search(
+        r'class="monopoly-band" data-group="[^"]+" x="([\d.]+)" y="([\d.]+)" '
+        r'width="([\d.]+)" height="([\d.]+)"',
+        square,
+    )
     x, y, w, h = map(float, found.groups())
     return x, y, x + w, y + h
 
@@ -123,8 +135,10 @@ def test_tallies_shade_the_squares_and_show_on_hover(counts):
     drawn = squares(board_html(counts))
     assert hover(drawn[11]).endswith(": tally 3") and hover(drawn[2]).endswith(": tally 0")
     assert 'class="monopoly-tally">3</text>' in drawn[11] and "monopoly-tally" not in drawn[2]
-    shade = {s: re.search(r'fill-opacity="([\d.]+)" class="monopoly-shade"', drawn[s])
-             for s in (2, 6, 11)}  # fmt: skip
+    shade = {
+        s: re.search(r'fill-opacity="([\d.]+)" class="monopoly-shade"', drawn[s])
+        for s in (2, 6, 11)
+    }
     assert shade[2] is None and float(shade[6][1]) < float(shade[11][1])
     assert 'fill="white"' in drawn[11] and 'fill="white"' not in drawn[6]
 
@@ -167,9 +181,11 @@ def test_bad_arguments_are_explained(kwargs, error, message):
 
 @pytest.mark.parametrize(
     ("kwargs", "message"),
-    [(dict(houses=5), "houses must be a whole number from 0 to 4"),
-     (dict(houses=2, hotel=True), "a hotel or houses, not both")],
-)  # fmt: skip
+    [
+        (dict(houses=5), "houses must be a whole number from 0 to 4"),
+        (dict(houses=2, hotel=True), "a hotel or houses, not both"),
+    ],
+)
 def test_bad_extras_are_explained(kwargs, message):
     with pytest.raises(ValueError, match=message):
         SpaceExtras(**kwargs)

@@ -282,9 +282,12 @@ def test_checks_before_chapter_5_never_play_on_after_being_sent_to_jail():
             assert isinstance(check, ChapterCheck) and check.jail_turns is None
             for turns in range(1, check.turns):
                 seat = play_preset(
-                    dice=check.dice, start=check.start, turns=turns,
-                    chance_order=check.chance_order, chest_order=check.chest_order,
-                )  # fmt: skip
+                    dice=check.dice,
+                    start=check.start,
+                    turns=turns,
+                    chance_order=check.chance_order,
+                    chest_order=check.chest_order,
+                )
                 assert not seat.player.in_jail, f"chapter {chapter}: {check.name}, turn {turns}"
 
 

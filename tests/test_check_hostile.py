@@ -34,8 +34,10 @@ def check(path: Path, *extra: str) -> tuple[subprocess.CompletedProcess, float]:
     started = time.monotonic()
     done = subprocess.run(
         [sys.executable, "-m", "monopoly_lesson", "check", str(path), *extra],
-        capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     return done, time.monotonic() - started
 
 
@@ -104,8 +106,9 @@ def test_a_strategy_notebook_that_patches_the_package_is_not_graded_and_shows_no
     done, _ = check(book, "--timeout", "120", "--games", "8")
     assert done.returncode == 1, done.stdout + done.stderr
     first = done.stdout.splitlines()[0]
-    assert first == (f"{NOT_GRADED}: cell 1 changes the package's own code "
-                     "(monopoly_lesson.game.rent.rent_due)"), first  # fmt: skip
+    assert first == (
+        f"{NOT_GRADED}: cell 1 changes the package's own code (monopoly_lesson.game.rent.rent_due)"
+    ), first
     assert "_rent" not in done.stdout
     assert " won " not in done.stdout and "win rate" not in done.stdout
     assert "games played" not in done.stdout
@@ -202,8 +205,9 @@ def test_the_kernel_dies_with_the_checker_even_when_the_checker_is_killed(tmp_pa
     book = notebook(tmp_path, write_pid(pid_file), "import time\ntime.sleep(120)")
     checker = subprocess.Popen(
         [sys.executable, "-m", "monopoly_lesson", "check", str(book), "--timeout", "120"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         for _ in range(600):
             if pid_file.exists() and pid_file.read_text():

@@ -216,11 +216,16 @@ def test_the_real_check_grades_capstone_submissions(tmp_path, capsys):
 
     imports = "from monopoly_lesson import lots, make_strategy"
     good = "mine = make_strategy('mine', buy=lambda game, me, space: me.cash > 400)"
-    trader = ("trader = make_strategy('trader', buy=lambda game, me, space: me.cash > 400, "
-              "accept_trade=lambda game, me, offer: False)")  # fmt: skip
+    trader = (
+        "trader = make_strategy('trader', buy=lambda game, me, space: me.cash > 400, "
+        "accept_trade=lambda game, me, offer: False)"
+    )
     broken = "mine = make_strategy('mine', buy=lambda game, me, space: 'yes')"
-    for name, strategies in (("alice_09", [good, trader]), ("bob_09", [broken, trader]),
-                             ("carol_09", [good])):  # fmt: skip
+    for name, strategies in (
+        ("alice_09", [good, trader]),
+        ("bob_09", [broken, trader]),
+        ("carol_09", [good]),
+    ):
         cells = [nbformat.v4.new_code_cell(source) for source in (imports, *strategies)]
         nbformat.write(nbformat.v4.new_notebook(cells=cells), tmp_path / f"{name}.ipynb")
     assert tool.main([str(tmp_path), "--timeout", "120", "--games", "12"]) == 1

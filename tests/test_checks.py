@@ -33,9 +33,16 @@ ANY_SEED = [
 SEED_BELOW_2_32 = [
     lambda seed: play_games(["always", "never"], games=1, seed=seed),
     lambda seed: fast_games(strategy_codes(["always"] * 2), [[0, 1]], seeds=[seed]),
-    lambda seed: evolve("tga", population=8, games_per_player=1, generations=1, seed=seed,
-                        benchmark_every=0, progress=False),
-]  # fmt: skip
+    lambda seed: evolve(
+        "tga",
+        population=8,
+        games_per_player=1,
+        generations=1,
+        seed=seed,
+        benchmark_every=0,
+        progress=False,
+    ),
+]
 """Entry points whose games the fast engine may play (its generator takes 32 bits)."""
 
 

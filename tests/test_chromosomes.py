@@ -217,8 +217,13 @@ def test_genes_buy_table(cls):
     assert len(buy) == 28 and buy.index.name == "space"
     assert buy.index.tolist() == list(LOT_SPACES)
     assert buy.columns.tolist() == [
-        "title", "group", "nobody", "only_me", "one_other", "two_or_more"
-    ]  # fmt: skip
+        "title",
+        "group",
+        "nobody",
+        "only_me",
+        "one_other",
+        "two_or_more",
+    ]
     assert buy.loc[19, "group"] == "orange" and "Tennessee" in buy.loc[19, "title"]
     scale = GENE_MAX if cls is SGA else 1
     assert buy.loc[19, "one_other"] == pytest.approx(player.buy_genes[2, 18] / scale)

@@ -42,9 +42,15 @@ def test_simulate_rule_options_are_passed_on(capsys):
 
 def test_trace_reproduces_scenario_2(capsys):
     status, out, _ = run(
-        capsys, "trace", "--start", "1", "--dice", "3,4,3,4,1,1,3,4,5,3",
-        "--chance-order", "1,6,5,4,10",
-    )  # fmt: skip
+        capsys,
+        "trace",
+        "--start",
+        "1",
+        "--dice",
+        "3,4,3,4,1,1,3,4,5,3",
+        "--chance-order",
+        "1,6,5,4,10",
+    )
     assert status == 0
     assert "Chance: drew card 5, 'Advance token to the nearest Railroad'." in out
     assert "--- Turn 4 ---" in out and "--- Turn 5 ---" not in out
@@ -125,8 +131,9 @@ def test_a_csv_target_that_cannot_be_written_is_refused_before_the_run(
 def test_force_writes_over_an_existing_csv(capsys, tmp_path):
     path = tmp_path / "old.csv"
     path.write_text("old")
-    status, _, _ = run(capsys, "simulate", "--games", "2", "--seed", "1", "--csv", str(path),
-                       "--force")  # fmt: skip
+    status, _, _ = run(
+        capsys, "simulate", "--games", "2", "--seed", "1", "--csv", str(path), "--force"
+    )
     assert status == 0 and pd.read_csv(path)["space"].tolist() == list(range(1, 41))
 
 

@@ -117,10 +117,11 @@ result = simulate(games=20, seed=1, take_turn=take_turn, progress=False)
 def notebook(tmp_path, *sources, name="student.ipynb"):
     book = nbformat.v4.new_notebook()
     book.cells = [
-        nbformat.v4.new_markdown_cell(source[3:]) if source.startswith("md:")
+        nbformat.v4.new_markdown_cell(source[3:])
+        if source.startswith("md:")
         else nbformat.v4.new_code_cell(source)
         for source in sources
-    ]  # fmt: skip
+    ]
     path = tmp_path / name
     nbformat.write(book, path)
     return path
@@ -156,8 +157,13 @@ def test_a_broken_rule_exits_1_with_the_report(tmp_path):
 
 def test_a_failing_chapter_check_is_graded_and_its_cell_listed(tmp_path):
     """The issue's submission: send_to_jail does not tally Jail, so the chapter check fails."""
-    sources = ["md:# Chapter 2", "from monopoly_lesson import check_chapter",
-               BROKEN_SEND_TO_JAIL, "check_chapter(take_turn, 2)", RUN_PAST_IT]  # fmt: skip
+    sources = [
+        "md:# Chapter 2",
+        "from monopoly_lesson import check_chapter",
+        BROKEN_SEND_TO_JAIL,
+        "check_chapter(take_turn, 2)",
+        RUN_PAST_IT,
+    ]
     done = check(notebook(tmp_path, *sources))
     assert done.returncode == 1, done.stderr
     summary = done.stdout.split("\n\n")[0].splitlines()
@@ -182,10 +188,13 @@ def test_a_failing_chapter_check_is_graded_and_its_cell_listed(tmp_path):
 @pytest.mark.parametrize(
     ("sources", "message"),
     [
-        (["import time\ntime.sleep(60)"], "student.ipynb cannot be graded: it ran longer than "
-         "the time limit of 8 s in the notebook's cells (cell 1 of 1 was running)"),
+        (
+            ["import time\ntime.sleep(60)"],
+            "student.ipynb cannot be graded: it ran longer than "
+            "the time limit of 8 s in the notebook's cells (cell 1 of 1 was running)",
+        ),
     ],
-)  # fmt: skip
+)
 def test_notebooks_that_cannot_be_graded_exit_2_with_the_reason(tmp_path, sources, message):
     limit = "8" if "sleep" in sources[0] else "60"
     done = check(notebook(tmp_path, *sources), "--timeout", limit)
@@ -231,9 +240,11 @@ def test_every_way_of_leaving_take_turn_unanswered_gets_one_verdict(tmp_path, so
 def test_a_check_past_its_time_in_the_graded_games_says_so(tmp_path):
     """The cells run at once; the strategy's games are what take long (45 s leaves a loaded
     machine time to start the kernel and run the cells)."""
-    slow = ("import time\n\nfrom monopoly_lesson import make_strategy\n\n"
-            "mine = make_strategy('mine', buy=lambda game, me, space: "
-            "time.sleep(0.5) or True)")  # fmt: skip
+    slow = (
+        "import time\n\nfrom monopoly_lesson import make_strategy\n\n"
+        "mine = make_strategy('mine', buy=lambda game, me, space: "
+        "time.sleep(0.5) or True)"
+    )
     done = check(notebook(tmp_path, "# 9", slow, name="alice_09.ipynb"), "--timeout", "45")
     assert done.returncode == 2
     assert done.stderr.startswith(

@@ -39,14 +39,33 @@ def test_the_same_seed_prints_the_same_game(capsys):
     first = run(capsys, *PLAY)
     second = run(capsys, *PLAY)
     assert first == second
-    other = run(capsys, "play", "--strategy", "heuristic,always,rga,never", "--seed", "2",
-                "--max-rounds", "40")  # fmt: skip
+    other = run(
+        capsys,
+        "play",
+        "--strategy",
+        "heuristic,always,rga,never",
+        "--seed",
+        "2",
+        "--max-rounds",
+        "40",
+    )
     assert other[1] != first[1]
 
 
 def test_verbose_narrates_the_game(capsys):
-    status, out, _ = run(capsys, "play", "--strategy", "always", "--players", "2",
-                         "--seed", "3", "--max-rounds", "5", "--verbose")  # fmt: skip
+    status, out, _ = run(
+        capsys,
+        "play",
+        "--strategy",
+        "always",
+        "--players",
+        "2",
+        "--seed",
+        "3",
+        "--max-rounds",
+        "5",
+        "--verbose",
+    )
     assert status == 0
     assert "Round 1, P1 always: $1500, on Go (1)." in out
     assert " buys " in out
@@ -54,8 +73,9 @@ def test_verbose_narrates_the_game(capsys):
 
 
 def test_one_name_plays_every_seat(capsys):
-    status, out, _ = run(capsys, "play", "--players", "3", "--strategy", "never", "--seed", "1",
-                         "--max-rounds", "5")  # fmt: skip
+    status, out, _ = run(
+        capsys, "play", "--players", "3", "--strategy", "never", "--seed", "1", "--max-rounds", "5"
+    )
     assert status == 0
     assert all(f"P{k} never" in out for k in (1, 2, 3)) and "P4" not in out
     status, out, _ = run(capsys, "play", "--seed", "1", "--max-rounds", "5")
@@ -63,8 +83,9 @@ def test_one_name_plays_every_seat(capsys):
 
 
 def test_several_names_give_one_player_each(capsys):
-    status, out, _ = run(capsys, "play", "--strategy", "always,never,random:0.5", "--seed", "1",
-                         "--max-rounds", "5")  # fmt: skip
+    status, out, _ = run(
+        capsys, "play", "--strategy", "always,never,random:0.5", "--seed", "1", "--max-rounds", "5"
+    )
     assert status == 0 and "P3 random:0.5" in out and "P4" not in out
 
 
@@ -94,8 +115,10 @@ def test_chromosome_players_get_genes_from_the_seed_and_seat(capsys, monkeypatch
         (["play", "--strategy", "always,,never"], "comma-separated strategy names"),
         (["play", "--players", "1"], "the number of players must be from 2 to 8, got 1"),
         (["play", "--players", "9"], "the number of players must be from 2 to 8, got 9"),
-        (["play", "--players", "3", "--strategy", "always,never"],
-         "--strategy names 2 strategies but --players is 3"),
+        (
+            ["play", "--players", "3", "--strategy", "always,never"],
+            "--strategy names 2 strategies but --players is 3",
+        ),
         (["play", "--strategy", ",".join(["never"] * 9)], "2 to 8 players, got 9"),
         (["play", "--seed", "-1"], "the seed must be from 0 to 2**32 - 1 (4,294,967,295), got -1"),
         (["play", "--max-rounds", "0"], "max_rounds must be from 1 to 10,000"),
@@ -104,7 +127,7 @@ def test_chromosome_players_get_genes_from_the_seed_and_seat(capsys, monkeypatch
         (["tournament", "--strategy", "always"], "must name 2 to 8 strategies, got 1"),
         (["tournament", "--strategy", "always,random:x"], "probability P from 0 to 1"),
     ],
-)  # fmt: skip
+)
 def test_bad_arguments_exit_2_with_one_line(capsys, argv, message):
     status, out, err = run(capsys, *argv)
     assert status == 2 and out == ""
@@ -122,8 +145,18 @@ def test_module_entry_point_refuses_a_bad_strategy_without_traceback():
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
 
 
-TOURNAMENT = ("tournament", "--strategy", "heuristic,always,never,random:0.5", "--games", "8",
-              "--seed", "1", "--max-rounds", "20", "--no-progress")  # fmt: skip
+TOURNAMENT = (
+    "tournament",
+    "--strategy",
+    "heuristic,always,never,random:0.5",
+    "--games",
+    "8",
+    "--seed",
+    "1",
+    "--max-rounds",
+    "20",
+    "--no-progress",
+)
 
 
 def test_tournament_prints_each_strategys_win_rate(capsys):
@@ -133,8 +166,14 @@ def test_tournament_prints_each_strategys_win_rate(capsys):
     assert "about 25% of the games" in out
     header = next(line for line in out.splitlines() if "win_rate" in line)
     assert header.split() == [
-        "games", "wins", "win_rate", "ci_low", "ci_high", "mean_finish", "mean_net_worth",
-    ]  # fmt: skip
+        "games",
+        "wins",
+        "win_rate",
+        "ci_low",
+        "ci_high",
+        "mean_finish",
+        "mean_net_worth",
+    ]
     rows = {line.split()[0]: line.split() for line in out.splitlines() if line[:1].isalpha()}
     for name in ("heuristic", "always", "never", "random:0.5"):
         assert rows[name][1] == "8", "every strategy plays every game"
@@ -192,9 +231,20 @@ def test_help_lists_and_explains_the_game_commands(capsys):
 @pytest.mark.parametrize("trading", [[], ["--trading"]])
 def test_ega_plays_a_game_and_a_tournament(capsys, trading):
     """The richer chromosome is a strategy name like the others, with and without trading."""
-    status, out, _ = run(capsys, "play", "--strategy", "ega,always,heuristic", "--seed", "3",
-                         *trading)  # fmt: skip
+    status, out, _ = run(
+        capsys, "play", "--strategy", "ega,always,heuristic", "--seed", "3", *trading
+    )
     assert status == 0 and "P1 ega" in out
-    status, out, _ = run(capsys, "tournament", "--strategy", "ega,always", "--games", "20",
-                         "--seed", "3", "--no-progress", *trading)  # fmt: skip
+    status, out, _ = run(
+        capsys,
+        "tournament",
+        "--strategy",
+        "ega,always",
+        "--games",
+        "20",
+        "--seed",
+        "3",
+        "--no-progress",
+        *trading,
+    )
     assert status == 0 and "ega" in out and "always" in out

@@ -52,10 +52,24 @@ def replay_command(err: str) -> list[str]:
 
 def test_a_whole_game_from_piped_empty_lines_is_the_game_of_the_defaults():
     done = subprocess.run(
-        [sys.executable, "-m", "monopoly_lesson", "play", "--you", "2", *FIELD, "--seed", "1",
-         "--max-rounds", "40"],
-        input="\n" * 3000, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "monopoly_lesson",
+            "play",
+            "--you",
+            "2",
+            *FIELD,
+            "--seed",
+            "1",
+            "--max-rounds",
+            "40",
+        ],
+        input="\n" * 3000,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0 and done.stderr == ""
     out = done.stdout
     asked = PROMPT.findall(out)
@@ -64,8 +78,10 @@ def test_a_whole_game_from_piped_empty_lines_is_the_game_of_the_defaults():
     assert "\nWinner: " in out and "Game of 40 rounds (round limit), seed 1" in out
     defaults = play_monopoly(
         ["ega_trading", You(answer=lambda question: question.default), "always", "heuristic"],
-        seed=1, max_rounds=40, trading=True,
-    )  # fmt: skip
+        seed=1,
+        max_rounds=40,
+        trading=True,
+    )
     assert str(defaults) in out, "an empty line answers the rules' default"
 
 
@@ -86,18 +102,30 @@ def test_a_mixture_of_answers_is_checked_and_an_illegal_one_asked_again(capsys, 
     assert "Not allowed: a trade starts with give, take, pay, get or to, not 'Buy it'" in out
     # the input ran out (Ctrl-D): one line, exit 1, the seed and the answers to replay
     assert status == 1 and err.count("\n") == 1 and "Traceback" not in err
-    assert err.startswith("python -m monopoly_lesson play: stopped in round 1: the input ended "
-                          "(Ctrl-D) before the game did; seed 0, 3 answer(s) given")  # fmt: skip
-    assert replay_command(err) == ["play", "--you", "1", "--strategy",
-                                   "ega_trading,always,heuristic", "--seed", "0", "--trading",
-                                   "--answers", "n;150;n"]  # fmt: skip
+    assert err.startswith(
+        "python -m monopoly_lesson play: stopped in round 1: the input ended "
+        "(Ctrl-D) before the game did; seed 0, 3 answer(s) given"
+    )
+    assert replay_command(err) == [
+        "play",
+        "--you",
+        "1",
+        "--strategy",
+        "ega_trading,always,heuristic",
+        "--seed",
+        "0",
+        "--trading",
+        "--answers",
+        "n;150;n",
+    ]
     assert "Winner" not in out
 
 
 def test_the_printed_command_replays_the_same_game_and_plays_on(capsys, monkeypatch):
     rng = random.Random(5)
-    typed = "".join(rng.choice(["\n", "y\n", "n\n", "0\n", "sell 12\n", "1\n", "?\n"])
-                    for _ in range(60))  # fmt: skip
+    typed = "".join(
+        rng.choice(["\n", "y\n", "n\n", "0\n", "sell 12\n", "1\n", "?\n"]) for _ in range(60)
+    )
     status, first, err = play(capsys, monkeypatch, typed, "--you", "3", *FIELD, "--seed", "4")
     assert status == 1 and first.count("Not allowed") > 0
     argv = replay_command(err)
@@ -117,8 +145,7 @@ def test_the_printed_command_replays_the_same_game_and_plays_on(capsys, monkeypa
 def test_answers_from_a_file_one_a_line(capsys, monkeypatch, tmp_path):
     path = tmp_path / "answers.txt"
     path.write_text("n\n150\n\n")  # an empty line: the default (no trade)
-    status, out, err = play(capsys, monkeypatch, "", "--you", "1", *FIELD, "--answers",
-                            f"@{path}")  # fmt: skip
+    status, out, err = play(capsys, monkeypatch, "", "--you", "1", *FIELD, "--answers", f"@{path}")
     assert status == 1 and out.count("(replayed)") == 3
     assert "bid 0 to 1500 [Enter: 140, ?: help] > 150  (replayed)" in out
     assert "--answers 'n;150;n'" in err  # the default written out: as given, in words
@@ -153,8 +180,11 @@ def test_ctrl_c_at_a_question_stops_with_the_answers_to_replay(capsys, monkeypat
 def test_ctrl_c_in_the_terminal_is_exit_130_and_one_line():
     child = subprocess.Popen(
         [sys.executable, "-m", "monopoly_lesson", "play", "--you", "1", *FIELD],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     child.stdin.write("n\n")
     child.stdin.flush()
     out, deadline = "", time.monotonic() + 60
@@ -169,8 +199,17 @@ def test_ctrl_c_in_the_terminal_is_exit_130_and_one_line():
 
 
 def test_you_named_in_the_strategies_sits_there(capsys, monkeypatch):
-    status, out, _ = play(capsys, monkeypatch, "\n" * 2000, "--strategy", "always,you",
-                          "--seed", "2", "--max-rounds", "10")  # fmt: skip
+    status, out, _ = play(
+        capsys,
+        monkeypatch,
+        "\n" * 2000,
+        "--strategy",
+        "always,you",
+        "--seed",
+        "2",
+        "--max-rounds",
+        "10",
+    )
     assert status == 0 and re.search(r"\nRound \d+ \| P1 always \$[\d,]+ \| P2 you \$[\d,]+\n", out)
     assert "P2 you moves from Go (1)" in out and "P2 you" in out.split("Game of 10 rounds")[1]
 
@@ -182,17 +221,21 @@ def test_you_named_in_the_strategies_sits_there(capsys, monkeypatch):
         (["--you", "x"], "argument --you: the seat must be a whole number, got 'x'"),
         (["--you", "5", *FIELD], "--you must be a seat from 1 to 4 (the players), got 5"),
         (["--you", "3", "--players", "2"], "--you must be a seat from 1 to 2 (the players), got 3"),
-        (["--you", "1", "--strategy", "you,always"],
-         "--you seats you; leave you out of --strategy"),
-        (["--you", "1", "--players", "3", "--strategy", "always,never,never"],
-         "--strategy names 3 strategies beside yours but --players is 3; give 2 names"),
+        (
+            ["--you", "1", "--strategy", "you,always"],
+            "--you seats you; leave you out of --strategy",
+        ),
+        (
+            ["--you", "1", "--players", "3", "--strategy", "always,never,never"],
+            "--strategy names 3 strategies beside yours but --players is 3; give 2 names",
+        ),
         (["--you", "1", "--strategy", ",".join(["never"] * 8)], "2 to 8 players, got 9"),
         (["--strategy", "you,always,you"], "one person plays at the terminal, but you is in 2"),
         (["--strategy", "you"], "but you is in 4 seats"),
         (["--answers", "y;n"], "--answers replays a person's answers; add --you SEAT"),
         (["--you", "1", "--answers", "@never-made.txt"], "No such file or directory"),
     ],
-)  # fmt: skip
+)
 def test_a_bad_seat_or_answers_is_exit_2_and_one_line(capsys, monkeypatch, argv, message):
     status, out, err = play(capsys, monkeypatch, "", *argv)
     assert status == 2 and out == "" and message in err
@@ -236,8 +279,9 @@ def test_every_choice_of_every_decision_reads_back_from_its_words():
     asked = set()
     for seed in range(4):
         chooser = Chooser(seed)
-        play_monopoly([You(answer=chooser), "ega_trading", "always", "heuristic"], seed=seed,
-                      trading=True)  # fmt: skip
+        play_monopoly(
+            [You(answer=chooser), "ega_trading", "always", "heuristic"], seed=seed, trading=True
+        )
         asked |= chooser.asked
     assert asked == set(DECISIONS)
 
@@ -298,5 +342,9 @@ def test_spaces_by_name_and_answers_split_on_semicolons():
     assert space_of("Boardwalk") == 40 and space_of("  illinois ") == 25 and space_of("5") == 5
     assert space_of("B&O") == 26 and space_of("marvin") == 30
     assert split_answers(["y;150; n", "", "give 12,14 to 3"]) == [
-        "y", "150", "n", "", "give 12,14 to 3",
-    ]  # fmt: skip
+        "y",
+        "150",
+        "n",
+        "",
+        "give 12,14 to 3",
+    ]

@@ -30,8 +30,12 @@ from monopoly_lesson.game.strategies import StrategyError
 from monopoly_lesson.game.streams import GameStreams, StreamExhausted
 
 CHANCE, CHEST = 0, 1  # deck numbers in GameStreams.shuffles
-WATCHED_CARDS = {("Chance", 15): "chairman", ("Community Chest", 7): "opera",
-              ("Chance", 13): "repairs", ("Community Chest", 14): "repairs"}  # fmt: skip
+WATCHED_CARDS = {
+    ("Chance", 15): "chairman",
+    ("Community Chest", 7): "opera",
+    ("Chance", 13): "repairs",
+    ("Community Chest", 14): "repairs",
+}
 """The cards whose rare outcomes a game is watched for."""
 JUST_VISITING = [4, 6]  # from Go: 1 + 10 = Just Visiting (11), where nothing happens
 
@@ -47,8 +51,13 @@ def disagreement(strategies: list, streams: GameStreams, max_rounds: int = 100) 
     the bank's houses and hotels, the cards held and the bankruptcies at the end."""
     expected, result = reference_rounds(strategies, streams, max_rounds)
     players = len(strategies)
-    out = fast_games(strategy_codes(strategies), np.arange(players)[None], streams=[streams],
-                     max_rounds=max_rounds, trace=True)  # fmt: skip
+    out = fast_games(
+        strategy_codes(strategies),
+        np.arange(players)[None],
+        streams=[streams],
+        max_rounds=max_rounds,
+        trace=True,
+    )
     return first_difference(out, 0, expected, result)
 
 
@@ -74,14 +83,25 @@ def first_difference(out: dict, k: int, expected: list, result) -> str | None:
         ("places", finish, out["finish"][k].tolist()),
         ("net worths", result.net_worth, out["net_worth"][k].tolist()),
         ("rounds", result.rounds, int(out["rounds"][k])),
-        ("bank's houses and hotels", [state.bank_houses, state.bank_hotels],
-         [int(last[loop.HOUSES_LEFT]), int(last[loop.HOTELS_LEFT])]),
-        ("cards held", [len(p.jail_cards) for p in state.players],
-         last[loop.NCARDS : loop.NCARDS + players].tolist()),
-        ("bankruptcies (seat, round)", [(seat, rnd) for seat, rnd, _ in state.bankruptcies],
-         [(int(p), int(last[loop.BROUND + p - 1]))
-          for p in last[loop.GONE : loop.GONE + last[loop.NGONE]]]),
-    ]  # fmt: skip
+        (
+            "bank's houses and hotels",
+            [state.bank_houses, state.bank_hotels],
+            [int(last[loop.HOUSES_LEFT]), int(last[loop.HOTELS_LEFT])],
+        ),
+        (
+            "cards held",
+            [len(p.jail_cards) for p in state.players],
+            last[loop.NCARDS : loop.NCARDS + players].tolist(),
+        ),
+        (
+            "bankruptcies (seat, round)",
+            [(seat, rnd) for seat, rnd, _ in state.bankruptcies],
+            [
+                (int(p), int(last[loop.BROUND + p - 1]))
+                for p in last[loop.GONE : loop.GONE + last[loop.NGONE]]
+            ],
+        ),
+    ]
     for what, want, got in ends:
         if got != want:
             return f"at the end: {what}: reference {want}, compiled {got}"
@@ -204,9 +224,14 @@ CRAFTED = [
     Crafted("Chairman of the Board bankrupts the mover", 355, (R5, H, N, "always", N, H, H)),
     Crafted("Grand Opera Night: a player cannot pay", 218, (N, N, R5, R5)),
     Crafted("a creditor cannot pay the 10% on the lots it takes", 9528, (R9, H, R9, H, N, H)),
-    Crafted("Grand Opera Night: the collector goes bankrupt", 2137, (R7, "always", R9, R9, R7),
-            faces={440: (1, 4)}, cards=((CHEST, 1, 7, 3),)),
-]  # fmt: skip
+    Crafted(
+        "Grand Opera Night: the collector goes bankrupt",
+        2137,
+        (R7, "always", R9, R9, R7),
+        faces={440: (1, 4)},
+        cards=((CHEST, 1, 7, 3),),
+    ),
+]
 
 
 @pytest.mark.parametrize("case", CRAFTED, ids=lambda case: case.rule)
@@ -247,25 +272,49 @@ def test_the_finish_order_s_keys_never_tie():
 FROM_GO = [
     ("buying_pays_the_price_to_the_bank", ["always", "never"], TO_BALTIC, [], [1440, 1500]),
     ("a_lone_bidder_pays_one_dollar", ["never", "always"], TO_BALTIC, [], [1500, 1499]),
-    ("with_no_bid_the_lot_stays_with_the_bank", ["never", "never"], TO_BALTIC, [],
-     [1500, 1500]),
-    ("an_unowned_utility_reached_by_a_card_may_be_bought", ["always", "never"], TO_CHANCE_8,
-     [4], [1350, 1500]),
+    ("with_no_bid_the_lot_stays_with_the_bank", ["never", "never"], TO_BALTIC, [], [1500, 1500]),
+    (
+        "an_unowned_utility_reached_by_a_card_may_be_bought",
+        ["always", "never"],
+        TO_CHANCE_8,
+        [4],
+        [1350, 1500],
+    ),
     ("go_salary_by_an_advance_to_go_card", ["never", "never"], TO_CHANCE_8, [1], [1700, 1500]),
-    ("go_salary_by_an_advance_card_only_when_it_passes_go[Illinois]", ["never", "never"],
-     TO_CHANCE_8, [2], [1500, 1500]),
-    ("go_salary_by_an_advance_card_only_when_it_passes_go[St. Charles]", ["never", "never"],
-     TO_CHANCE_8, [3], [1500, 1500]),
-    ("go_back_3_spaces_never_pays_the_salary", ["never", "never"], TO_CHANCE_8, [10],
-     [1300, 1500]),
+    (
+        "go_salary_by_an_advance_card_only_when_it_passes_go[Illinois]",
+        ["never", "never"],
+        TO_CHANCE_8,
+        [2],
+        [1500, 1500],
+    ),
+    (
+        "go_salary_by_an_advance_card_only_when_it_passes_go[St. Charles]",
+        ["never", "never"],
+        TO_CHANCE_8,
+        [3],
+        [1500, 1500],
+    ),
+    ("go_back_3_spaces_never_pays_the_salary", ["never", "never"], TO_CHANCE_8, [10], [1300, 1500]),
     ("taxes_and_free_parking[Income Tax]", ["never", "never"], TO_INCOME_TAX, [], [1300, 1500]),
-    ("a_drawn_get_out_of_jail_free_card_is_kept_out_of_its_deck", ["never", "never"],
-     TO_CHANCE_8, [12], [1500, 1500]),
-    *[(f"chance_money_cards[{card}]", ["never"] * 3, TO_CHANCE_8, [card], money)
-      for card, money in [(11, [1550, 1500, 1500]), (13, [1500, 1500, 1500]),
-                          (14, [1485, 1500, 1500]), (15, [1400, 1550, 1550]),
-                          (16, [1650, 1500, 1500])]],
-]  # fmt: skip
+    (
+        "a_drawn_get_out_of_jail_free_card_is_kept_out_of_its_deck",
+        ["never", "never"],
+        TO_CHANCE_8,
+        [12],
+        [1500, 1500],
+    ),
+    *[
+        (f"chance_money_cards[{card}]", ["never"] * 3, TO_CHANCE_8, [card], money)
+        for card, money in [
+            (11, [1550, 1500, 1500]),
+            (13, [1500, 1500, 1500]),
+            (14, [1485, 1500, 1500]),
+            (15, [1400, 1550, 1550]),
+            (16, [1650, 1500, 1500]),
+        ]
+    ],
+]
 
 
 def first_turn_streams(players: int, roll: list[int], chance: list[int]) -> GameStreams:
@@ -281,13 +330,18 @@ def first_turn_streams(players: int, roll: list[int], chance: list[int]) -> Game
     return GameStreams(faces, (decks[0], decks[1]), drawn.uniforms)
 
 
-@pytest.mark.parametrize(("test", "strategies", "roll", "chance", "money"), FROM_GO,
-                         ids=[case[0] for case in FROM_GO])  # fmt: skip
+@pytest.mark.parametrize(
+    ("test", "strategies", "roll", "chance", "money"), FROM_GO, ids=[case[0] for case in FROM_GO]
+)
 def test_the_rules_scenarios_from_go_on_both_engines(test, strategies, roll, chance, money):
     streams = first_turn_streams(len(strategies), roll, chance)
     assert disagreement(strategies, streams, max_rounds=1) is None
-    out = fast_games(strategy_codes(strategies), np.arange(len(strategies))[None],
-                     streams=[streams], max_rounds=1)  # fmt: skip
+    out = fast_games(
+        strategy_codes(strategies),
+        np.arange(len(strategies))[None],
+        streams=[streams],
+        max_rounds=1,
+    )
     assert out["cash"][0].tolist() == money
 
 

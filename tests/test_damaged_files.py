@@ -14,11 +14,36 @@ from monopoly_lesson.cli import main
 from monopoly_lesson.evolution import shipped
 from monopoly_lesson.evolution.run import evolve, load_evolution
 
-TINY = dict(population=8, games_per_player=1, max_rounds=8, benchmark_every=1,
-            benchmark_games=2, seed=5, progress=False)  # fmt: skip
-CLI = ("evolve", "--chromosome", "rga", "--population", "8", "--games-per-player", "1",
-       "--max-rounds", "8", "--benchmark-every", "1", "--benchmark-games", "2", "--seed", "5",
-       "--no-progress", "--generations", "3", "--resume")  # fmt: skip
+TINY = dict(
+    population=8,
+    games_per_player=1,
+    max_rounds=8,
+    benchmark_every=1,
+    benchmark_games=2,
+    seed=5,
+    progress=False,
+)
+CLI = (
+    "evolve",
+    "--chromosome",
+    "rga",
+    "--population",
+    "8",
+    "--games-per-player",
+    "1",
+    "--max-rounds",
+    "8",
+    "--benchmark-every",
+    "1",
+    "--benchmark-games",
+    "2",
+    "--seed",
+    "5",
+    "--no-progress",
+    "--generations",
+    "3",
+    "--resume",
+)
 ADVICE = r"start the run again in a new folder \(or restore the file from a copy\)\.$"
 
 
@@ -40,9 +65,10 @@ def folder(made, tmp_path):
 def refused_everywhere(folder, capsys, message):
     """Reading the run, resuming it, and resuming it on the command line: the same one
     plain error (exit status 2, one line, no traceback)."""
-    for read in (lambda: load_evolution(folder),
-                 lambda: evolve("rga", generations=3, out=folder, resume=True,
-                                **TINY)):  # fmt: skip
+    for read in (
+        lambda: load_evolution(folder),
+        lambda: evolve("rga", generations=3, out=folder, resume=True, **TINY),
+    ):
         with pytest.raises(ValueError, match=message) as caught:
             read()
         assert "\n" not in str(caught.value)
@@ -96,13 +122,13 @@ def refused_everywhere(folder, capsys, message):
         "not text",
     ],
 )
-def test_a_damaged_history_is_refused_naming_the_file_and_what_to_do(folder, capsys, damage,
-                                                                      message):  # fmt: skip
+def test_a_damaged_history_is_refused_naming_the_file_and_what_to_do(
+    folder, capsys, damage, message
+):
     path = folder / "history.csv"
     path.write_bytes(damage(path.read_text()).encode("latin-1"))
     said = refused_everywhere(folder, capsys, message)
-    assert said.endswith("start the run again in a new folder (or restore the file from a "
-                         "copy).")  # fmt: skip
+    assert said.endswith("start the run again in a new folder (or restore the file from a copy).")
 
 
 @pytest.mark.parametrize(
@@ -134,8 +160,9 @@ def test_a_damaged_benchmark_is_refused_naming_the_file(folder, capsys, damage, 
         ('{"chromosome": "rga",', r"it is not valid JSON \(Expecting property name"),
     ],
 )
-def test_parameters_that_are_not_a_json_object_are_refused_naming_the_file(folder, capsys, text,
-                                                                           message):  # fmt: skip
+def test_parameters_that_are_not_a_json_object_are_refused_naming_the_file(
+    folder, capsys, text, message
+):
     (folder / "parameters.json").write_text(text)
     refused_everywhere(folder, capsys, "parameters.json in .* is damaged: " + message)
 
@@ -200,8 +227,9 @@ RESTORE = r"; the package's data is damaged: install monopoly-lesson again"
         ("genes.npz", lambda p: p.unlink(), "is missing"),
     ],
 )
-def test_a_damaged_shipped_run_is_refused_naming_the_file(tmp_path, monkeypatch, file, damage,
-                                                          message):  # fmt: skip
+def test_a_damaged_shipped_run_is_refused_naming_the_file(
+    tmp_path, monkeypatch, file, damage, message
+):
     folder = damaged_copy(tmp_path, monkeypatch, "rga_finish_order", file, damage)
     where = f"{file} in {folder}".replace(".", r"\.")
     with pytest.raises(ValueError, match=f"^{where} {message}.*{RESTORE}"):
@@ -244,8 +272,9 @@ def gzip_rows_dropped(path):
         ("genes.npz", drop_genes, r"is damaged \(rga-num_wins-seed1/final is not in it\)"),
     ],
 )
-def test_a_damaged_shipped_experiment_is_refused_naming_the_file(tmp_path, monkeypatch, file,
-                                                                 damage, message):  # fmt: skip
+def test_a_damaged_shipped_experiment_is_refused_naming_the_file(
+    tmp_path, monkeypatch, file, damage, message
+):
     folder = damaged_copy(tmp_path, monkeypatch, "experiment_paper", file, damage)
     where = f"{file} in {folder}".replace(".", r"\.")
     with pytest.raises(ValueError, match=f"^{where} {message}.*{RESTORE}"):

@@ -49,9 +49,13 @@ def ega(buy=1.0, jail=0.0, bid=0.5, reserve=0.2, pay=0.5, keep=0.5) -> EGA:
             return [genes.get(group, 0.5) for group in STREET_GROUPS]
         return [genes] * len(STREET_GROUPS)
 
-    return EGA.from_genes(np.full(BUY_SHAPE, buy), np.full(EGA.JAIL_SHAPE, jail),
-                          np.full(EGA.BID_SHAPE, bid), [[reserve]],
-                          [trade_row(pay), trade_row(keep)])  # fmt: skip
+    return EGA.from_genes(
+        np.full(BUY_SHAPE, buy),
+        np.full(EGA.JAIL_SHAPE, jail),
+        np.full(EGA.BID_SHAPE, bid),
+        [[reserve]],
+        [trade_row(pay), trade_row(keep)],
+    )
 
 
 def swap_game(*strategies):
@@ -79,8 +83,9 @@ def test_it_bids_its_gene_times_twice_the_price_capped_at_its_cash():
 def test_its_bid_gene_is_the_one_of_the_groups_ownership_state_and_group():
     genes = np.full(EGA.BID_SHAPE, 0.5)
     genes[OWNERSHIP_STATES.index("one_other"), BID_GROUPS.index("railroad")] = 0.75
-    player_ = EGA.from_genes(np.ones(BUY_SHAPE), np.zeros(EGA.JAIL_SHAPE), genes, [[0.2]],
-                             np.full(EGA.TRADE_SHAPE, 0.5))  # fmt: skip
+    player_ = EGA.from_genes(
+        np.ones(BUY_SHAPE), np.zeros(EGA.JAIL_SHAPE), genes, [[0.2]], np.full(EGA.TRADE_SHAPE, 0.5)
+    )
     g = new_game(player_, passive())
     assert player_.bid(g.state, player(g, 1), 16) == 200  # nobody owns a railroad: 1 x $200
     give(g, 2, 6)  # Reading Railroad: one other player holds one
@@ -129,8 +134,9 @@ def test_it_accepts_a_completing_trade_only_for_its_least_to_keep(gene, accepted
     pays $60: its least to keep for light blue must be -$60 or less."""
     trade = Trade(partner=2, give=(2,), take=(10,), cash=-60)
     offers = iter([trade])
-    g = swap_game(passive(propose_trade=lambda game, me: next(offers, None)),
-                  ega(keep={"light blue": gene}))  # fmt: skip
+    g = swap_game(
+        passive(propose_trade=lambda game, me: next(offers, None)), ega(keep={"light blue": gene})
+    )
     play(g, 1, start=17)
     assert g.state.proposals[0].accepted is accepted
     assert player(g, 2).cash == (1500 - 60 if accepted else 1500)
@@ -143,8 +149,12 @@ def test_a_railroad_or_utility_it_gives_has_no_keep_limit(given):
     and it accepts (before, the railroad's missing limit stopped the game)."""
     trade = Trade(partner=2, give=(4,), take=(given,))
     offers = iter([trade])
-    g = new_game(passive(propose_trade=lambda game, me: next(offers, None)),
-                 ega(keep=1.0), dice=QUIET, trading=True)  # fmt: skip
+    g = new_game(
+        passive(propose_trade=lambda game, me: next(offers, None)),
+        ega(keep=1.0),
+        dice=QUIET,
+        trading=True,
+    )
     give(g, 1, 4)
     give(g, 2, 2, given)
     play(g, 1, start=17)
@@ -158,8 +168,9 @@ def test_it_answers_the_default_completion_swap_by_its_least_to_keep(gene, accep
     Connecticut: EGA takes it while its least to keep for light blue is at most $60."""
     g = swap_game("always", ega(keep={"light blue": gene}))
     play(g, 1, start=17)
-    assert [p.trade for p in g.state.proposals] == [Trade(partner=2, give=(2,), take=(10,),
-                                                          cash=60)]  # fmt: skip
+    assert [p.trade for p in g.state.proposals] == [
+        Trade(partner=2, give=(2,), take=(10,), cash=60)
+    ]
     assert g.state.proposals[0].accepted is accepted
     assert g.state.lots[10].owner == (1 if accepted else 2)
 
@@ -214,8 +225,13 @@ def test_its_genes_read_as_tables_in_dollars_and_multiples_of_the_price():
     ],
 )
 def test_bad_genes_say_which_table_and_what_is_allowed(genes, words):
-    parts = {"buy": np.ones(BUY_SHAPE), "jail": np.zeros(EGA.JAIL_SHAPE),
-             "bid": np.full(EGA.BID_SHAPE, 0.5), "reserve": [[0.2]],
-             "trade": np.full(EGA.TRADE_SHAPE, 0.5), **genes}  # fmt: skip
+    parts = {
+        "buy": np.ones(BUY_SHAPE),
+        "jail": np.zeros(EGA.JAIL_SHAPE),
+        "bid": np.full(EGA.BID_SHAPE, 0.5),
+        "reserve": [[0.2]],
+        "trade": np.full(EGA.TRADE_SHAPE, 0.5),
+        **genes,
+    }
     with pytest.raises(ValueError, match=words):
         EGA.from_genes(**parts)

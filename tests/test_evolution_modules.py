@@ -14,24 +14,78 @@ from monopoly_lesson.evolution import files, operators
 
 EVOLUTION = Path(__file__).resolve().parent.parent / "monopoly_lesson" / "evolution"
 PUBLIC = {
-    "operators": ["CROSSOVERS", "FIELD", "FITNESS", "INITS", "LEVEL_RANGE", "LEVEL_SD",
-                  "MUTATION_RATE", "MUTATION_SD", "OPERATORS", "SEATS", "SELECTIONS",
-                  "TOURNAMENT_SIZE",
-                  "check_fitness", "check_operators", "crossover", "diversity", "finish_order",
-                  "fitness_parts", "flip_bits", "generation_genomes", "genome_genes",
-                  "genome_length", "genome_player", "mutate", "net_worth", "next_population",
-                  "num_monopolies", "num_properties", "num_wins", "one_point_crossover",
-                  "random_population", "rank_selection", "roulette", "run_rng", "select_elite",
-                  "split_counts", "tournament", "uniform_crossover", "used_genes"],
+    "operators": [
+        "CROSSOVERS",
+        "FIELD",
+        "FITNESS",
+        "INITS",
+        "LEVEL_RANGE",
+        "LEVEL_SD",
+        "MUTATION_RATE",
+        "MUTATION_SD",
+        "OPERATORS",
+        "SEATS",
+        "SELECTIONS",
+        "TOURNAMENT_SIZE",
+        "check_fitness",
+        "check_operators",
+        "crossover",
+        "diversity",
+        "finish_order",
+        "fitness_parts",
+        "flip_bits",
+        "generation_genomes",
+        "genome_genes",
+        "genome_length",
+        "genome_player",
+        "mutate",
+        "net_worth",
+        "next_population",
+        "num_monopolies",
+        "num_properties",
+        "num_wins",
+        "one_point_crossover",
+        "random_population",
+        "rank_selection",
+        "roulette",
+        "run_rng",
+        "select_elite",
+        "split_counts",
+        "tournament",
+        "uniform_crossover",
+        "used_genes",
+    ],
     "files": ["BENCHMARK_COLUMNS", "HISTORY_COLUMNS", "SAVE_POPULATION_EVERY"],
-    "experiment": ["CONNECT_TIMEOUT", "LOCAL_STOP_SECONDS", "POLL_SECONDS", "STOP_SECONDS",
-                   "SUMMARY_COLUMNS", "ExperimentRun", "ExperimentStopped", "RunFailed",
-                   "dashboard_link", "experiment", "experiment_runs", "generations_saved",
-                   "read_summary", "summary_row"],
-    "run": ["BENCHMARK_OPPONENTS", "EvolutionResult", "benchmark", "benchmark_each", "evolve",
-            "fitness_summary", "load_evolution", "play_generation", "run_bytes", "seat_tables",
-            "win_rates_against"],
-}  # fmt: skip
+    "experiment": [
+        "CONNECT_TIMEOUT",
+        "LOCAL_STOP_SECONDS",
+        "POLL_SECONDS",
+        "STOP_SECONDS",
+        "SUMMARY_COLUMNS",
+        "ExperimentRun",
+        "ExperimentStopped",
+        "RunFailed",
+        "dashboard_link",
+        "experiment",
+        "experiment_runs",
+        "generations_saved",
+        "read_summary",
+        "summary_row",
+    ],
+    "run": [
+        "BENCHMARK_OPPONENTS",
+        "EvolutionResult",
+        "benchmark",
+        "benchmark_each",
+        "evolve",
+        "fitness_summary",
+        "load_evolution",
+        "play_generation",
+        "run_bytes",
+        "seat_tables",
+        "win_rates_against",
+    ],
+}
 
 
 def evolution_imports(module: str) -> set[str]:
@@ -65,20 +119,37 @@ def test_each_public_name_lives_in_one_module_with_a_docstring(module):
 
 def small_run(rng: np.random.Generator) -> files._Run:
     """A run of 2 generations of 8 TGA players, made by hand: no game is played."""
-    parameters = {"chromosome": "tga", "fitness": "finish_order", "population": 8,
-                  "generations": 2, **operators.check_operators("tga"),
-                  "trading": False}  # fmt: skip
+    parameters = {
+        "chromosome": "tga",
+        "fitness": "finish_order",
+        "population": 8,
+        "generations": 2,
+        **operators.check_operators("tga"),
+        "trading": False,
+    }
     run = files._Run(parameters, generation=2, saved=2)  # the population saved whole
     run.population = operators.random_population("tga", 8, rng)
     run.fitness = rng.integers(0, 10, size=8).astype(float)
     run.best = [run.population[0].copy(), run.population[1].copy()]
     run.history = [
-        {"generation": g, "min": 0.0, "q1": 1.0, "median": 2.0, "q3": 3.0, "max": 4.0 + g,
-         "mean": 2.0, "sd": 1.5, "diversity": 0.25, "luck_sd": 1.0, "luck_share": 0.5}
+        {
+            "generation": g,
+            "min": 0.0,
+            "q1": 1.0,
+            "median": 2.0,
+            "q3": 3.0,
+            "max": 4.0 + g,
+            "mean": 2.0,
+            "sd": 1.5,
+            "diversity": 0.25,
+            "luck_sd": 1.0,
+            "luck_share": 0.5,
+        }
         for g in (1, 2)
-    ]  # fmt: skip
-    run.benchmark = [{"generation": 2, "games": 4, "wins": 1, "win_rate": 0.25, "ci_low": 0.05,
-                      "ci_high": 0.7}]  # fmt: skip
+    ]
+    run.benchmark = [
+        {"generation": 2, "games": 4, "wins": 1, "win_rate": 0.25, "ci_low": 0.05, "ci_high": 0.7}
+    ]
     return run
 
 

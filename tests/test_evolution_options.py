@@ -126,8 +126,15 @@ def test_uniform_crossover_hands_each_gene_to_one_child(bits):
 def test_the_default_options_breed_as_the_paper():
     genomes, fitness = rng(12).random((40, 20)), rng(13).random(40) * 10
     paper = next_population(genomes, fitness, rng(14))
-    spelled = next_population(genomes, fitness, rng(14), selection="roulette",
-                              crossover="blend", mutation_rate=0.01, mutation_sd=0.1)  # fmt: skip
+    spelled = next_population(
+        genomes,
+        fitness,
+        rng(14),
+        selection="roulette",
+        crossover="blend",
+        mutation_rate=0.01,
+        mutation_sd=0.1,
+    )
     assert np.array_equal(paper, spelled)
 
 
@@ -136,8 +143,9 @@ def test_the_default_options_breed_as_the_paper():
 def test_every_option_breeds_a_population_of_genes_in_range(selection, crossover):
     bits = crossover == "one-point"
     genomes = rng(15).integers(0, 2, (40, 24), dtype=np.uint8) if bits else rng(15).random((40, 24))
-    bred = next_population(genomes, rng(16).random(40), rng(17), bits=bits,
-                           selection=selection, crossover=crossover)  # fmt: skip
+    bred = next_population(
+        genomes, rng(16).random(40), rng(17), bits=bits, selection=selection, crossover=crossover
+    )
     assert bred.shape == genomes.shape and bred.dtype == genomes.dtype
     assert bred.min() >= 0 and bred.max() <= 1
     assert not np.array_equal(bred, genomes)
@@ -168,7 +176,7 @@ def test_the_mutation_rate_and_size_are_the_options_given():
         ("rga", {"mutation_rate": "0.1"}, TypeError, "mutation_rate must be a number"),
         ("rga", {"elitism": 0.2}, TypeError, "unknown operator option 'elitism'"),
     ],
-)  # fmt: skip
+)
 def test_a_bad_option_says_what_is_allowed(chromosome, options, error, words):
     with pytest.raises(error, match=words):
         check_operators(chromosome, **options)
@@ -202,8 +210,15 @@ def test_players_all_alike_show_only_luck():
     """The same genome 200 times: the fitness spread is all luck (share near 1), and the luck
     of FINISH_ORDER over g games is sqrt(1.25 g)."""
     genomes = np.repeat(random_population("tga", 1, rng(23)), 200, axis=0)
-    run = evolve("tga", population=200, games_per_player=40, generations=1,
-                 benchmark_every=0, progress=False, max_rounds=30)  # fmt: skip
+    run = evolve(
+        "tga",
+        population=200,
+        games_per_player=40,
+        generations=1,
+        benchmark_every=0,
+        progress=False,
+        max_rounds=30,
+    )
     row = run.history.iloc[0]
     assert abs(row["luck_sd"] - (1.25 * 40) ** 0.5) < 0.35
     from monopoly_lesson.evolution.run import _score_generation
@@ -220,12 +235,16 @@ def test_players_all_alike_show_only_luck():
 
 def test_absolute_fitness_names_its_field_and_scoring():
     assert fitness_parts("vs:heuristic,always,heuristic") == (
-        "finish_order", ("heuristic", "always", "heuristic"))  # fmt: skip
+        "finish_order",
+        ("heuristic", "always", "heuristic"),
+    )
     assert check_fitness("vs: heuristic ,always,never:finish_order") == "vs:heuristic,always,never"
     assert check_fitness("vs:always,always,always:num_wins") == "vs:always,always,always:num_wins"
-    for bad, words in [("vs:always,always", "names the 3 strategies"),
-                       ("vs:a,b,c:wins", "the scoring after the field must be one of"),
-                       ("winner", "or 'vs:A,B,C'")]:  # fmt: skip
+    for bad, words in [
+        ("vs:always,always", "names the 3 strategies"),
+        ("vs:a,b,c:wins", "the scoring after the field must be one of"),
+        ("winner", "or 'vs:A,B,C'"),
+    ]:
         with pytest.raises(ValueError, match=words):
             check_fitness(bad)
 
@@ -243,8 +262,9 @@ def test_absolute_fitness_is_each_genomes_finish_points_in_the_same_games_agains
         player, points = genome_player("tga", genome), 0
         for g, seed in enumerate(seeds):
             seats = np.roll(np.array([player, *field], dtype=object), g % 4).tolist()
-            finish = fast_games(strategy_codes(seats), np.array([[0, 1, 2, 3]]),
-                                seeds=[int(seed)], max_rounds=40)["finish"][0]  # fmt: skip
+            finish = fast_games(
+                strategy_codes(seats), np.array([[0, 1, 2, 3]]), seeds=[int(seed)], max_rounds=40
+            )["finish"][0]
             points += 4 - finish[seats.index(player)]
         assert fitness[i] == points
 
@@ -263,8 +283,9 @@ def test_a_field_the_fast_engine_cannot_seat_is_refused_before_any_game(tmp_path
 
 # -- runs, folders and the command line --------------------------------------------------------
 
-OPTIONS = dict(init="level", selection="tournament", crossover="uniform", mutation_rate=0.05,
-               mutation_sd=0.2)  # fmt: skip
+OPTIONS = dict(
+    init="level", selection="tournament", crossover="uniform", mutation_rate=0.05, mutation_sd=0.2
+)
 
 
 def test_a_run_with_options_resumes_exactly_and_records_them(tmp_path):
@@ -274,8 +295,10 @@ def test_a_run_with_options_resumes_exactly_and_records_them(tmp_path):
     pd.testing.assert_frame_equal(resumed.history, whole.history)
     stored = json.loads((tmp_path / "whole" / "parameters.json").read_text())
     assert {key: stored[key] for key in OPTIONS} == OPTIONS
-    assert "--init level --selection tournament --crossover uniform --mutation-rate 0.05 " \
-           "--mutation-sd 0.2" in stored["command"]  # fmt: skip
+    assert (
+        "--init level --selection tournament --crossover uniform --mutation-rate 0.05 "
+        "--mutation-sd 0.2" in stored["command"]
+    )
     paper = evolve("tga", generations=3, **TINY)
     assert not paper.history.equals(whole.history)
     with pytest.raises(ValueError, match="selection 'tournament' there, 'roulette' here"):
@@ -291,7 +314,8 @@ def test_a_run_written_before_the_options_reads_and_resumes_as_the_papers(tmp_pa
     (folder / "parameters.json").write_text(json.dumps(stored))
     history = pd.read_csv(folder / "history.csv")
     history.drop(columns=["diversity", "luck_sd", "luck_share"]).to_csv(
-        folder / "history.csv", index=False, lineterminator="\n")  # fmt: skip
+        folder / "history.csv", index=False, lineterminator="\n"
+    )
     old = load_evolution(folder)
     assert old.history["diversity"].isna().all() and old.parameters["crossover"] == "blend"
     resumed = evolve("tga", generations=3, out=folder, resume=True, **TINY)
@@ -302,17 +326,51 @@ def test_a_run_written_before_the_options_reads_and_resumes_as_the_papers(tmp_pa
 
 
 def test_the_command_line_takes_the_options(tmp_path):
-    command = [sys.executable, "-m", "monopoly_lesson", "evolve", "--chromosome", "tga",
-               "--population", "16", "--games-per-player", "4", "--generations", "2",
-               "--max-rounds", "20", "--benchmark-every", "0", "--no-progress",
-               "--out", str(tmp_path / "cli"), "--init", "level", "--selection", "rank",
-               "--crossover", "uniform", "--mutation-rate", "0.05",
-               "--fitness", "vs:heuristic,always,heuristic", "--trading"]  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "monopoly_lesson",
+        "evolve",
+        "--chromosome",
+        "tga",
+        "--population",
+        "16",
+        "--games-per-player",
+        "4",
+        "--generations",
+        "2",
+        "--max-rounds",
+        "20",
+        "--benchmark-every",
+        "0",
+        "--no-progress",
+        "--out",
+        str(tmp_path / "cli"),
+        "--init",
+        "level",
+        "--selection",
+        "rank",
+        "--crossover",
+        "uniform",
+        "--mutation-rate",
+        "0.05",
+        "--fitness",
+        "vs:heuristic,always,heuristic",
+        "--trading",
+    ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    again = evolve("tga", fitness="vs:heuristic,always,heuristic", generations=2,
-                   init="level", selection="rank", crossover="uniform", mutation_rate=0.05,
-                   trading=True, **TINY)  # fmt: skip
+    again = evolve(
+        "tga",
+        fitness="vs:heuristic,always,heuristic",
+        generations=2,
+        init="level",
+        selection="rank",
+        crossover="uniform",
+        mutation_rate=0.05,
+        trading=True,
+        **TINY,
+    )
     pd.testing.assert_frame_equal(load_evolution(tmp_path / "cli").history, again.history)
 
 
@@ -326,8 +384,15 @@ def test_the_command_line_takes_the_options(tmp_path):
     ],
 )
 def test_bad_options_on_the_command_line_are_one_line_and_status_2(tmp_path, words, said):
-    command = [sys.executable, "-m", "monopoly_lesson", "evolve", "--out", str(tmp_path / "x"),
-               *words]  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "monopoly_lesson",
+        "evolve",
+        "--out",
+        str(tmp_path / "x"),
+        *words,
+    ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and done.stdout == ""
     assert len(done.stderr.strip().splitlines()) == 1 and said in done.stderr, done.stderr
@@ -345,8 +410,9 @@ def test_win_rates_against_seats_every_player_in_the_same_games():
         wins = 0
         for g, seed in enumerate(seeds):
             seats = np.roll(np.array([name, *field], dtype=object), g % 4).tolist()
-            finish = fast_games(strategy_codes(seats), np.array([[0, 1, 2, 3]]),
-                                seeds=[int(seed)], max_rounds=40)["finish"][0]  # fmt: skip
+            finish = fast_games(
+                strategy_codes(seats), np.array([[0, 1, 2, 3]]), seeds=[int(seed)], max_rounds=40
+            )["finish"][0]
             wins += finish[g % 4] == 1
         assert table.loc[name, "wins"] == wins
     assert table["ci_low"].le(table["win_rate"]).all() and table.index.name == "player"
@@ -392,8 +458,14 @@ def test_a_trading_generation_is_its_games_with_trades():
 
 
 def test_fitness_names_are_taken_in_the_chapters_capitals_and_kept_as_the_api_spells_them():
-    tiny = dict(population=8, games_per_player=1, generations=1, benchmark_every=0,
-                max_rounds=5, progress=False)  # fmt: skip
+    tiny = dict(
+        population=8,
+        games_per_player=1,
+        generations=1,
+        benchmark_every=0,
+        max_rounds=5,
+        progress=False,
+    )
     capitals = evolve("RGA", "NET_WORTH", **tiny)
     api = evolve("rga", "net_worth", **tiny)
     assert capitals.parameters["fitness"] == "net_worth"

@@ -23,8 +23,15 @@ FILES = (
     "benchmark.csv",
     "recent.npz",
 )
-TINY = dict(population=8, games_per_player=1, max_rounds=8, benchmark_every=1,
-            benchmark_games=2, seed=5, progress=False)  # fmt: skip
+TINY = dict(
+    population=8,
+    games_per_player=1,
+    max_rounds=8,
+    benchmark_every=1,
+    benchmark_games=2,
+    seed=5,
+    progress=False,
+)
 DEAD_PID = 4_194_305  # above any Linux pid_max: no process has it
 
 
@@ -60,8 +67,7 @@ def test_a_run_writes_parameters_first_then_each_generation_recent_last(whole):
     the whole population and the best genomes too."""
     files, writes = whole
     kept = ["history.csv", "benchmark.csv", "recent.npz"]
-    whole_population = ["best.npz", "history.csv", "benchmark.csv", "population.npz",
-                        "recent.npz"]  # fmt: skip
+    whole_population = ["best.npz", "history.csv", "benchmark.csv", "population.npz", "recent.npz"]
     assert writes == ["parameters.json", *kept, *whole_population]
     assert sorted(files) == sorted(FILES)
 
@@ -106,8 +112,9 @@ def test_a_kill_between_saved_populations_resumes_by_breeding_the_genomes_again(
     run."""
     monkeypatch.setattr(evolution_run, "SAVE_POPULATION_EVERY", 2)
     options = {"generations": 5, "chromosome": "rga"}
-    expected = files_of(run_in(tmp_path / "whole", monkeypatch, **options) and
-                        tmp_path / "whole" / "run")  # fmt: skip
+    expected = files_of(
+        run_in(tmp_path / "whole", monkeypatch, **options) and tmp_path / "whole" / "run"
+    )
     real = run_files._write_atomic
     for kill_at in range(10, 23):  # generation 3 starts at the 10th write, 5 ends at the 22nd
         count = {"writes": 0}
@@ -129,12 +136,19 @@ def test_a_kill_between_saved_populations_resumes_by_breeding_the_genomes_again(
 
 
 def test_recent_generations_that_do_not_follow_the_population_are_refused(folder):
-    run_files._write_npz(folder / "recent.npz", {
-        "chromosome": np.array("rga"), "generation": np.array([4], dtype=np.int64),
-        "fitness": np.ones((1, 8)),
-    })  # fmt: skip
-    with pytest.raises(ValueError, match=r"recent.npz holds generations \[4\] but "
-                                         "population.npz is generation 2"):  # fmt: skip
+    run_files._write_npz(
+        folder / "recent.npz",
+        {
+            "chromosome": np.array("rga"),
+            "generation": np.array([4], dtype=np.int64),
+            "fitness": np.ones((1, 8)),
+        },
+    )
+    with pytest.raises(
+        ValueError,
+        match=r"recent.npz holds generations \[4\] but "
+        "population.npz is generation 2",
+    ):
         load_evolution(folder)
 
 
@@ -183,9 +197,10 @@ def folder(tmp_path, monkeypatch):
 def test_a_damaged_population_file_is_refused_with_what_to_do(folder, damage, message):
     path = folder / "population.npz"
     path.write_bytes(damage(path.read_bytes()))
-    for read in (lambda: load_evolution(folder),
-                 lambda: evolve("rga", generations=3, out=folder, resume=True,
-                                **{**TINY, "seed": 5})):  # fmt: skip
+    for read in (
+        lambda: load_evolution(folder),
+        lambda: evolve("rga", generations=3, out=folder, resume=True, **{**TINY, "seed": 5}),
+    ):
         with pytest.raises(ValueError, match=message) as caught:
             read()
         text = str(caught.value)
@@ -307,8 +322,10 @@ def test_a_run_too_big_for_memory_is_refused_with_what_would_fit(tmp_path, monke
     with pytest.raises(ValueError) as caught:
         evolve("rga", population=100_000, out=tmp_path / "run", progress=False)
     message = str(caught.value)
-    assert message.startswith("evolving 100,000 rga players (100 games per player per "
-                              "generation, 100 generations) would need about 17.2 GB")  # fmt: skip
+    assert message.startswith(
+        "evolving 100,000 rga players (100 games per player per "
+        "generation, 100 generations) would need about 17.2 GB"
+    )
     fit = int(message.split("at most ")[1].split(" players")[0].replace(",", ""))
     assert fit % 4 == 0 and run_bytes("rga", fit, 100, 100, 200) <= 10**9
     assert run_bytes("rga", fit + 4, 100, 100, 200) > 10**9
@@ -331,8 +348,13 @@ print(tracemalloc.get_traced_memory()[1])
 @pytest.mark.parametrize("chromosome", ["rga", "tga", "sga"])
 def test_the_memory_estimate_covers_what_a_run_uses(chromosome):
     """Measured in a fresh interpreter (tracemalloc counts every thread's allocations)."""
-    done = subprocess.run([sys.executable, "-c", MEASURE, chromosome, "4000"],
-                          capture_output=True, text=True, timeout=300, check=True)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", MEASURE, chromosome, "4000"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
     peak = int(done.stdout)
     assert peak <= run_bytes(chromosome, 4000, 8, 2) <= 2 * peak
 
@@ -340,7 +362,10 @@ def test_the_memory_estimate_covers_what_a_run_uses(chromosome):
 def test_seat_tables_too_big_for_memory_are_refused_at_once(monkeypatch):
     monkeypatch.setattr(evolution_run, "available_memory", lambda: 10**6)
     monkeypatch.setattr("monopoly_lesson.checks.available_memory", lambda: 10**6)
-    with pytest.raises(ValueError, match=r"seat tables of 1,000 players x 1,000 games .* "
-                       r"at most 55,555 seats \(players x games per player\) fit"):  # fmt: skip
+    with pytest.raises(
+        ValueError,
+        match=r"seat tables of 1,000 players x 1,000 games .* "
+        r"at most 55,555 seats \(players x games per player\) fit",
+    ):
         evolution_run.seat_tables(1000, 1000, np.random.default_rng(0))
     assert evolution_run.seat_tables(100, 10, np.random.default_rng(0)).shape == (250, 4)

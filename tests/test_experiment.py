@@ -20,15 +20,15 @@ from monopoly_lesson.evolution.experiment import (
 )
 from monopoly_lesson.evolution.run import evolve
 
-SMALL = dict(population=8, games_per_player=2, max_rounds=20, benchmark_every=1,
-             benchmark_games=4)  # fmt: skip
+SMALL = dict(population=8, games_per_player=2, max_rounds=20, benchmark_every=1, benchmark_games=4)
 GRID = (["rga", "sga"], ["finish_order", "vs:heuristic,always,heuristic"], [3, 4])
 
 
 def files_of(folder):
     """Every file under ``folder`` (relative path -> bytes), the summary's too."""
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
-            if p.is_file()}  # fmt: skip
+    return {
+        str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+    }
 
 
 @pytest.fixture(scope="module")
@@ -36,8 +36,15 @@ def one_by_one(tmp_path_factory):
     """The grid's runs played one after another by evolve itself, in ``grid``/<run>."""
     folder = tmp_path_factory.mktemp("alone") / "grid"
     for run in experiment_runs(*GRID):
-        evolve(run.chromosome, run.fitness, generations=3, seed=run.seed,
-               out=folder / run.name, progress=False, **SMALL)  # fmt: skip
+        evolve(
+            run.chromosome,
+            run.fitness,
+            generations=3,
+            seed=run.seed,
+            out=folder / run.name,
+            progress=False,
+            **SMALL,
+        )
     return folder
 
 
@@ -48,8 +55,15 @@ def test_a_local_cluster_of_two_workers_writes_each_run_as_evolve_alone(one_by_o
     one_by_one.rename(alone)
     try:
         links = []
-        summary = experiment(*GRID, generations=3, out=one_by_one, workers=2, progress=False,
-                             on_start=links.append, **SMALL)  # fmt: skip
+        summary = experiment(
+            *GRID,
+            generations=3,
+            out=one_by_one,
+            workers=2,
+            progress=False,
+            on_start=links.append,
+            **SMALL,
+        )
         on_cluster = files_of(one_by_one)
     finally:
         shutil.move(one_by_one, one_by_one.with_name("cluster-grid"))
@@ -67,10 +81,17 @@ def test_a_local_cluster_of_two_workers_writes_each_run_as_evolve_alone(one_by_o
 def test_a_running_cluster_given_by_its_address_plays_the_same_runs(tmp_path, one_by_one):
     from distributed import LocalCluster
 
-    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                      dashboard_address=":0") as cluster:  # fmt: skip
-        experiment(*GRID, generations=3, out=tmp_path / "grid", scheduler=cluster.scheduler_address,
-                   progress=False, **SMALL)  # fmt: skip
+    with LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=":0"
+    ) as cluster:
+        experiment(
+            *GRID,
+            generations=3,
+            out=tmp_path / "grid",
+            scheduler=cluster.scheduler_address,
+            progress=False,
+            **SMALL,
+        )
     for run in experiment_runs(*GRID):
         ours, theirs = files_of(tmp_path / "grid" / run.name), files_of(one_by_one / run.name)
         assert {k: v for k, v in ours.items() if k != "parameters.json"} == {
@@ -127,8 +148,15 @@ def test_the_grid_is_chromosome_then_fitness_then_seed_and_all_is_the_papers_fiv
 def test_bad_arguments_are_refused_before_any_worker_starts(tmp_path, arguments, message):
     given = {"chromosomes": ["rga"], "fitness": ["num_wins"], "seeds": [1], **arguments}
     with pytest.raises((ValueError, TypeError), match=message):
-        experiment(given.pop("chromosomes"), given.pop("fitness"), given.pop("seeds"),
-                   generations=1, out=tmp_path / "x", progress=False, **given)  # fmt: skip
+        experiment(
+            given.pop("chromosomes"),
+            given.pop("fitness"),
+            given.pop("seeds"),
+            generations=1,
+            out=tmp_path / "x",
+            progress=False,
+            **given,
+        )
     assert not (tmp_path / "x").exists()
 
 
@@ -157,8 +185,7 @@ def test_the_command_refuses_bad_input_in_one_line(tmp_path, capsys, monkeypatch
         (["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "not allowed with"),
     ]
     for words, message in cases:
-        status, _, err = run_cli(capsys, *words, "--out", str(tmp_path / "x"),
-                                   "--no-progress")  # fmt: skip
+        status, _, err = run_cli(capsys, *words, "--out", str(tmp_path / "x"), "--no-progress")
         assert status == 2 and message in err and len(err.strip().splitlines()) == 1, err
     status, _, err = run_cli(capsys, "--out", str(tmp_path / "other"), "--no-progress")
     assert status == 2 and "holds no experiment" in err and len(err.strip().splitlines()) == 1
@@ -170,10 +197,28 @@ def test_the_command_refuses_bad_input_in_one_line(tmp_path, capsys, monkeypatch
 
 
 def test_the_command_runs_a_grid_and_a_different_grid_in_its_folder_is_refused(tmp_path, capsys):
-    words = ["--chromosome", "tga", "--fitness", "num_wins,vs:heuristic+always+heuristic",
-             "--seeds", "1", "--generations", "1", "--population", "8", "--games-per-player",
-             "1", "--benchmark-every", "0", "--workers", "1", "--no-progress", "--trading",
-             "--out", str(tmp_path / "grid")]  # fmt: skip
+    words = [
+        "--chromosome",
+        "tga",
+        "--fitness",
+        "num_wins,vs:heuristic+always+heuristic",
+        "--seeds",
+        "1",
+        "--generations",
+        "1",
+        "--population",
+        "8",
+        "--games-per-player",
+        "1",
+        "--benchmark-every",
+        "0",
+        "--workers",
+        "1",
+        "--no-progress",
+        "--trading",
+        "--out",
+        str(tmp_path / "grid"),
+    ]
     status, out, err = run_cli(capsys, *words)
     assert status == 0, err
     assert "Dask dashboard: http" in out and "2 runs in" in out
@@ -191,10 +236,12 @@ def test_the_dashboard_link_shows_while_the_grid_runs_and_is_not_kept(tmp_path):
     import nbformat
     from nbclient import NotebookClient
 
-    cell = ("from monopoly_lesson.evolution.experiment import dashboard_link\n"
-            "with dashboard_link() as show:\n"
-            "    show('http://127.0.0.1:40001/status')\n"
-            "    print('running')\n")  # fmt: skip
+    cell = (
+        "from monopoly_lesson.evolution.experiment import dashboard_link\n"
+        "with dashboard_link() as show:\n"
+        "    show('http://127.0.0.1:40001/status')\n"
+        "    print('running')\n"
+    )
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(cell)])
     NotebookClient(notebook, kernel_name="python3", timeout=120).execute()
     outputs = notebook.cells[0].outputs
@@ -205,9 +252,17 @@ def test_the_dashboard_link_shows_while_the_grid_runs_and_is_not_kept(tmp_path):
 
 
 def test_the_summary_row_is_the_last_generation_and_the_last_benchmark():
-    history = pd.DataFrame({"generation": [1, 2], "min": [1.0, 2.0], "median": [3.0, 4.0],
-                            "max": [5.0, 6.0], "mean": [3.0, 4.0], "sd": [1.0, 1.5],
-                            "diversity": [0.3, 0.2]})  # fmt: skip
+    history = pd.DataFrame(
+        {
+            "generation": [1, 2],
+            "min": [1.0, 2.0],
+            "median": [3.0, 4.0],
+            "max": [5.0, 6.0],
+            "mean": [3.0, 4.0],
+            "sd": [1.0, 1.5],
+            "diversity": [0.3, 0.2],
+        }
+    )
     bench = pd.DataFrame({"generation": [2], "win_rate": [0.25], "ci_low": [0.2], "ci_high": [0.3]})
     row = experiment_module.summary_row("r", "rga", "num_wins", 7, history, bench)
     assert list(row) == list(SUMMARY_COLUMNS)
@@ -222,8 +277,9 @@ def test_the_summary_row_is_the_last_generation_and_the_last_benchmark():
 
 
 def test_the_chapters_capitals_name_the_same_runs_as_the_apis_spelling():
-    capitals = experiment_runs("RGA,SGA", ["NET_WORTH", "vs:heuristic,always,heuristic:NUM_WINS"],
-                               [1])  # fmt: skip
+    capitals = experiment_runs(
+        "RGA,SGA", ["NET_WORTH", "vs:heuristic,always,heuristic:NUM_WINS"], [1]
+    )
     api = experiment_runs("rga,sga", ["net_worth", "vs:heuristic,always,heuristic:num_wins"], [1])
     assert capitals == api
     assert capitals[0].name == "rga-net_worth-seed1"

@@ -27,11 +27,31 @@ from monopoly_lesson.evolution import run as run_module
 from monopoly_lesson.evolution.experiment import RunFailed, experiment, experiment_runs
 from monopoly_lesson.evolution.run import evolve
 
-TINY = dict(population=8, games_per_player=1, max_rounds=10, benchmark_every=2,
-            benchmark_games=2, progress=False)  # fmt: skip
-PLAYING = ["--chromosome", "rga", "--fitness", "finish_order", "--seeds", "1,2",
-           "--generations", "200", "--population", "40", "--games-per-player", "10",
-           "--benchmark-every", "0", "--no-progress"]  # fmt: skip
+TINY = dict(
+    population=8,
+    games_per_player=1,
+    max_rounds=10,
+    benchmark_every=2,
+    benchmark_games=2,
+    progress=False,
+)
+PLAYING = [
+    "--chromosome",
+    "rga",
+    "--fitness",
+    "finish_order",
+    "--seeds",
+    "1,2",
+    "--generations",
+    "200",
+    "--population",
+    "40",
+    "--games-per-player",
+    "10",
+    "--benchmark-every",
+    "0",
+    "--no-progress",
+]
 """Two runs of many short generations (a tenth of a second each): Ctrl-C finds them playing."""
 PLAYED = dict(population=40, games_per_player=10, benchmark_every=0, progress=False)
 """The same runs' options, as evolve takes them."""
@@ -39,20 +59,23 @@ PLAYED = dict(population=40, games_per_player=10, benchmark_every=0, progress=Fa
 
 def files_of(folder):
     """Every file under ``folder`` (relative path -> bytes)."""
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
-            if p.is_file()}  # fmt: skip
+    return {
+        str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+    }
 
 
 def stamps(folder):
     """Every file under ``folder`` with its size and time of last change."""
-    return {str(p): (p.stat().st_size, p.stat().st_mtime_ns) for p in folder.rglob("*")
-            if p.is_file()}  # fmt: skip
+    return {
+        str(p): (p.stat().st_size, p.stat().st_mtime_ns) for p in folder.rglob("*") if p.is_file()
+    }
 
 
 def generations_in(folder) -> int:
     """The generations the runs in ``folder`` have saved so far."""
-    return sum(max(0, len(path.read_bytes().splitlines()) - 1)
-               for path in folder.glob("*/history.csv"))  # fmt: skip
+    return sum(
+        max(0, len(path.read_bytes().splitlines()) - 1) for path in folder.glob("*/history.csv")
+    )
 
 
 def wait_until(condition, seconds: float, what: str) -> None:
@@ -69,9 +92,13 @@ class Command:
 
     def __init__(self, *words: str, env: dict[str, str] | None = None) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "monopoly_lesson", *words], stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE, text=True, start_new_session=True, env=env,
-        )  # fmt: skip
+            [sys.executable, "-m", "monopoly_lesson", *words],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+            env=env,
+        )
         self.lines: list[tuple[float, str]] = []
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
@@ -87,8 +114,11 @@ class Command:
 
     def playing(self, out, generations: int, seconds: float = 120) -> None:
         """Wait until the runs in ``out`` have saved ``generations`` (the command still on)."""
-        wait_until(lambda: generations_in(out) >= generations or self.process.poll() is not None,
-                   seconds, f"{generations} generations")  # fmt: skip
+        wait_until(
+            lambda: generations_in(out) >= generations or self.process.poll() is not None,
+            seconds,
+            f"{generations} generations",
+        )
         assert self.process.poll() is None, f"the command ended: {self.finish()}"
 
     def said(self, text: str) -> float | None:
@@ -118,11 +148,13 @@ def test_evolve_asked_to_stop_ends_before_a_generation_and_resumes_to_the_same_f
         asked.append(True)
         return len(asked) > 3  # answers True before the fourth generation
 
-    stopped = evolve("tga", "finish_order", generations=6, seed=5, out=tmp_path / "a",
-                     stop=stop, **TINY)  # fmt: skip
+    stopped = evolve(
+        "tga", "finish_order", generations=6, seed=5, out=tmp_path / "a", stop=stop, **TINY
+    )
     assert len(stopped.history) == 3 and stopped.generations_run == 3 and len(asked) == 4
-    resumed = evolve("tga", "finish_order", generations=6, seed=5, out=tmp_path / "a",
-                     resume=True, **TINY)  # fmt: skip
+    resumed = evolve(
+        "tga", "finish_order", generations=6, seed=5, out=tmp_path / "a", resume=True, **TINY
+    )
     assert resumed.generations_run == 3
     evolve("tga", "finish_order", generations=6, seed=5, out=tmp_path / "b", **TINY)
     ours, alone = files_of(tmp_path / "a"), files_of(tmp_path / "b")
@@ -150,11 +182,13 @@ def test_evolve_asked_to_stop_ends_before_a_generation_and_resumes_to_the_same_f
         ("tcp://::1:8786", "an IPv6 host needs brackets, like tcp://[::1]:8786"),
     ],
 )
-def test_a_malformed_scheduler_address_is_refused_at_once_in_one_line(tmp_path, capsys, address,
-                                                                      why):  # fmt: skip
+def test_a_malformed_scheduler_address_is_refused_at_once_in_one_line(
+    tmp_path, capsys, address, why
+):
     began = time.monotonic()
-    status = cli.main(["experiment", "--scheduler", address, "--out", str(tmp_path / "x"),
-                       "--no-progress"])  # fmt: skip
+    status = cli.main(
+        ["experiment", "--scheduler", address, "--out", str(tmp_path / "x"), "--no-progress"]
+    )
     err = capsys.readouterr().err
     assert status == 2 and len(err.strip().splitlines()) == 1, err
     assert "scheduler must be a Dask scheduler's address, like tcp://10.0.0.5:8786" in err
@@ -203,9 +237,13 @@ def servers():
         probe.bind(("127.0.0.1", 0))
         refused = probe.getsockname()[1]
     names = ("silent", "junk", "web")
-    yield {**{name: f"tcp://127.0.0.1:{s.server_address[1]}" for name, s in zip(names, started,
-                                                                             strict=True)},
-           "refused": f"tcp://127.0.0.1:{refused}"}  # fmt: skip
+    yield {
+        **{
+            name: f"tcp://127.0.0.1:{s.server_address[1]}"
+            for name, s in zip(names, started, strict=True)
+        },
+        "refused": f"tcp://127.0.0.1:{refused}",
+    }
     for server in started:
         server.closing.set()
         server.shutdown()
@@ -215,19 +253,34 @@ def servers():
 def test_no_scheduler_at_the_address_is_one_line_within_the_stated_time(tmp_path, servers):
     """A silent server, one that answers junk, a web server and a closed port: each the same
     line, exit status 2, within CONNECT_TIMEOUT (and its start) of the command, no folder made."""
-    commands = {name: Command("experiment", "--scheduler", address, "--chromosome", "rga",
-                              "--fitness", "num_wins", "--generations", "1", "--no-progress",
-                              "--out", str(tmp_path / name))
-                for name, address in servers.items()}  # fmt: skip
+    commands = {
+        name: Command(
+            "experiment",
+            "--scheduler",
+            address,
+            "--chromosome",
+            "rga",
+            "--fitness",
+            "num_wins",
+            "--generations",
+            "1",
+            "--no-progress",
+            "--out",
+            str(tmp_path / name),
+        )
+        for name, address in servers.items()
+    }
     began = time.monotonic()
     for name, command in commands.items():
         status, lines = command.finish(seconds=60)
         assert status == 2 and len(lines) == 1, (name, lines)
         what = " (something else did, not in Dask's protocol)" if name == "junk" else " within 10 s"
-        assert lines[0] == (f"python -m monopoly_lesson experiment: no Dask scheduler answered at "
-                            f"{servers[name]}{what}; start one (dask scheduler, then dask worker "
-                            "with its address), or leave out the scheduler to use this machine's "
-                            "cores.")  # fmt: skip
+        assert lines[0] == (
+            f"python -m monopoly_lesson experiment: no Dask scheduler answered at "
+            f"{servers[name]}{what}; start one (dask scheduler, then dask worker "
+            "with its address), or leave out the scheduler to use this machine's "
+            "cores."
+        )
         assert not (tmp_path / name).exists()
     assert time.monotonic() - began < 30  # the four side by side: 10 s and their start
 
@@ -242,8 +295,11 @@ def stopped_by_ctrl_c(command: Command, out, wait: float, settle: float) -> floa
     check that nothing in ``out`` changes in the ``settle`` s after it; the seconds from
     Ctrl-C to the line."""
     pressed = command.ctrl_c()
-    wait_until(lambda: command.said("stopped;") or command.process.poll() is not None, wait,
-               "the stopped line")  # fmt: skip
+    wait_until(
+        lambda: command.said("stopped;") or command.process.poll() is not None,
+        wait,
+        "the stopped line",
+    )
     seconds = (command.said("stopped;") or time.monotonic()) - pressed
     after = stamps(out)
     status, lines = command.finish()
@@ -269,11 +325,17 @@ def test_ctrl_c_on_this_machines_cluster_stops_within_2_s_cleanly_and_the_runs_r
     first, second = experiment_runs("rga", "finish_order", [1, 2])
     assert not (out / second.name).exists()
     held = generations_in(out)
-    resumed = evolve("rga", "finish_order", generations=held + 2, seed=1, out=out / first.name,
-                     resume=True, **PLAYED)  # fmt: skip
+    resumed = evolve(
+        "rga",
+        "finish_order",
+        generations=held + 2,
+        seed=1,
+        out=out / first.name,
+        resume=True,
+        **PLAYED,
+    )
     assert resumed.generations_run == 2
-    evolve("rga", "finish_order", generations=held + 2, seed=1, out=tmp_path / "alone",
-           **PLAYED)  # fmt: skip
+    evolve("rga", "finish_order", generations=held + 2, seed=1, out=tmp_path / "alone", **PLAYED)
     ours, alone = files_of(out / first.name), files_of(tmp_path / "alone")
     assert {k: v for k, v in ours.items() if k != "parameters.json"} == {
         k: v for k, v in alone.items() if k != "parameters.json"
@@ -296,15 +358,29 @@ def hand_started(tmp_path_factory):
     folder = tmp_path_factory.mktemp("cluster")
     file = folder / "scheduler.json"
     env = {**os.environ, "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "0"}
-    scheduler = ["scheduler", "--scheduler-file", str(file), "--port", "0",
-                 "--dashboard-address", ":0"]  # fmt: skip
+    scheduler = [
+        "scheduler",
+        "--scheduler-file",
+        str(file),
+        "--port",
+        "0",
+        "--dashboard-address",
+        ":0",
+    ]
     worker = ["worker", "--scheduler-file", str(file), "--nthreads", "1", "--nworkers", "1"]
     started = []
     for words in (scheduler, worker):
         with open(folder / f"{words[0]}.log", "w") as log:
-            started.append(subprocess.Popen([sys.executable, "-m", "dask", *words], cwd=folder,
-                                            stdout=subprocess.DEVNULL, stderr=log, env=env,
-                                            start_new_session=True))  # fmt: skip
+            started.append(
+                subprocess.Popen(
+                    [sys.executable, "-m", "dask", *words],
+                    cwd=folder,
+                    stdout=subprocess.DEVNULL,
+                    stderr=log,
+                    env=env,
+                    start_new_session=True,
+                )
+            )
     try:
         wait_until(file.exists, 60, "the scheduler's file")
         time.sleep(0.2)  # written whole
@@ -341,8 +417,9 @@ def test_a_workers_address_given_for_the_schedulers_says_so(tmp_path, capsys, ha
 
     with Client(hand_started, timeout="30s") as client:
         worker = next(iter(client.scheduler_info()["workers"]))
-    status = cli.main(["experiment", "--scheduler", worker, "--no-progress", "--out",
-                       str(tmp_path / "x")])  # fmt: skip
+    status = cli.main(
+        ["experiment", "--scheduler", worker, "--no-progress", "--out", str(tmp_path / "x")]
+    )
     err = capsys.readouterr().err
     assert status == 2 and err.strip().splitlines() == [
         f"python -m monopoly_lesson experiment: no Dask scheduler answered at {worker} (a Dask "
@@ -358,8 +435,17 @@ def test_a_run_whose_worker_dies_is_one_line_that_names_it(tmp_path, hand_starte
     from distributed import Client
 
     out = tmp_path / "grid"
-    command = Command("experiment", *PLAYING[:4], "--seeds", "1", *PLAYING[6:], "--scheduler",
-                      hand_started, "--out", str(out))  # fmt: skip
+    command = Command(
+        "experiment",
+        *PLAYING[:4],
+        "--seeds",
+        "1",
+        *PLAYING[6:],
+        "--scheduler",
+        hand_started,
+        "--out",
+        str(out),
+    )
     command.playing(out, 1)
     with Client(hand_started, timeout="30s") as client:
         for pid in client.run(os.getpid).values():
@@ -370,8 +456,9 @@ def test_a_run_whose_worker_dies_is_one_line_that_names_it(tmp_path, hand_starte
         "python -m monopoly_lesson experiment: run rga-finish_order-seed1 failed: the workers "
         "that played it died (1 time, the last at tcp://"
     )
-    assert lines[0].endswith(f"the completed generations are in {out}: run the same command "
-                             "to resume them.")  # fmt: skip
+    assert lines[0].endswith(
+        f"the completed generations are in {out}: run the same command to resume them."
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -384,8 +471,9 @@ def in_this_process():
     """A cluster in this process (two worker threads): its address."""
     from distributed import LocalCluster
 
-    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                      dashboard_address=":0") as cluster:  # fmt: skip
+    with LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=":0"
+    ) as cluster:
         yield cluster.scheduler_address
 
 
@@ -407,9 +495,18 @@ def test_a_run_that_fails_on_its_worker_stops_the_others_and_is_one_line(
     monkeypatch.setattr(run_module, "evolve", full_disk)
     out = tmp_path / "grid"
     with pytest.raises(RunFailed) as failed:
-        experiment("rga", "finish_order", [1, 2], generations=500, out=out,
-                   scheduler=in_this_process, population=40, games_per_player=10,
-                   benchmark_every=0, progress=False)  # fmt: skip
+        experiment(
+            "rga",
+            "finish_order",
+            [1, 2],
+            generations=500,
+            out=out,
+            scheduler=in_this_process,
+            population=40,
+            games_per_player=10,
+            benchmark_every=0,
+            progress=False,
+        )
     assert str(failed.value) == (
         "run rga-finish_order-seed2 failed: No space left on device: history.csv"
     )
@@ -419,8 +516,18 @@ def test_a_run_that_fails_on_its_worker_stops_the_others_and_is_one_line(
     assert stamps(out) == after
     assert "Compute Failed" not in caplog.text
     again = tmp_path / "again"
-    status = cli.main(["experiment", *PLAYING[:7], "500", *PLAYING[8:], "--scheduler",
-                       in_this_process, "--out", str(again)])  # fmt: skip
+    status = cli.main(
+        [
+            "experiment",
+            *PLAYING[:7],
+            "500",
+            *PLAYING[8:],
+            "--scheduler",
+            in_this_process,
+            "--out",
+            str(again),
+        ]
+    )
     err = capsys.readouterr().err
     assert status == 2 and err.strip().splitlines() == [
         "python -m monopoly_lesson experiment: run rga-finish_order-seed2 failed: No space left "
@@ -435,11 +542,27 @@ def test_fewer_generations_than_a_run_holds_are_refused_before_the_cluster_start
     """Three generations played, two asked for: refused at the call (by the API, and by the
     command in one line) with the number to ask for, and no cluster started."""
     out = tmp_path / "api"
-    experiment("rga", "num_wins", [1], generations=3, out=out, scheduler=in_this_process,
-               **TINY)  # fmt: skip
-    words = ["experiment", "--chromosome", "rga", "--fitness", "num_wins", "--population", "8",
-             "--games-per-player", "1", "--max-rounds", "10", "--benchmark-every", "2",
-             "--benchmark-games", "2", "--no-progress", "--out", str(tmp_path / "cli")]  # fmt: skip
+    experiment("rga", "num_wins", [1], generations=3, out=out, scheduler=in_this_process, **TINY)
+    words = [
+        "experiment",
+        "--chromosome",
+        "rga",
+        "--fitness",
+        "num_wins",
+        "--population",
+        "8",
+        "--games-per-player",
+        "1",
+        "--max-rounds",
+        "10",
+        "--benchmark-every",
+        "2",
+        "--benchmark-games",
+        "2",
+        "--no-progress",
+        "--out",
+        str(tmp_path / "cli"),
+    ]
     assert cli.main([*words, "--generations", "3", "--scheduler", in_this_process]) == 0
     capsys.readouterr()
 
@@ -447,8 +570,11 @@ def test_fewer_generations_than_a_run_holds_are_refused_before_the_cluster_start
         raise AssertionError("the cluster was started")
 
     monkeypatch.setattr(experiment_module, "_cluster", no_cluster)
-    with pytest.raises(ValueError, match=r"the run rga-num_wins-seed1 in .* already holds 3 "
-                       r"generations, more than the 2 asked for; ask for 3 or more"):  # fmt: skip
+    with pytest.raises(
+        ValueError,
+        match=r"the run rga-num_wins-seed1 in .* already holds 3 "
+        r"generations, more than the 2 asked for; ask for 3 or more",
+    ):
         experiment("rga", "num_wins", [1], generations=2, out=out, **TINY)
     status = cli.main([*words, "--generations", "2"])
     err = capsys.readouterr().err

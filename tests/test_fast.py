@@ -99,8 +99,12 @@ def test_simulate_fast_returns_the_usual_result():
         games=200, turns=30, players=2, seed=3, rules=Rules(jail="short"), engine="fast"
     )
     assert (result.games, result.turns, result.players, result.seed, result.engine) == (
-        200, 30, 2, 3, "fast"
-    )  # fmt: skip
+        200,
+        30,
+        2,
+        3,
+        "fast",
+    )
     assert result.rules == Rules(jail="short")
     assert list(result.counts.index) == list(range(1, 41)) and result.counts.dtype == "int64"
     assert result.counts[31] == 0 and result.total >= 200 * 30 * 2
@@ -231,7 +235,19 @@ def test_the_loop_refuses_tables_packed_in_another_format():
     other = np.array(FORMAT, dtype=np.int64) + 1
     with pytest.raises(RuntimeError, match="compiled fast loop is out of date"):
         fast_loop.play_games(
-            1, 1, 1, t.dice_codes, t.situation, t.next_state, np.zeros(15, np.int64),
-            np.zeros(16, np.int64), False, np.zeros(len(t.next_state), np.int64), t.tallies,
-            np.zeros((0, 41), np.int64), other, bits.ctypes.next_uint64, bits.ctypes.state_address,
-        )  # fmt: skip
+            1,
+            1,
+            1,
+            t.dice_codes,
+            t.situation,
+            t.next_state,
+            np.zeros(15, np.int64),
+            np.zeros(16, np.int64),
+            False,
+            np.zeros(len(t.next_state), np.int64),
+            t.tallies,
+            np.zeros((0, 41), np.int64),
+            other,
+            bits.ctypes.next_uint64,
+            bits.ctypes.state_address,
+        )

@@ -30,10 +30,19 @@ POOL = 12
 def pool(seed):
     """Every kind of built-in strategy, chromosome players with genes from ``seed``."""
     return [
-        "always", "never", "random:0.3", "random:0.8", "heuristic", "heuristic",
-        RGA.random(seed), TGA.random(seed + 1), SGA.random(seed + 2), RGA.random(seed + 3),
-        EGA.random(seed + 4), EGA.random(seed + 5),
-    ]  # fmt: skip
+        "always",
+        "never",
+        "random:0.3",
+        "random:0.8",
+        "heuristic",
+        "heuristic",
+        RGA.random(seed),
+        TGA.random(seed + 1),
+        SGA.random(seed + 2),
+        RGA.random(seed + 3),
+        EGA.random(seed + 4),
+        EGA.random(seed + 5),
+    ]
 
 
 def seating(game):
@@ -88,8 +97,9 @@ def compare_chunk(first, max_rounds=100, trading=False, traded=None):
             continue
         who = np.array([seating(g) for g in games])
         streams = [GameStreams.draw(g, players) for g in games]
-        out = fast_games(codes, who, streams=streams, max_rounds=max_rounds, trace=True,
-                         trading=trading)  # fmt: skip
+        out = fast_games(
+            codes, who, streams=streams, max_rounds=max_rounds, trace=True, trading=trading
+        )
         for k, g in enumerate(games):
             strategies = [members[i] for i in who[k]]
             streams = GameStreams.draw(g, players)
@@ -176,8 +186,9 @@ def test_chunks_and_the_progress_bar_change_nothing(capsys):
 
 def test_always_buy_games_end_as_the_reference_engine_s_do():
     """4 always-buy players: the same share of early endings and mean rounds (bench: 26%, 91)."""
-    out = fast_games(strategy_codes(["always"] * 4), np.zeros((20_000, 4), np.int64),
-                     seeds=np.arange(20_000))  # fmt: skip
+    out = fast_games(
+        strategy_codes(["always"] * 4), np.zeros((20_000, 4), np.int64), seeds=np.arange(20_000)
+    )
     assert 0.24 < out["ended_early"].mean() < 0.29
     assert 89 < out["rounds"].mean() < 92
     assert (out["finish"].sum(axis=1) == 10).all()
@@ -240,16 +251,23 @@ def test_the_bits_of_owners_and_mortgages_follow_the_lots_in_every_round():
             assert row[loop.OWNED : loop.OWNED + loop.MAXP].tolist() == owned
             assert row[loop.MORTGAGED] == bits[row[loop.MORT + spaces] != 0].sum()
             complete = [
-                sum(1 << g for g in range(len(loop.GROUP_NAMES)) if loop.IS_STREET_GROUP[g]
-                    and owned[p] & loop.GROUP_BITS[g] == loop.GROUP_BITS[g])
+                sum(
+                    1 << g
+                    for g in range(len(loop.GROUP_NAMES))
+                    if loop.IS_STREET_GROUP[g]
+                    and owned[p] & loop.GROUP_BITS[g] == loop.GROUP_BITS[g]
+                )
                 for p in range(loop.MAXP)
-            ]  # fmt: skip
+            ]
             assert row[loop.COMPLETE : loop.COMPLETE + loop.MAXP].tolist() == complete
             last_missing = [
-                sum(int(missing) for g in loop.STREET_GROUPS
-                    if bin(missing := loop.GROUP_BITS[g] & ~owned[p]).count("1") == 1)
+                sum(
+                    int(missing)
+                    for g in loop.STREET_GROUPS
+                    if bin(missing := loop.GROUP_BITS[g] & ~owned[p]).count("1") == 1
+                )
                 for p in range(loop.MAXP)
-            ]  # fmt: skip
+            ]
             assert row[loop.LAST_MISSING : loop.LAST_MISSING + loop.MAXP].tolist() == last_missing
             built = row[loop.BLD + spaces] > 0
             groups = {int(loop.GROUP_ID[space]) for space in spaces[built]}

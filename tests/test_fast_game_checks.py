@@ -130,17 +130,26 @@ def test_streams_of_different_lengths_are_refused(codes):
 
 @pytest.mark.parametrize(
     ("rounds", "error"),
-    [(0, ValueError), (-5, ValueError), (10_001, ValueError), (2**63, ValueError),
-     (10**9, ValueError), (1.5, TypeError), (100.0, TypeError), (True, TypeError)],
-)  # fmt: skip
+    [
+        (0, ValueError),
+        (-5, ValueError),
+        (10_001, ValueError),
+        (2**63, ValueError),
+        (10**9, ValueError),
+        (1.5, TypeError),
+        (100.0, TypeError),
+        (True, TypeError),
+    ],
+)
 def test_max_rounds_is_a_whole_number_up_to_the_limit(codes, rounds, error):
     with pytest.raises(error, match="max_rounds"):
         fast_games(codes, [[0, 1]], seeds=[0], max_rounds=rounds)
 
 
 def test_the_longest_allowed_game_is_played(codes):
-    out = fast_games(strategy_codes(["never", "never"]), [[0, 1]], seeds=[0],
-                     max_rounds=limits.MAX_ROUNDS)  # fmt: skip
+    out = fast_games(
+        strategy_codes(["never", "never"]), [[0, 1]], seeds=[0], max_rounds=limits.MAX_ROUNDS
+    )
     assert out["rounds"][0] <= limits.MAX_ROUNDS
 
 
@@ -347,8 +356,9 @@ def test_results_are_written_in_place_not_gathered_and_joined():
     """The peak is the returned arrays, one chunk's results, the seeds as uint32 and each
     core's game state and seeding words (and a few small arrays): not all chunks' results
     and a copy, which would add the returned arrays again (3.7 MB here)."""
-    done = subprocess.run([sys.executable, "-c", PEAK], capture_output=True, text=True,
-                          check=True, cwd=ROOT)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", PEAK], capture_output=True, text=True, check=True, cwd=ROOT
+    )
     peak, returned, chunk, seeds, cores = (int(n) for n in done.stdout.split())
     assert peak <= returned + chunk + seeds + cores + 16_000
 
@@ -404,8 +414,13 @@ fast_games(codes, np.zeros((100_000, 4), np.int64), seeds=np.arange(100_000), ma
 @pytest.mark.skipif(os.name != "posix", reason="sends SIGINT")
 def test_ctrl_c_stops_a_long_call_within_seconds():
     """100,000 games of 10,000 rounds (hours of work): Ctrl-C is seen between chunks."""
-    child = subprocess.Popen([sys.executable, "-c", textwrap.dedent(LONG_CALL)], cwd=ROOT,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    child = subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(LONG_CALL)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert child.stdout.readline().strip() == "started"
         time.sleep(2)

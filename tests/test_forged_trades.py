@@ -53,8 +53,10 @@ def assert_the_swap_was_made(g):
     (record,) = g.state.proposals
     assert record.trade == SWAP and record.accepted and record.trade.proposer == 1
     assert type(record.trade) is Trade
-    assert all(type(v) is int for v in (record.trade.partner, record.trade.cash,
-                                         *record.trade.give, *record.trade.take))  # fmt: skip
+    assert all(
+        type(v) is int
+        for v in (record.trade.partner, record.trade.cash, *record.trade.give, *record.trade.take)
+    )
     g.state.check()
 
 
@@ -105,8 +107,9 @@ def test_the_reproduction_of_the_forged_offer_plays_as_the_honest_partner_does()
             True,
         )[1],
     )
-    honest = make_strategy("partner", buy=lambda g, m, space: True,
-                           accept_trade=lambda g, m, o: True)  # fmt: skip
+    honest = make_strategy(
+        "partner", buy=lambda g, m, space: True, accept_trade=lambda g, m, o: True
+    )
     traded = 0
     for seed in range(8):
         games = []
@@ -201,8 +204,10 @@ def test_a_list_changed_after_proposing_changes_nothing():
         given_lots.extend([7, 9])  # the proposer's list, changed before the trade is made
         return True
 
-    g = swap_game(proposing(Trade(partner=2, give=given_lots, take=(10,), cash=60)),
-                  passive(name="accepter", accept_trade=accept))  # fmt: skip
+    g = swap_game(
+        proposing(Trade(partner=2, give=given_lots, take=(10,), cash=60)),
+        passive(name="accepter", accept_trade=accept),
+    )
     play(g, 1, start=17)
     assert_the_swap_was_made(g)
 
@@ -218,8 +223,10 @@ def test_a_proposal_whose_terms_cannot_be_read_is_the_proposers_error():
             pass
 
     g = swap_game(proposing(Broken(partner=2, give=(2,))), passive())
-    with pytest.raises(StrategyError, match="propose_trade decision returned a Trade whose "
-                       "terms cannot be read \\(KeyError"):  # fmt: skip
+    with pytest.raises(
+        StrategyError,
+        match="propose_trade decision returned a Trade whose terms cannot be read \\(KeyError",
+    ):
         play(g, 1, start=17)
 
 
@@ -269,10 +276,13 @@ def test_a_recorded_proposal_read_through_the_view_is_a_copy():
     ids=["cash", "trade", "answer", "removed"],
 )
 def test_a_recorded_proposal_rewritten_around_the_view_is_caught(rewrite):
-    g = swap_game(proposing(SWAP, SECOND),
-                  rewriting_answers(lambda game: rewrite(real_state(game))))  # fmt: skip
-    with pytest.raises(GameChanged, match="P2 rewriter's accept_trade decision changed the "
-                       "game: the game's trade proposals"):  # fmt: skip
+    g = swap_game(
+        proposing(SWAP, SECOND), rewriting_answers(lambda game: rewrite(real_state(game)))
+    )
+    with pytest.raises(
+        GameChanged,
+        match="P2 rewriter's accept_trade decision changed the game: the game's trade proposals",
+    ):
         play(g, 1, start=17)
 
 
@@ -333,8 +343,9 @@ class Forger(Chaotic):
         if how == 0:
             return Shifty(trade.partner, trade.give, trade.take, trade.cash)
         if how == 1:
-            return Trade(Liar(trade.partner), tuple(map(Liar, trade.give)), trade.take,
-                         Liar(trade.cash))  # fmt: skip
+            return Trade(
+                Liar(trade.partner), tuple(map(Liar, trade.give)), trade.take, Liar(trade.cash)
+            )
         if how == 2:
             self.lists.append(list(trade.give))
             return Trade(trade.partner, self.lists[-1], OddTuple(trade.take), trade.cash)
@@ -342,9 +353,13 @@ class Forger(Chaotic):
 
     def accept_trade(self, game, me, offer):
         field = me.rng.choice(["cash", "give", "take", "partner", "proposer"])
-        forged = {"cash": game.player(offer.proposer).cash * me.rng.choice([1, -1, 1000]),
-                  "give": tuple(me.rng.sample(LOT_SPACES, 3)), "take": (),
-                  "partner": me.rng.randint(1, 8), "proposer": me.seat}  # fmt: skip
+        forged = {
+            "cash": game.player(offer.proposer).cash * me.rng.choice([1, -1, 1000]),
+            "give": tuple(me.rng.sample(LOT_SPACES, 3)),
+            "take": (),
+            "partner": me.rng.randint(1, 8),
+            "proposer": me.seat,
+        }
         object.__setattr__(offer, field, forged[field])
         for record in game.proposals:
             object.__setattr__(record.trade, "cash", 10**6)
@@ -366,8 +381,10 @@ PLAYERS = st.sampled_from(["forger", "always", "heuristic", "chaotic"])
 # found by this test: a hotel on yellow sold whole, then a house on the lot it cleared
 @example(["always", "heuristic", "forger", "forger", "chaotic", "chaotic"], 71, 0.0)
 def test_hostile_games_keep_every_invariant_after_every_turn(players, seed, around):
-    strategies = [Forger(around) if p == "forger" else Chaotic(illegal=0) if p == "chaotic"
-                  else p for p in players]  # fmt: skip
+    strategies = [
+        Forger(around) if p == "forger" else Chaotic(illegal=0) if p == "chaotic" else p
+        for p in players
+    ]
     g = MonopolyGame(strategies, seed=seed, max_rounds=40, trading=True)
     while not g.over:
         try:
@@ -382,8 +399,10 @@ def test_hostile_games_keep_every_invariant_after_every_turn(players, seed, arou
     # every accepted trade moved exactly the cash recorded, between the recorded seats
     paid = [(p.payer, p.payee, p.amount) for p in g.state.ledger if p.reason == "trade"]
     recorded = [
-        (p.proposer, p.trade.partner, p.trade.cash) if p.trade.cash > 0
+        (p.proposer, p.trade.partner, p.trade.cash)
+        if p.trade.cash > 0
         else (p.trade.partner, p.proposer, -p.trade.cash)
-        for p in g.state.proposals if p.accepted and p.trade.cash
-    ]  # fmt: skip
+        for p in g.state.proposals
+        if p.accepted and p.trade.cash
+    ]
     assert paid == recorded

@@ -39,9 +39,21 @@ from monopoly_lesson.game.trade import Proposal, Trade
 from monopoly_lesson.game.trading import why_not_trade
 
 REASONS = {
-    "salary", "rent", "bought", "auction", "tax", "card", "bail", "building",
-    "building sold", "mortgage", "mortgage lifted", "interest", "bankruptcy", "trade",
-}  # fmt: skip
+    "salary",
+    "rent",
+    "bought",
+    "auction",
+    "tax",
+    "card",
+    "bail",
+    "building",
+    "building sold",
+    "mortgage",
+    "mortgage lifted",
+    "interest",
+    "bankruptcy",
+    "trade",
+}
 
 
 class Chaotic(Strategy):
@@ -109,9 +121,16 @@ class Chaotic(Strategy):
 
 def strategy_from(choice: int, seed: int):
     return [
-        "always", "never", "heuristic", "random:0.3", Chaotic(), Chaotic(),
-        RGA.random(seed), TGA.random(seed), SGA.random(seed),
-    ][choice]  # fmt: skip
+        "always",
+        "never",
+        "heuristic",
+        "random:0.3",
+        Chaotic(),
+        Chaotic(),
+        RGA.random(seed),
+        TGA.random(seed),
+        SGA.random(seed),
+    ][choice]
 
 
 @pytest.mark.filterwarnings("ignore:strategy 'chaotic' has its own propose_trade")

@@ -29,13 +29,23 @@ def test_the_payback_chart_reads_in_plain_numbers():
     assert axis.type == "log"
     assert list(axis.ticktext) == [f"{t:,g}" for t in axis.tickvals]
     assert min(axis.tickvals) <= payback.min().min() and max(axis.tickvals) >= payback.max().max()
-    assert payback_chart(payback).data[0].x == ("1 house", "2 houses", "3 houses", "4 houses",
-                                                "hotel")  # fmt: skip
+    assert payback_chart(payback).data[0].x == (
+        "1 house",
+        "2 houses",
+        "3 houses",
+        "4 houses",
+        "hotel",
+    )
 
 
 def test_the_diversity_history_draws_both_measures_rounded_as_a_reader_sees_them():
-    history = pd.DataFrame({"generation": [1, 2, 3], "diversity": [0.2887, 0.10049, 0.0251],
-                            "luck_share": [0.59512, 0.946, 1.0104]})  # fmt: skip
+    history = pd.DataFrame(
+        {
+            "generation": [1, 2, 3],
+            "diversity": [0.2887, 0.10049, 0.0251],
+            "luck_share": [0.59512, 0.946, 1.0104],
+        }
+    )
     fig = diversity_history(history)
     diversity, luck = fig.data
     assert list(diversity.y) == [0.289, 0.1, 0.025] and list(luck.y) == [0.595, 0.946, 1.01]
@@ -57,13 +67,17 @@ def axis_ticks(axis) -> list[float]:
 
 @pytest.mark.parametrize(
     ("diversity", "luck"),
-    [([0.2887, 0.1, 0.0161], [0.57, 1.189, 0.97]),  # the paper's run: 0.198, 0.396... before
-     ([0.31, 0.2], [0.4, 0.05]), ([0.004, 0.002], [2.7, 1.0]),
-     ([0.29, 0.1], [np.nan, np.nan])],  # a vs: fitness has no luck share
-)  # fmt: skip
+    [
+        ([0.2887, 0.1, 0.0161], [0.57, 1.189, 0.97]),  # the paper's run: 0.198, 0.396... before
+        ([0.31, 0.2], [0.4, 0.05]),
+        ([0.004, 0.002], [2.7, 1.0]),
+        ([0.29, 0.1], [np.nan, np.nan]),  # a vs: fitness has no luck share
+    ],
+)
 def test_the_diversity_history_has_round_ticks_on_both_axes_on_the_same_grid(diversity, luck):
-    history = pd.DataFrame({"generation": range(1, len(luck) + 1), "diversity": diversity,
-                            "luck_share": luck})  # fmt: skip
+    history = pd.DataFrame(
+        {"generation": range(1, len(luck) + 1), "diversity": diversity, "luck_share": luck}
+    )
     layout = diversity_history(history).layout
     left, right = axis_ticks(layout.yaxis), axis_ticks(layout.yaxis2)
     assert len(left) == len(right) and 5 <= len(left) <= 7  # one grid line for both
@@ -77,7 +91,15 @@ def test_the_diversity_history_has_round_ticks_on_both_axes_on_the_same_grid(div
 
 def test_round_steps_and_paired_ticks():
     assert [round_step(x) for x in (0.048, 0.05, 0.0501, 0.198, 0.6 / 3, 3, 7.5, 11)] == [
-        0.05, 0.05, 0.1, 0.2, 0.2, 5.0, 10.0, 20.0]  # fmt: skip
+        0.05,
+        0.05,
+        0.1,
+        0.2,
+        0.2,
+        5.0,
+        10.0,
+        20.0,
+    ]
     assert paired_ticks(0.2887, 1.189) == (6, 0.05, 0.2)
     n, left, right = paired_ticks(0.05, 0.99, intervals=(4,))
     assert (n, left, right) == (4, 0.02, 0.25)

@@ -101,8 +101,13 @@ def test_a_declined_lot_is_auctioned_at_once(capsys):
 
 
 def test_auction_winner_pays_the_second_highest_maximum_plus_one():
-    g = new_game(passive(bid=bids(30)), passive(bid=bids(50)), passive(bid=bids(40)),
-                 players=3, dice=TO_BALTIC)  # fmt: skip
+    g = new_game(
+        passive(bid=bids(30)),
+        passive(bid=bids(50)),
+        passive(bid=bids(40)),
+        players=3,
+        dice=TO_BALTIC,
+    )
     play(g, 1, start=1)
     assert g.state.lots[4].owner == 2
     assert cash(g) == [1500, 1459, 1500]  # 1500 - (40 + 1)
@@ -122,8 +127,13 @@ def test_a_lone_bidder_pays_one_dollar():
     [(1, 1), (2, 3), (3, 3)],  # seat order from the mover: 1 2 3 / 2 3 1 / 3 1 2
 )
 def test_auction_tie_goes_to_the_first_tied_seat_from_the_mover(mover, winner):
-    g = new_game(passive(bid=bids(70)), passive(bid=bids(50)), passive(bid=bids(70)),
-                 players=3, dice=TO_BALTIC)  # fmt: skip
+    g = new_game(
+        passive(bid=bids(70)),
+        passive(bid=bids(50)),
+        passive(bid=bids(70)),
+        players=3,
+        dice=TO_BALTIC,
+    )
     play(g, mover, start=1)
     assert g.state.lots[4].owner == winner
     expected = [1500, 1500, 1500]
@@ -186,8 +196,10 @@ def test_a_complete_group_is_a_colour_group_of_streets_held_whole():
     give(g, 1, 2, 4, 7, 9, 13, 29, 6, 16, 26, 36)
     give(g, 2, 12, 14)
     give(g, 2, 15, mortgaged=True)
-    complete = {seat: [group for group in GROUP_SPACES if g.state.holds_complete_group(seat, group)]
-                for seat in (1, 2)}  # fmt: skip
+    complete = {
+        seat: [group for group in GROUP_SPACES if g.state.holds_complete_group(seat, group)]
+        for seat in (1, 2)
+    }
     assert complete == {1: ["brown"], 2: ["purple"]}
     assert g.state.monopolies(1) == ["brown"] and g.state.monopolies(2) == ["purple"]
     assert not g.state.holds_complete_group(1, "purple")
@@ -849,8 +861,9 @@ def test_bankrupt_to_the_bank_lots_auctioned_unmortgaged_cards_back_to_their_dec
     # P1 ($0, brown with a house each, a Chance card) owes $200 Income Tax: it raises
     # 50 + 60 = 110, not enough. The lots go back unmortgaged and are auctioned: P2 bids
     # 10, P3 bids 5, so P2 pays 5 + 1 = 6 for each: 1500 - 12 = 1488.
-    g = new_game(passive(), passive(bid=bids(10)), passive(bid=bids(5)), players=3,
-                 dice=TO_INCOME_TAX)  # fmt: skip
+    g = new_game(
+        passive(), passive(bid=bids(10)), passive(bid=bids(5)), players=3, dice=TO_INCOME_TAX
+    )
     give(g, 1, 2, 4, buildings=1)
     hold_card(g, 1, CHANCE, 12)
     set_cash(g, 1, 0)
@@ -1133,8 +1146,10 @@ def test_the_scenarios_play_on_both_engines(scenario):
 
 def test_the_engines_comparison_can_fail():
     """A twin one dollar richer, or with a lot of its own, is told apart after the turn."""
-    for change in (lambda s: s.__setitem__(loop.CASH + 1, s[loop.CASH + 1] + 1),
-                   lambda s: s.__setitem__(loop.OWNER + 4, 0)):  # fmt: skip
+    for change in (
+        lambda s: s.__setitem__(loop.CASH + 1, s[loop.CASH + 1] + 1),
+        lambda s: s.__setitem__(loop.OWNER + 4, 0),
+    ):
         g = new_game(passive(buy=True), dice=TO_BALTIC)
         twin = compiled_twin(g)
         change(twin[0])
@@ -1157,8 +1172,11 @@ def trading_commands(parser: argparse.ArgumentParser | None = None) -> set[str]:
     ``--trading`` option."""
     parser = parser or build_parser()
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    return {name for name, parser in commands.choices.items()
-            if any("--trading" in action.option_strings for action in parser._actions)}  # fmt: skip
+    return {
+        name
+        for name, parser in commands.choices.items()
+        if any("--trading" in action.option_strings for action in parser._actions)
+    }
 
 
 def takes_trading(thing: object) -> bool:

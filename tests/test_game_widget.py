@@ -299,8 +299,10 @@ def test_the_bid_box_shows_the_legal_range_and_refuses_outside_it():
 def test_the_trade_form_offers_the_lots_each_side_may_trade():
     stepper = GameStepper(["you", "always", "ega_trading"], seed=2, trading=True)
     stepper.to_end.click()
-    while not (stepper.state.question.decision == "propose_trade"
-               and stepper.state.game.state.player(3).lots):  # fmt: skip
+    while not (
+        stepper.state.question.decision == "propose_trade"
+        and stepper.state.game.state.player(3).lots
+    ):
         stepper.state.answer(stepper.state.question.default)
         if stepper.state.question is None:
             stepper.to_end.click()

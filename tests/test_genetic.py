@@ -252,8 +252,9 @@ def test_a_run_stopped_and_resumed_writes_the_same_files(tmp_path, monkeypatch, 
     whole = run_in(tmp_path / "whole", monkeypatch, chromosome=chromosome, generations=3)
     expected = files_of(tmp_path / "whole" / "run")
     run_in(tmp_path / "parts", monkeypatch, chromosome=chromosome, generations=1)
-    resumed = run_in(tmp_path / "parts", monkeypatch, chromosome=chromosome, generations=3,
-                     resume=True)  # fmt: skip
+    resumed = run_in(
+        tmp_path / "parts", monkeypatch, chromosome=chromosome, generations=3, resume=True
+    )
     assert files_of(tmp_path / "parts" / "run") == expected
     assert resumed.generations_run == 2
     pd.testing.assert_frame_equal(resumed.history, whole.history)
@@ -313,8 +314,14 @@ def test_a_folder_with_a_run_is_never_overwritten(tmp_path):
     with pytest.raises(ValueError, match=r"already holds this run; pass resume=True \(--resume"):
         evolve("tga", generations=1, out=out, benchmark_every=0, **SMALL)
     with pytest.raises(ValueError, match=r"holds a different run .*population 16 there, 20 here"):
-        evolve("tga", generations=1, out=out, benchmark_every=0, resume=True,
-               **{**SMALL, "population": 20})  # fmt: skip
+        evolve(
+            "tga",
+            generations=1,
+            out=out,
+            benchmark_every=0,
+            resume=True,
+            **{**SMALL, "population": 20},
+        )
     with pytest.raises(ValueError, match=r"different run .*chromosome 'tga' there, 'rga' here"):
         evolve("rga", generations=1, out=out, benchmark_every=0, resume=True, **SMALL)
     assert files_of(out) == before
@@ -381,8 +388,15 @@ def test_identical_players_score_a_binomial_like_spread():
 
 def test_a_small_run_of_200_players_and_20_generations():
     """Small enough for a test (a few seconds): the history's shape and FINISH_ORDER's mean."""
-    run = evolve("rga", population=200, games_per_player=20, generations=20, seed=3,
-                 benchmark_every=0, progress=False)  # fmt: skip
+    run = evolve(
+        "rga",
+        population=200,
+        games_per_player=20,
+        generations=20,
+        seed=3,
+        benchmark_every=0,
+        progress=False,
+    )
     assert list(run.history["generation"]) == list(range(1, 21))
     assert (run.history["mean"] == 1.5 * 20).all()
     assert run.best_genomes.shape == (20, genome_length("rga"))

@@ -9,11 +9,17 @@ from monopoly_lesson.grading import RULE_CHECKS, check_results, check_take_turn
 from monopoly_lesson.trends import TRENDS
 
 CHANCE, CHEST = (8, 23, 37), (3, 18, 34)
-ADVANCE = {"Advance to Go": 1, "Advance to Illinois Ave.": 25,
-           "Advance to St. Charles Place": 12, "Take a ride on the Reading Railroad": 6,
-           "Take a walk on the Boardwalk": 40}  # fmt: skip
-NEAREST = {"Advance token to nearest Utility": (13, 29),
-           "Advance token to the nearest Railroad": (6, 16, 26, 36)}  # fmt: skip
+ADVANCE = {
+    "Advance to Go": 1,
+    "Advance to Illinois Ave.": 25,
+    "Advance to St. Charles Place": 12,
+    "Take a ride on the Reading Railroad": 6,
+    "Take a walk on the Boardwalk": 40,
+}
+NEAREST = {
+    "Advance token to nearest Utility": (13, 29),
+    "Advance token to the nearest Railroad": (6, 16, 26, 36),
+}
 
 
 def student(bug=None):
@@ -125,21 +131,28 @@ def test_a_correct_take_turn_written_differently_passes():
 BUGS = {
     "tally Go to Jail": ("Go to Jail (31) sends the player to jail", "tallied Go to Jail (31)"),
     "ignore Community Chest": ("a Community Chest card sends the player to jail", "Community"),
-    "nearest backwards": ("nearest railroad is the next one forward, passing Go",
-                          "tallied Short Line Railroad (36), Chance (37) this turn; the rules "
-                          "tally Reading Railroad (6), Chance (37)"),
+    "nearest backwards": (
+        "nearest railroad is the next one forward, passing Go",
+        "tallied Short Line Railroad (36), Chance (37) this turn; the rules "
+        "tally Reading Railroad (6), Chance (37)",
+    ),
     "no landing after going back": ("Go Back 3 from Chance 37 lands on Community Chest", "draw"),
     "no roll again": ("doubles roll again", "stopped after 1 roll; the rules roll 2"),
-    "roll again after jail": ("being sent to jail during doubles ends the turn",
-                              "after the player was sent to jail, your take_turn rolled again"),
+    "roll again after jail": (
+        "being sent to jail during doubles ends the turn",
+        "after the player was sent to jail, your take_turn rolled again",
+    ),
     "no three doubles rule": ("three doubles in a row", ""),
-    "no tally while in jail": ("in jail without doubles: stay, and tally Jail",
-                               "the rules tally Jail (11)"),
-    "roll again after leaving jail": ("in jail: doubles leave, move, and no roll again",
-                                      "after leaving jail with doubles, your take_turn rolled "
-                                      "again; the turn should end"),
+    "no tally while in jail": (
+        "in jail without doubles: stay, and tally Jail",
+        "the rules tally Jail (11)",
+    ),
+    "roll again after leaving jail": (
+        "in jail: doubles leave, move, and no roll again",
+        "after leaving jail with doubles, your take_turn rolled again; the turn should end",
+    ),
     "leave on the fourth turn": ("in jail: the third turn leaves anyway", ""),
-}  # fmt: skip
+}
 
 
 @pytest.mark.parametrize("bug", BUGS)
@@ -201,8 +214,13 @@ def test_an_answer_that_cannot_be_read_fails_the_check_never_passes():
     from monopoly_lesson.grading import grade_game, rule_games
 
     game = rule_games(random_games=1)[0]
-    for answer in [None, "pass", {"turns": [], "failed": None}, {"unanswered": "no reply"},
-                   {"turns": [{"counts": [0] * 40}], "failed": None}]:  # fmt: skip
+    for answer in [
+        None,
+        "pass",
+        {"turns": [], "failed": None},
+        {"unanswered": "no reply"},
+        {"turns": [{"counts": [0] * 40}], "failed": None},
+    ]:
         result = grade_game(game, answer)
         assert not result.passed and "could not be read" in result.message
 

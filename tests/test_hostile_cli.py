@@ -15,11 +15,34 @@ from monopoly_lesson.game import tournament
 from monopoly_lesson.game.strategies import StrategyError
 from monopoly_lesson.game.tournament import game_seed
 
-TOURNAMENT = ("tournament", "--strategy", "heuristic,always,never,random:0.5", "--games", "8",
-              "--seed", "1", "--max-rounds", "20", "--no-progress")  # fmt: skip
-EVOLVE = ("evolve", "--chromosome", "tga", "--population", "8", "--games-per-player", "1",
-          "--generations", "1", "--max-rounds", "8", "--benchmark-every", "0",
-          "--no-progress")  # fmt: skip
+TOURNAMENT = (
+    "tournament",
+    "--strategy",
+    "heuristic,always,never,random:0.5",
+    "--games",
+    "8",
+    "--seed",
+    "1",
+    "--max-rounds",
+    "20",
+    "--no-progress",
+)
+EVOLVE = (
+    "evolve",
+    "--chromosome",
+    "tga",
+    "--population",
+    "8",
+    "--games-per-player",
+    "1",
+    "--generations",
+    "1",
+    "--max-rounds",
+    "8",
+    "--benchmark-every",
+    "0",
+    "--no-progress",
+)
 
 
 def run(capsys, *argv):
@@ -39,8 +62,11 @@ def no_games(monkeypatch):
     def played(*args, **kwargs):
         raise AssertionError("a game was played")
 
-    for target in ("monopoly_lesson.cli.play_games", "monopoly_lesson.cli.play_monopoly",
-                   "monopoly_lesson.evolution.run.play_generation"):  # fmt: skip
+    for target in (
+        "monopoly_lesson.cli.play_games",
+        "monopoly_lesson.cli.play_monopoly",
+        "monopoly_lesson.evolution.run.play_generation",
+    ):
         monkeypatch.setattr(target, played)
 
 
@@ -212,7 +238,9 @@ def test_the_real_command_answers_a_damaged_run_in_one_line(tmp_path):
     (folder / "best.npz").write_bytes(b"not a zip")
     done = subprocess.run(
         [sys.executable, "-m", "monopoly_lesson", *more_generations(str(folder))],
-        capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 2 and done.stdout == "" and one_line(done.stderr)
     assert "best.npz in" in done.stderr

@@ -56,8 +56,13 @@ def street_rows(text: str) -> dict[int, tuple]:
         assert len(row) == 11 and all(re.fullmatch(r"\d+", cell) for cell in row[:1] + row[3:]), row
         space, title, group, *numbers = row
         assert space not in found, f"space {space} twice"
-        found[int(space)] = (title, group, int(numbers[0]), int(numbers[1]),
-                             tuple(int(n) for n in numbers[2:]))  # fmt: skip
+        found[int(space)] = (
+            title,
+            group,
+            int(numbers[0]),
+            int(numbers[1]),
+            tuple(int(n) for n in numbers[2:]),
+        )
     return found
 
 
@@ -117,18 +122,24 @@ def test_the_lot_table_is_complete_and_consistent():
 EFFECTS = (
     (r"moves(?: \(collect \$200 at Go\))?", lambda: ("move", 0, 0, 0, 1, 0)),
     (r"moves; if owned by another player, pay twice the rent", lambda: ("move", 0, 0, 0, 2, 0)),
-    (r"moves; if owned by another player, pay (\d+) x a fresh roll of the dice",
-     lambda times: ("move", 0, 0, 0, 1, int(times))),
+    (
+        r"moves; if owned by another player, pay (\d+) x a fresh roll of the dice",
+        lambda times: ("move", 0, 0, 0, 1, int(times)),
+    ),
     (r"goes to jail", lambda: ("jail", 0, 0, 0, 1, 0)),
     (r"kept \(below\)", lambda: ("keep", 0, 0, 0, 1, 0)),
     (r"collect \$(\d+)", lambda amount: ("collect", int(amount), 0, 0, 1, 0)),
     (r"pay \$(\d+)", lambda amount: ("pay", int(amount), 0, 0, 1, 0)),
-    (r"pay \$(\d+) per house, \$(\d+) per hotel",
-     lambda house, hotel: ("repairs", 0, int(house), int(hotel), 1, 0)),
+    (
+        r"pay \$(\d+) per house, \$(\d+) per hotel",
+        lambda house, hotel: ("repairs", 0, int(house), int(hotel), 1, 0),
+    ),
     (r"pay each other player \$(\d+)", lambda amount: ("pay_each", int(amount), 0, 0, 1, 0)),
-    (r"collect \$(\d+) from every other player",
-     lambda amount: ("collect_from_each", int(amount), 0, 0, 1, 0)),
-)  # fmt: skip
+    (
+        r"collect \$(\d+) from every other player",
+        lambda amount: ("collect_from_each", int(amount), 0, 0, 1, 0),
+    ),
+)
 
 
 def card_effect(text: str) -> tuple:
@@ -149,8 +160,9 @@ def card_rows(text: str, deck: str) -> pd.DataFrame:
     )
 
 
-@pytest.mark.parametrize(("deck", "effects"), [("Chance", chance_effects),
-                                               ("Community Chest", community_effects)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("deck", "effects"), [("Chance", chance_effects), ("Community Chest", community_effects)]
+)
 def test_every_card_does_what_the_rules_say(rules_text, deck, effects):
     pd.testing.assert_frame_equal(card_rows(rules_text, deck), effects, check_dtype=False)
 
@@ -167,7 +179,9 @@ def test_special_cards_of_the_whole_game():
     assert chance.loc[[5, 6], "rent_multiplier"].tolist() == [2, 2], "nearest Railroad: twice"
     assert chance.at[4, "dice_multiplier"] == 10, "nearest Utility: 10 x a fresh roll"
     assert (chance.drop([5, 6])["rent_multiplier"] == 1).all()
-    keeps = [t.set_index("index").query("effect == 'keep'")["card"].tolist()
-             for t in (chance_effects, community_effects)]  # fmt: skip
+    keeps = [
+        t.set_index("index").query("effect == 'keep'")["card"].tolist()
+        for t in (chance_effects, community_effects)
+    ]
     assert keeps == [["Get out of Jail Free"], ["Get Out of Jail Free"]]
     assert len(chance_effects) == 16 and len(community_effects) == 16

@@ -17,8 +17,11 @@ def dry_run(*args: str) -> str:
     """What ``make -n`` would run (nothing is run), with the environment taken as installed."""
     done = subprocess.run(
         ["make", "-n", "-o", ".venv/.lesson-installed", *args],
-        cwd=ROOT, capture_output=True, text=True, check=True,
-    )  # fmt: skip
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return done.stdout
 
 

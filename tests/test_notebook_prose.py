@@ -207,8 +207,11 @@ CAPSTONES = [path for path in NOTEBOOKS if path.name[:2] in ("09", "10", "11", "
 def test_a_capstone_asks_for_predictions_before_its_results(path):
     """As chapters 1 to 6 do: the student guesses before the cell that answers."""
     cells = nbformat.read(path, as_version=4).cells
-    asks = [i for i, cell in enumerate(cells)
-            if cell.cell_type == "markdown" and "**Predict first" in cell.source]  # fmt: skip
+    asks = [
+        i
+        for i, cell in enumerate(cells)
+        if cell.cell_type == "markdown" and "**Predict first" in cell.source
+    ]
     assert len(asks) >= 2, f"{path.name}: {len(asks)} prediction(s) asked for"
     for i in asks:
         assert cells[i + 1].cell_type == "code", f"{path.name}: no result after cell {i + 1}"
@@ -252,8 +255,11 @@ def test_no_exercise_is_answered_in_the_prose_before_it(exercise):
 def test_chapter_11_shows_how_to_read_a_runs_benchmark_before_asking_for_one():
     path = next(path for path in NOTEBOOKS if path.name.startswith("11_"))
     cells = before_the_exercises(path)
-    reads = [i for i, cell in enumerate(cells)
-             if cell.cell_type == "code" and re.search(r"\.benchmark\b", cell.source)]  # fmt: skip
+    reads = [
+        i
+        for i, cell in enumerate(cells)
+        if cell.cell_type == "code" and re.search(r"\.benchmark\b", cell.source)
+    ]
     assert reads, f"{path.name}: no cell reads a run's benchmark before the exercises"
     assert "**Predict first" in cells[reads[0] - 1].source
     exercises = "\n".join(cell.source for cell in nbformat.read(path, as_version=4).cells)

@@ -201,11 +201,15 @@ def others_lot(game):
         ("propose_trade", Trade(1, give=(), take=()), "the partner must be another player"),
         ("propose_trade", Trade(2, give=(), take=()), "at least one lot must change hands"),
         ("propose_trade", Trade(2, give=(2.0,), take=()), "a Trade names a seat, lots"),
-        ("propose_trade", lambda game: Trade(game.lots[others_lot(game)].owner,
-                                             take=(others_lot(game),), cash=10**6),
-         "seat 1 has \\$"),
+        (
+            "propose_trade",
+            lambda game: Trade(
+                game.lots[others_lot(game)].owner, take=(others_lot(game),), cash=10**6
+            ),
+            "seat 1 has \\$",
+        ),
     ],
-)  # fmt: skip
+)
 def test_an_illegal_answer_says_the_rule_and_leaves_the_question_open(decision, answer, rule):
     state = first_question(decision)
     question, ledger = state.question, list(state.game.state.ledger)
@@ -323,17 +327,27 @@ NOBODY = "'you' is a person's seat, and nobody answers its questions here"
         (lambda: play_games([You(), "always"], games=1), f"strategies: {NOBODY}"),
         (lambda: play_monopoly(["always", "you"]), f"strategies: {NOBODY}"),
         (lambda: MonopolyGame(["you", "never"]), f"strategies: {NOBODY}"),
-        (lambda: strategy_codes(["always", "you"]), "strategies: 'you' is a person's seat: the "
-         "fast engine plays programs only"),
+        (
+            lambda: strategy_codes(["always", "you"]),
+            "strategies: 'you' is a person's seat: the fast engine plays programs only",
+        ),
         (lambda: win_rates_against(["you"]), "players: 'you' is a person's seat"),
-        (lambda: win_rates_against(["always"], ["you", "always"]),
-         "opponents: 'you' is a person's seat"),
-        (lambda: evolve("rga", "vs:you,always,always", population=4, generations=1,
-                        out=None), "'you' is a person's seat"),
-        (lambda: experiment("rga", "vs:you,always,always", population=4, generations=1,
-                            out="never-made"), "'you' is a person's seat"),
+        (
+            lambda: win_rates_against(["always"], ["you", "always"]),
+            "opponents: 'you' is a person's seat",
+        ),
+        (
+            lambda: evolve("rga", "vs:you,always,always", population=4, generations=1, out=None),
+            "'you' is a person's seat",
+        ),
+        (
+            lambda: experiment(
+                "rga", "vs:you,always,always", population=4, generations=1, out="never-made"
+            ),
+            "'you' is a person's seat",
+        ),
     ],
-)  # fmt: skip
+)
 def test_you_is_refused_where_nobody_answers(call, message):
     with pytest.raises(ValueError) as raised:
         call()
@@ -369,8 +383,9 @@ def test_the_shipped_players_are_the_shipped_runs_best_by_name():
     for name in SHIPPED_PLAYERS:
         player, best = strategy_named(name), load_shipped_run(name).best_player()
         assert player.name == name and type(player) is type(best)
-        assert all((a == b).all() for a, b in zip(player.gene_arrays(), best.gene_arrays(),
-                                                  strict=True))  # fmt: skip
+        assert all(
+            (a == b).all() for a, b in zip(player.gene_arrays(), best.gene_arrays(), strict=True)
+        )
     table = play_games(["ega_trading", "rga_level", "always"], games=3, seed=1, max_rounds=20)
     assert set(table["strategy"]) == {"ega_trading", "rga_level", "always"}
     codes = strategy_codes(["ega_always", "rga_finish_order"])
@@ -378,6 +393,9 @@ def test_the_shipped_players_are_the_shipped_runs_best_by_name():
 
 
 def test_an_unknown_name_lists_the_shipped_players_and_you():
-    with pytest.raises(ValueError, match="the shipped evolved players ega_trading, ega_always, "
-                       "rga_level, rga_finish_order; and you \\(a person's seat\\)"):  # fmt: skip
+    with pytest.raises(
+        ValueError,
+        match="the shipped evolved players ega_trading, ega_always, "
+        "rga_level, rga_finish_order; and you \\(a person's seat\\)",
+    ):
         strategy_named("ega_best")

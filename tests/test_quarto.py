@@ -15,17 +15,32 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 # (src/resources/schema in quarto-cli). A new key must be looked up there first.
 KNOWN = {
     "project": {"type", "output-dir", "render"},
-    "book": {"title", "subtitle", "author", "date", "output-file", "downloads", "search",
-             "chapters", "appendices"},
+    "book": {
+        "title",
+        "subtitle",
+        "author",
+        "date",
+        "output-file",
+        "downloads",
+        "search",
+        "chapters",
+        "appendices",
+    },
     "execute": {"enabled"},
     "html": {"theme", "toc", "number-sections", "code-copy", "code-overflow", "fig-responsive"},
     "typst": {"toc", "number-sections", "papersize", "margin", "fontsize"},
-}  # fmt: skip
+}
 
 
 def test_only_known_options():
-    assert set(CONFIG) <= {"project", "book", "execute", "format", "quarto-required",
-                           "ipynb-filters"}  # fmt: skip
+    assert set(CONFIG) <= {
+        "project",
+        "book",
+        "execute",
+        "format",
+        "quarto-required",
+        "ipynb-filters",
+    }
     for section in ("project", "book", "execute"):
         assert set(CONFIG[section]) <= KNOWN[section], section
     assert set(CONFIG["format"]) == {"html", "typst"}
@@ -40,14 +55,29 @@ def test_chapters_are_every_notebook_in_reading_order():
 
 
 PAGES = {
-    "notebooks/rules.md": ("The board", "The decks", "One turn", "Resolve a landing", "Jail",
-                           "Scenarios", "The lesson's simulation", "Trends", "Variants"),
-    "notebooks/game_rules.md": ("Players, money and the end of the game", "The lots",
-                                "Landing on a lot", "The cards", "Jail",
-                                "Buildings, mortgages and debt",
-                                "Strategies: what a player decides",
-                                "Trading (an option of the game)", "The genetic-algorithm players"),
-}  # fmt: skip
+    "notebooks/rules.md": (
+        "The board",
+        "The decks",
+        "One turn",
+        "Resolve a landing",
+        "Jail",
+        "Scenarios",
+        "The lesson's simulation",
+        "Trends",
+        "Variants",
+    ),
+    "notebooks/game_rules.md": (
+        "Players, money and the end of the game",
+        "The lots",
+        "Landing on a lot",
+        "The cards",
+        "Jail",
+        "Buildings, mortgages and debt",
+        "Strategies: what a player decides",
+        "Trading (an option of the game)",
+        "The genetic-algorithm players",
+    ),
+}
 
 
 def test_the_rules_pages_are_the_appendices_and_are_rendered():

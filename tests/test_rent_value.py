@@ -23,8 +23,9 @@ def test_landings_agree_with_the_exact_solver(jail):
     seen = expected_landings(rules)
     landings = seen["landings"] + seen["doubled"] + seen["fresh_roll"]
     frequencies = stationary(rules).loc[landings.index]
-    np.testing.assert_allclose(landings / landings.sum(), frequencies / frequencies.sum(),
-                               rtol=1e-9)  # fmt: skip
+    np.testing.assert_allclose(
+        landings / landings.sum(), frequencies / frequencies.sum(), rtol=1e-9
+    )
 
 
 def test_the_table_has_every_stage_and_the_cards_rules():

@@ -46,8 +46,15 @@ def game(
 ) -> Seat:
     """Set up a token on ``start`` (or in jail with ``jail_turns`` turns already served)."""
     faces = [face for roll in rolls for face in roll]
-    return Seat.preset(dice=faces, start=start, chance_order=chance, chest_order=chest,
-                       seed=11, verbose=verbose, jail_turns=jail_turns)  # fmt: skip
+    return Seat.preset(
+        dice=faces,
+        start=start,
+        chance_order=chance,
+        chest_order=chest,
+        seed=11,
+        verbose=verbose,
+        jail_turns=jail_turns,
+    )
 
 
 def assert_state(

@@ -59,11 +59,21 @@ def test_each_run_s_first_generations_are_reproduced(shipped, tmp_path):
     options = {key: p[key] for key in OPERATORS}
 
     def made(generations: int):  # type: ignore[no-untyped-def]
-        return evolve(p["chromosome"], p["fitness"], population=p["population"],
-                      games_per_player=p["games_per_player"], generations=generations,
-                      seed=p["seed"], out=tmp_path / "run", resume=True, benchmark_every=0,
-                      max_rounds=p["max_rounds"], progress=False, trading=p["trading"],
-                      **options)  # fmt: skip
+        return evolve(
+            p["chromosome"],
+            p["fitness"],
+            population=p["population"],
+            games_per_player=p["games_per_player"],
+            generations=generations,
+            seed=p["seed"],
+            out=tmp_path / "run",
+            resume=True,
+            benchmark_every=0,
+            max_rounds=p["max_rounds"],
+            progress=False,
+            trading=p["trading"],
+            **options,
+        )
 
     first = made(1)
     if 1 in run.fitness:
@@ -84,8 +94,9 @@ def test_each_kept_fitness_is_its_generation_s_row_of_the_history(shipped):
 def test_each_run_s_last_benchmark_is_played_again_by_its_last_best_genome(shipped):
     name, run = shipped
     p = run.parameters
-    again = benchmark(run.best_player(), p["benchmark_games"], p["seed"], p["max_rounds"],
-                      p["trading"])  # fmt: skip
+    again = benchmark(
+        run.best_player(), p["benchmark_games"], p["seed"], p["max_rounds"], p["trading"]
+    )
     last = run.benchmark.iloc[-1]
     assert (again["games"], again["wins"]) == (last["games"], last["wins"]), name
 

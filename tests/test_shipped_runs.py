@@ -27,10 +27,19 @@ def each_run(request):
 def again(p: dict, generations: int):
     """The run of parameters ``p`` (as run.json records them) for its first generations."""
     options = {name: p[name] for name in OPERATORS if name in p}
-    return evolve(p["chromosome"], p["fitness"], population=p["population"],
-                  games_per_player=p["games_per_player"], generations=generations,
-                  seed=p["seed"], benchmark_every=0, max_rounds=p["max_rounds"],
-                  progress=False, trading=p.get("trading", False), **options)  # fmt: skip
+    return evolve(
+        p["chromosome"],
+        p["fitness"],
+        population=p["population"],
+        games_per_player=p["games_per_player"],
+        generations=generations,
+        seed=p["seed"],
+        benchmark_every=0,
+        max_rounds=p["max_rounds"],
+        progress=False,
+        trading=p.get("trading", False),
+        **options,
+    )
 
 
 def test_the_run_is_the_paper_scale_and_records_its_command(run):
@@ -62,10 +71,15 @@ def test_each_run_s_last_benchmark_is_reproduced(each_run):
 
     p, each = each_run.parameters, each_run.benchmark_each
     assert list(each["generation"]) == list(range(1, p["generations"] + 1))
-    last = benchmark_each(p["chromosome"], each_run.final_best[None],
-                          games=int(each["games"].iloc[-1]), seed=p["seed"],
-                          max_rounds=p["max_rounds"], opponents=p["benchmark_opponents"],
-                          trading=p.get("trading", False))  # fmt: skip
+    last = benchmark_each(
+        p["chromosome"],
+        each_run.final_best[None],
+        games=int(each["games"].iloc[-1]),
+        seed=p["seed"],
+        max_rounds=p["max_rounds"],
+        opponents=p["benchmark_opponents"],
+        trading=p.get("trading", False),
+    )
     assert last["wins"].iloc[0] == each["wins"].iloc[-1]
 
 
@@ -84,8 +98,9 @@ def test_every_generation_has_its_benchmark(run):
     assert (each["ci_low"] <= each["win_rate"]).all() and (
         each["win_rate"] <= each["ci_high"]
     ).all()
-    last = benchmark_each("rga", run.final_best[None], games=int(each["games"].iloc[-1]),
-                          seed=run.parameters["seed"])  # fmt: skip
+    last = benchmark_each(
+        "rga", run.final_best[None], games=int(each["games"].iloc[-1]), seed=run.parameters["seed"]
+    )
     assert last["wins"].iloc[0] == each["wins"].iloc[-1]  # the shipped figure is reproduced
 
 

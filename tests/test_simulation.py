@@ -20,8 +20,13 @@ def lesson_run():
 def test_result_records_its_parameters(lesson_run):
     r = lesson_run
     assert (r.games, r.turns, r.players, r.seed, r.rules, r.engine) == (
-        1000, 150, 2, SEED, Rules(), "reference"
-    )  # fmt: skip
+        1000,
+        150,
+        2,
+        SEED,
+        Rules(),
+        "reference",
+    )
     assert list(r.counts.index) == list(range(1, 41))
     assert r.total == r.counts.sum() > 2 * 150 * 1000  # doubles and cards add landings
 
@@ -163,8 +168,12 @@ def test_memory_does_not_grow_with_the_number_of_games(engine):
     import sys
 
     sizes = (300, 3000) if engine == "reference" else (1 << 17, 1 << 20)
-    run = subprocess.run([sys.executable, "-c", PEAKS, engine, *map(str, sizes)],
-                         capture_output=True, text=True, check=True)  # fmt: skip
+    run = subprocess.run(
+        [sys.executable, "-c", PEAKS, engine, *map(str, sizes)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     peaks = [int(line) for line in run.stdout.split()]
     assert peaks[1] < peaks[0] + 100_000, f"peak memory grew from {peaks[0]} to {peaks[1]} bytes"
 

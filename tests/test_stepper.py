@@ -36,9 +36,11 @@ def test_two_players_take_turns_in_order():
     state = StepperState(take_turn, players=2, seed=1)
     state.step(4)
     assert headers(state) == [
-        "--- Turn 1, Player 1 ---", "--- Turn 1, Player 2 ---",
-        "--- Turn 2, Player 1 ---", "--- Turn 2, Player 2 ---",
-    ]  # fmt: skip
+        "--- Turn 1, Player 1 ---",
+        "--- Turn 1, Player 2 ---",
+        "--- Turn 2, Player 1 ---",
+        "--- Turn 2, Player 2 ---",
+    ]
     assert list(state.tokens) == ["Player 1", "Player 2"]
     assert state.next_player.name == "Player 1"
 

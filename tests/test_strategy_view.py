@@ -110,8 +110,11 @@ def test_containers_of_the_view_cannot_be_changed_either():
     def keep_cards(game, me, space):
         me.jail_cards.append(("Chance", 12))
 
-    for buy, error in ((grab, "AttributeError"), (remove_lot, "TypeError"),
-                       (keep_cards, "AttributeError")):  # fmt: skip
+    for buy, error in (
+        (grab, "AttributeError"),
+        (remove_lot, "TypeError"),
+        (keep_cards, "AttributeError"),
+    ):
         with pytest.raises(StrategyError, match=f"P1 cheat's buy decision raised {error}"):
             cheat_game(buy)
 
@@ -145,8 +148,7 @@ def test_a_deep_copy_of_the_view_is_a_game_of_ones_own_and_a_view_does_not_pickl
             pickle.dumps(game.lots[space])
         return False
 
-    result = play_monopoly([make_strategy("honest", buy=what_if), "never"], seed=4,
-                           max_rounds=10)  # fmt: skip
+    result = play_monopoly([make_strategy("honest", buy=what_if), "never"], seed=4, max_rounds=10)
     assert copies and isinstance(copies[0], GameState) and copies[0].decks == {}
     assert result.lots == [0, 0] and result.cash[0] <= 1500 + 10 * 200
     result.state.check()
@@ -244,20 +246,48 @@ def test_a_strategy_reads_everything_a_player_at_the_table_sees():
         assert isinstance(game, GameView) and isinstance(me, OwnView)
         assert me is game.player(me.seat) and all(p is not me for p in game.players[1:])
         assert isinstance(game.player(2), PlayerView) and not isinstance(game.player(2), OwnView)
-        seen.append((
-            game.round, game.turn, game.bank_houses, game.bank_hotels, len(game.ledger),
-            [(p.seat, p.name, p.cash, p.token.pos, p.token.in_jail, p.jail_cards, p.in_game,
-              p.strategy_name, sorted(p.lots)) for p in game.players],
-            game.lots[space].owner, game.owner(space), game.group_owners("orange"),
-            game.holds_complete_group(2, "orange"), game.monopolies(2), len(game.unowned()),
-            game.name(0), game.net_worth(2), game.houses_and_hotels(2), len(game.table()),
-            ownership_state(game, me, space), why_not_build(game, me.seat, 19),
-            rent_due(game, 19, dice=7), game.in_game[0].seat,
-        ))  # fmt: skip
+        seen.append(
+            (
+                game.round,
+                game.turn,
+                game.bank_houses,
+                game.bank_hotels,
+                len(game.ledger),
+                [
+                    (
+                        p.seat,
+                        p.name,
+                        p.cash,
+                        p.token.pos,
+                        p.token.in_jail,
+                        p.jail_cards,
+                        p.in_game,
+                        p.strategy_name,
+                        sorted(p.lots),
+                    )
+                    for p in game.players
+                ],
+                game.lots[space].owner,
+                game.owner(space),
+                game.group_owners("orange"),
+                game.holds_complete_group(2, "orange"),
+                game.monopolies(2),
+                len(game.unowned()),
+                game.name(0),
+                game.net_worth(2),
+                game.houses_and_hotels(2),
+                len(game.table()),
+                ownership_state(game, me, space),
+                why_not_build(game, me.seat, 19),
+                rent_due(game, 19, dice=7),
+                game.in_game[0].seat,
+            )
+        )
         return me.rng.random() < 0.5  # its own generator
 
-    play_monopoly([make_strategy("reader", buy=reader), "always", "heuristic"], seed=2,
-                  max_rounds=40)  # fmt: skip
+    play_monopoly(
+        [make_strategy("reader", buy=reader), "always", "heuristic"], seed=2, max_rounds=40
+    )
     assert len(seen) > 5
     assert seen[0][5][0][:2] == (1, "P1 reader") and seen[0][12] == "the bank"
 
@@ -328,8 +358,7 @@ def test_only_decisions_running_other_code_than_the_packages_are_watched():
 def checked(strategy, games=2):
     """The chapter-9 check of ``strategy``: recorded as a kernel would, replayed here."""
     setups = capstone_games(games, seed=5)
-    records = read_strategy_games(json.loads(json.dumps(play_recorded(strategy, setups))),
-                                  setups)  # fmt: skip
+    records = read_strategy_games(json.loads(json.dumps(play_recorded(strategy, setups))), setups)
     report = StrategyReport("mine", "mine", 5, len(setups))
     for setup, record in zip(setups, records, strict=True):
         report.add(setup, replay_game(setup, record, "mine"))

@@ -102,17 +102,28 @@ def test_every_entry_point_raises_from_itself(play):
 @pytest.mark.parametrize(
     ("decisions", "said"),
     [
-        (dict(build=lambda game, me: 12.0), "build decision must name a space by its number "
-         "(a whole number from 1 to 40) or None, got 12.0: give a space as an int, 12, not 12.0"),
-        (dict(lift=lambda game, me: [12, 14]), "lift decision must name a space by its number"
-         " (a whole number from 1 to 40) or None, got [12, 14] (name one space at a time"),
-        (dict(buy=lambda game, me, space: False, bid=lambda game, me, space: 10.0),
-         "bid decision must return whole dollars (0 for no bid), got 10.0: give dollars as an "
-         "int, 10, not 10.0"),
-        (dict(buy=lambda game, me, space: None), "buy decision must return True or False, got "
-         "None (does every path of the function end in a return?)"),
+        (
+            dict(build=lambda game, me: 12.0),
+            "build decision must name a space by its number "
+            "(a whole number from 1 to 40) or None, got 12.0: give a space as an int, 12, not 12.0",
+        ),
+        (
+            dict(lift=lambda game, me: [12, 14]),
+            "lift decision must name a space by its number"
+            " (a whole number from 1 to 40) or None, got [12, 14] (name one space at a time",
+        ),
+        (
+            dict(buy=lambda game, me, space: False, bid=lambda game, me, space: 10.0),
+            "bid decision must return whole dollars (0 for no bid), got 10.0: give dollars as an "
+            "int, 10, not 10.0",
+        ),
+        (
+            dict(buy=lambda game, me, space: None),
+            "buy decision must return True or False, got "
+            "None (does every path of the function end in a return?)",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_wrong_kind_of_answer_says_what_is_allowed(decisions, said):
     decisions.setdefault("buy", lambda game, me, space: True)
     odd = make_strategy("odd", **decisions)
@@ -191,16 +202,28 @@ class CapitalBuy:
 @pytest.mark.parametrize(
     ("strategy", "said"),
     [
-        (NoBuy(), "strategy 'nobuy' has no buy decision: a Strategy must define "
-         "buy(self, game, me, space) returning True or False"),
-        (MisspeltSubclass(), "strategy 'typo' has a method 'raise_mony', which the game never "
-         "asks: did you mean 'raise_cash'?"),
-        (MisspeltPlain(), "strategy 'MisspeltPlain' has a method 'raise_money', which the game "
-         "never asks: did you mean 'raise_cash'?"),
-        (CapitalBuy(), "got CapitalBuy, which has no buy decision (your method 'Buy' is never "
-         "asked: did you mean 'buy'?)"),
+        (
+            NoBuy(),
+            "strategy 'nobuy' has no buy decision: a Strategy must define "
+            "buy(self, game, me, space) returning True or False",
+        ),
+        (
+            MisspeltSubclass(),
+            "strategy 'typo' has a method 'raise_mony', which the game never "
+            "asks: did you mean 'raise_cash'?",
+        ),
+        (
+            MisspeltPlain(),
+            "strategy 'MisspeltPlain' has a method 'raise_money', which the game "
+            "never asks: did you mean 'raise_cash'?",
+        ),
+        (
+            CapitalBuy(),
+            "got CapitalBuy, which has no buy decision (your method 'Buy' is never "
+            "asked: did you mean 'buy'?)",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_missing_or_misspelt_decision_is_refused_before_the_game(strategy, said):
     with pytest.raises(TypeError) as raised:
         MonopolyGame([strategy, "always"], seed=1)

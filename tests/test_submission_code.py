@@ -17,19 +17,31 @@ def code(*sources):
     [
         (["from monopoly_lesson import take_turn"], "cell 1 makes take_turn the package's"),
         (["import monopoly_lesson.rules as r", "take_turn = r.play_turn"], "cell 2 makes"),
-        (["from monopoly_lesson.rules import play_roll as step\n"
-          "def helper(seat):\n    step(seat)\n"
-          "def take_turn(player, tracker, **kw):\n    helper(None)\n"],
-         "take_turn calls the package's play_roll through helper"),
-        (["import monopoly_lesson as ml\n"
-          "take_turn = lambda p, t, **kw: ml.rules.take_turn(p, t, **kw)"],
-         "take_turn calls the package's take_turn"),
-        (["from monopoly_lesson import Seat\n"
-          "def take_turn(player, tracker, *, dice, chance, community):\n"
-          "    Seat(player, tracker, dice, chance, community).play()\n"],
-         "take_turn calls the package's Seat"),
+        (
+            [
+                "from monopoly_lesson.rules import play_roll as step\n"
+                "def helper(seat):\n    step(seat)\n"
+                "def take_turn(player, tracker, **kw):\n    helper(None)\n"
+            ],
+            "take_turn calls the package's play_roll through helper",
+        ),
+        (
+            [
+                "import monopoly_lesson as ml\n"
+                "take_turn = lambda p, t, **kw: ml.rules.take_turn(p, t, **kw)"
+            ],
+            "take_turn calls the package's take_turn",
+        ),
+        (
+            [
+                "from monopoly_lesson import Seat\n"
+                "def take_turn(player, tracker, *, dice, chance, community):\n"
+                "    Seat(player, tracker, dice, chance, community).play()\n"
+            ],
+            "take_turn calls the package's Seat",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_take_turn_that_is_or_calls_the_reference_is_found(sources, found):
     assert found in (code(*sources).reference_use() or "")
 
@@ -54,19 +66,23 @@ def test_a_students_own_functions_with_the_engines_names_are_their_own():
         ("get_ipython().input_transformers_cleanup.append(f)", "cell 1 changes how the kernel"),
         ("ip = get_ipython()\nip.events.register('pre_run_cell', f)", "hooks into the kernel"),
         ("import monopoly_lesson.grading as g\ng.check_take_turn = f", "changes the package's"),
-        ("from monopoly_lesson import SpaceTracker\nsetattr(SpaceTracker, 'tally', f)",
-         "changes the package's"),
+        (
+            "from monopoly_lesson import SpaceTracker\nsetattr(SpaceTracker, 'tally', f)",
+            "changes the package's",
+        ),
         ("import sys\nsys.modules['monopoly_lesson.grading'] = f", "changes the package's"),
         ("import builtins\nbuiltins.print = f", "changes the package's or Python's own code"),
     ],
-)  # fmt: skip
+)
 def test_changing_the_package_or_the_kernel_is_found(source, found):
     assert found in "; ".join(code(source).tampering())
 
 
 def test_changing_a_students_own_objects_is_not_tampering():
-    own = code("from monopoly_lesson import Player, chance_deck\n"
-               "p = Player()\np.pos = 5\nchance_deck.attrs['name'] = 'Chance'")  # fmt: skip
+    own = code(
+        "from monopoly_lesson import Player, chance_deck\n"
+        "p = Player()\np.pos = 5\nchance_deck.attrs['name'] = 'Chance'"
+    )
     assert own.tampering() == []
 
 
@@ -108,8 +124,12 @@ def test_the_output_kept_per_cell_is_capped():
     outs = []
     chunk = "x" * 100_000
     for _ in range(50):  # 5 MB printed by one cell
-        message = {"msg_type": "stream", "parent_header": {}, "header": {"msg_type": "stream"},
-                   "content": {"name": "stdout", "text": chunk}}  # fmt: skip
+        message = {
+            "msg_type": "stream",
+            "parent_header": {},
+            "header": {"msg_type": "stream"},
+            "content": {"name": "stdout", "text": chunk},
+        }
         client.output(outs, message, None, 0)
     kept = sum(len(out.get("text", "")) for out in outs)
     assert kept <= kernel_session.CELL_OUTPUT_LIMIT

@@ -77,8 +77,7 @@ def test_same_seed_same_table_and_a_short_run_is_the_start_of_a_long_one(table):
 def test_a_game_is_replayed_from_its_seed_and_seats(table):
     game = table[table["game"] == 7].sort_values("seat")
     assert game["seed"].iloc[0] == game_seed(5, 7)
-    result = play_monopoly(game["strategy"].tolist(), seed=int(game["seed"].iloc[0]),
-                           max_rounds=15)  # fmt: skip
+    result = play_monopoly(game["strategy"].tolist(), seed=int(game["seed"].iloc[0]), max_rounds=15)
     assert result.net_worth == game["net_worth"].tolist()
     assert result.finish_order[0] == game.loc[game["winner"], "seat"].item()
 
@@ -94,8 +93,10 @@ def test_a_name_given_twice_gets_a_numbered_label():
     assert list(twice["strategy"].cat.categories) == ["always", "always#2", "never"]
     assert pd.crosstab(twice["strategy"], twice["seat"]).eq(1).all().all()
     assert strategy_labels([Strategy(), Strategy(), Strategy()]) == [
-        "strategy", "strategy#2", "strategy#3",
-    ]  # fmt: skip
+        "strategy",
+        "strategy#2",
+        "strategy#3",
+    ]
 
 
 def test_a_students_own_strategy_plays():
@@ -109,8 +110,14 @@ def test_a_students_own_strategy_plays():
 def test_win_rates_add_up(table):
     rates = win_rates(table)
     assert list(rates.columns) == [
-        "games", "wins", "win_rate", "ci_low", "ci_high", "mean_finish", "mean_net_worth",
-    ]  # fmt: skip
+        "games",
+        "wins",
+        "win_rate",
+        "ci_low",
+        "ci_high",
+        "mean_finish",
+        "mean_net_worth",
+    ]
     assert sorted(rates.index) == sorted(THREE)
     assert (rates["games"] == 12).all()
     assert rates["wins"].sum() == 12
@@ -281,20 +288,23 @@ def test_names_that_would_share_a_label_are_refused_before_any_game(monkeypatch)
     ("change", "message"),
     [
         (lambda t: t.assign(winner=t["winner"].astype(int) * 5), "winner must be True or False"),
-        (lambda t: t.assign(winner=t["winner"].astype(object).where(t.index != 4, "yes")),
-         "winner must be True or False, got 'yes'"),
+        (
+            lambda t: t.assign(winner=t["winner"].astype(object).where(t.index != 4, "yes")),
+            "winner must be True or False, got 'yes'",
+        ),
         (lambda t: t.assign(finish=-t["finish"]), "finish must be a place 1, 2, 3"),
         (lambda t: t.assign(finish=t["finish"] + 0.5), "finish must be a place"),
         (lambda t: t.assign(finish=t["finish"].astype(str)), "finish column must hold places"),
         (lambda t: t.assign(winner=True, finish=1), "winners"),
         (lambda t: t.assign(winner=~t["winner"]), "the winner, and only the winner"),
-        (lambda t: t.assign(finish=t["finish"].where(t["finish"] != 3, 7)),
-         "finish 7 in a game of 3 players"),
-        (lambda t: t.assign(strategy=t["strategy"].cat.remove_categories("never")),
-         "no strategy"),
+        (
+            lambda t: t.assign(finish=t["finish"].where(t["finish"] != 3, 7)),
+            "finish 7 in a game of 3 players",
+        ),
+        (lambda t: t.assign(strategy=t["strategy"].cat.remove_categories("never")), "no strategy"),
         (lambda t: t.assign(net_worth=np.nan), "net_worth must be an amount"),
     ],
-)  # fmt: skip
+)
 def test_win_rates_refuse_a_table_no_tournament_can_give(table, change, message):
     with pytest.raises(ValueError, match=message):
         win_rates(change(table))
@@ -328,8 +338,13 @@ print(tracemalloc.get_traced_memory()[1])
 def test_the_memory_estimate_covers_what_a_tournament_uses(players):
     """Measured in a fresh interpreter (tracemalloc counts every thread's allocations)."""
     games = 20_000
-    done = subprocess.run([sys.executable, "-c", MEASURE, str(players), str(games)],
-                          capture_output=True, text=True, timeout=120, check=True)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", MEASURE, str(players), str(games)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     peak = int(done.stdout)
     assert peak <= table_bytes(games, players) <= 1.3 * peak
 

@@ -117,8 +117,9 @@ def test_the_default_refuses_a_trade_that_completes_no_group_of_its_own():
 
 def test_the_default_refuses_when_the_proposer_gains_more_groups():
     """Seat 1 would complete light blue and brown; seat 2 only its purple."""
-    g = new_game(proposer(Trade(partner=2, give=(12,), take=(4, 10))), passive(),
-                 dice=QUIET, trading=True)  # fmt: skip
+    g = new_game(
+        proposer(Trade(partner=2, give=(12,), take=(4, 10))), passive(), dice=QUIET, trading=True
+    )
     give(g, 1, 2, 7, 9, 12)
     give(g, 2, 4, 10, 14, 15)
     play(g, 1, start=17)
@@ -296,8 +297,7 @@ def test_a_game_given_streams_that_are_not_a_game_streams_names_the_parameter(st
 def test_games_with_trading_keep_every_invariant():
     traded = 0
     for seed in range(12):
-        g = MonopolyGame(["always", "heuristic", "random:0.5", "always"], seed=seed,
-                         trading=True)  # fmt: skip
+        g = MonopolyGame(["always", "heuristic", "random:0.5", "always"], seed=seed, trading=True)
         g.play()
         g.state.check()
         traded += sum(p.accepted for p in g.state.proposals)
@@ -318,8 +318,19 @@ def test_the_command_line_plays_with_trading(capsys):
     from monopoly_lesson.cli import main
 
     names = "always,never,heuristic,random:0.5,rga,tga,sga"
-    assert main(["tournament", "--strategy", names, "--games", "7", "--trading",
-                 "--no-progress", "--max-rounds", "60"]) in (0, None)  # fmt: skip
+    assert main(
+        [
+            "tournament",
+            "--strategy",
+            names,
+            "--games",
+            "7",
+            "--trading",
+            "--no-progress",
+            "--max-rounds",
+            "60",
+        ]
+    ) in (0, None)
     out = capsys.readouterr().out
     assert "with trading" in out and all(name in out for name in names.split(","))
     assert main(["play", "--strategy", "always,always", "--trading", "--verbose"]) in (0, None)
@@ -334,9 +345,26 @@ def test_evolve_on_the_command_line_says_whether_it_traded(capsys, tmp_path, tra
     """The summary's first line and its benchmark sentence say the games had trades."""
     from monopoly_lesson.cli import main
 
-    argv = ["evolve", "--chromosome", "ega", "--population", "8", "--games-per-player", "2",
-            "--max-rounds", "10", "--generations", "1", "--benchmark-every", "1",
-            "--benchmark-games", "4", "--no-progress", "--out", str(tmp_path / "run")]  # fmt: skip
+    argv = [
+        "evolve",
+        "--chromosome",
+        "ega",
+        "--population",
+        "8",
+        "--games-per-player",
+        "2",
+        "--max-rounds",
+        "10",
+        "--generations",
+        "1",
+        "--benchmark-every",
+        "1",
+        "--benchmark-games",
+        "4",
+        "--no-progress",
+        "--out",
+        str(tmp_path / "run"),
+    ]
     assert main(argv + ["--trading"] * trading) in (0, None)
     lines = capsys.readouterr().out.splitlines()
     summary, bench = lines[0], next(line for line in lines if line.startswith("Benchmark"))

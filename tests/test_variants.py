@@ -43,8 +43,15 @@ def game(
 ) -> Seat:
     """A token on ``start`` (or in jail after ``jail_turns`` turns) with preset dice and cards."""
     faces = [face for roll in rolls for face in roll]
-    return Seat.preset(dice=faces, start=start, chance_order=chance, chest_order=chest,
-                       rules=rules, seed=1, jail_turns=jail_turns)  # fmt: skip
+    return Seat.preset(
+        dice=faces,
+        start=start,
+        chance_order=chance,
+        chest_order=chest,
+        rules=rules,
+        seed=1,
+        jail_turns=jail_turns,
+    )
 
 
 def where(seat: Seat) -> tuple[int, bool, int]:

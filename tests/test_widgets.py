@@ -28,8 +28,10 @@ def test_buttons_say_what_they_do():
     assert [b.description for b in buttons(stepper)] == ["One turn", "Ten turns", "Reset"]
     assert all(b.tooltip for b in buttons(stepper))
     assert [b._dom_classes for b in buttons(stepper)] == [
-        ("turn-stepper-one-turn",), ("turn-stepper-ten-turns",), ("turn-stepper-reset",),
-    ]  # fmt: skip
+        ("turn-stepper-one-turn",),
+        ("turn-stepper-ten-turns",),
+        ("turn-stepper-reset",),
+    ]
 
 
 def test_each_button_calls_its_method(monkeypatch):
@@ -105,9 +107,11 @@ def test_changing_a_control_starts_again_with_it():
 
 @pytest.mark.parametrize(
     ("faces", "problem"),
-    [("3,x", "faces must be whole numbers separated by commas, got '3,x'."),
-     ("1,2,3", "rolls must list an even number of faces")],
-)  # fmt: skip
+    [
+        ("3,x", "faces must be whole numbers separated by commas, got '3,x'."),
+        ("1,2,3", "rolls must list an even number of faces"),
+    ],
+)
 def test_bad_preset_faces_are_explained_in_the_log(faces, problem):
     stepper = TurnStepper(take_turn, preset=[1, 2])
     stepper.preset_box.value = faces
