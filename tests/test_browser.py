@@ -50,12 +50,18 @@ def lab(tmp_path_factory):
     shutil.copytree(ROOT / "notebooks", home / "notebooks")
     port, token = free_port(), secrets.token_hex(16)
     command = [
-        sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={home / 'notebooks'}",
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        "--no-browser",
+        "--ip=127.0.0.1",
+        f"--port={port}",
+        f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={home / 'notebooks'}",
         f"--LabApp.app_settings_dir={ROOT / 'jupyter' / 'settings'}",
         f"--LabApp.user_settings_dir={home / 'user-settings'}",
         f"--LabApp.workspaces_dir={home / 'workspaces'}",
-    ]  # fmt: skip
+    ]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         command.append("--allow-root")
     log = (home / "jupyterlab.log").open("w")
@@ -565,10 +571,11 @@ def write_notebook(lab, name: str, source: str) -> None:
     """Put a notebook of one code cell, for the Python 3 kernel, in the lab's folder."""
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
     notebook.metadata["kernelspec"] = {
-        "name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"
-    }  # fmt: skip
-    api(lab, "PUT", f"contents/{name}", {"type": "notebook", "format": "json",
-                                          "content": notebook})  # fmt: skip
+        "name": "python3",
+        "display_name": "Python 3 (ipykernel)",
+        "language": "python",
+    }
+    api(lab, "PUT", f"contents/{name}", {"type": "notebook", "format": "json", "content": notebook})
 
 
 def game_button(page, label: str):

@@ -158,9 +158,23 @@ def test_a_strategy_that_changes_the_game_is_caught():
 
 @pytest.mark.parametrize(
     "value",
-    [None, True, False, 0, 250, -3, 2.5, "sell", ("sell", 12), ["mortgage", 6], float("nan"),
-     10**30, {"a": 1}, "x" * 500],
-)  # fmt: skip
+    [
+        None,
+        True,
+        False,
+        0,
+        250,
+        -3,
+        2.5,
+        "sell",
+        ("sell", 12),
+        ["mortgage", 6],
+        float("nan"),
+        10**30,
+        {"a": 1},
+        "x" * 500,
+    ],
+)
 def test_answers_keep_their_type_through_json(value):
     encoded = json.loads(json.dumps(encode(value)))
     back = decode(encoded)
@@ -190,9 +204,13 @@ def test_the_student_strategy_is_found_by_its_name_or_as_the_only_one():
 
 @pytest.mark.parametrize(
     ("value", "builtin"),
-    [("heuristic", "heuristic strategy"), (Heuristic(), "heuristic strategy"),
-     (make_strategy("mine", buy=Heuristic().buy), "Heuristic.buy"), (MINE, "")],
-)  # fmt: skip
+    [
+        ("heuristic", "heuristic strategy"),
+        (Heuristic(), "heuristic strategy"),
+        (make_strategy("mine", buy=Heuristic().buy), "Heuristic.buy"),
+        (MINE, ""),
+    ],
+)
 def test_a_strategy_that_is_the_packages_is_named(value, builtin):
     described = read_strategy(json.loads(json.dumps(describe_strategy({"mine": value}))))
     assert described["builtin"] == builtin
@@ -216,17 +234,37 @@ def test_a_strategy_the_game_cannot_use_says_why():
         [],
         [{"answers": [], "finish": [1, 2, 3, 4], "rounds": 5}],
         [{"answers": [["sell", 1]], "finish": [1, 2, 3, 4], "rounds": 5, "error": None}],
-        [{"answers": [["buy", {"raised": "x"}]], "finish": [1, 2, 3, 4], "rounds": 5,
-          "error": None}],
+        [
+            {
+                "answers": [["buy", {"raised": "x"}]],
+                "finish": [1, 2, 3, 4],
+                "rounds": 5,
+                "error": None,
+            }
+        ],
         [{"answers": [], "finish": [1, 1, 3, 4], "rounds": 5, "error": None}],
         [{"answers": [], "finish": None, "rounds": 5, "error": None}],
         [{"answers": [["bid", 10**40]], "finish": [1, 2, 3, 4], "rounds": 5, "error": None}],
-        [{"answers": [["bid", 1]], "lines": [], "finish": [1, 2, 3, 4], "rounds": 5,
-          "error": None}],
-        [{"answers": [["bid", 1]], "lines": ["3"], "finish": [1, 2, 3, 4], "rounds": 5,
-          "error": None}],
+        [
+            {
+                "answers": [["bid", 1]],
+                "lines": [],
+                "finish": [1, 2, 3, 4],
+                "rounds": 5,
+                "error": None,
+            }
+        ],
+        [
+            {
+                "answers": [["bid", 1]],
+                "lines": ["3"],
+                "finish": [1, 2, 3, 4],
+                "rounds": 5,
+                "error": None,
+            }
+        ],
     ],
-)  # fmt: skip
+)
 def test_a_record_of_the_wrong_shape_is_refused(answer):
     with pytest.raises(MalformedAnswer):
         read_strategy_games(answer, capstone_games(1))
@@ -263,8 +301,12 @@ def replayed_trades(setups, records, name="trader"):
 def test_the_trade_policy_plays_play_games_trading_games_and_its_trades_are_replayed():
     setups, records = traded(TRADER, games=12, seed=3)
     assert all(setup["trading"] for setup in setups)
-    proposals = [value for record in records for decision, value in record["answers"]
-                 if decision == "propose_trade" and value is not None]  # fmt: skip
+    proposals = [
+        value
+        for record in records
+        for decision, value in record["answers"]
+        if decision == "propose_trade" and value is not None
+    ]
     answers = [d for record in records for d, _ in record["answers"] if d == "accept_trade"]
     assert proposals and answers, "the games must have trades to replay"
     report = replayed_trades(setups, records)
@@ -315,14 +357,28 @@ def test_an_illegal_proposal_fails_with_the_rule_it_breaks():
 
 @pytest.mark.parametrize(
     "value",
-    [Trade(2, give=(12,), take=(4,), cash=-80), Trade(3), Trade(2, give=[12], take=(), cash=5),
-     Trade(True, give=(12,)), Trade(2, give=12)],
-)  # fmt: skip
+    [
+        Trade(2, give=(12,), take=(4,), cash=-80),
+        Trade(3),
+        Trade(2, give=[12], take=(), cash=5),
+        Trade(True, give=(12,)),
+        Trade(2, give=12),
+    ],
+)
 def test_a_trade_keeps_its_fields_and_their_types_through_json(value):
     encoded = json.loads(json.dumps(encode(value)))
     read_strategy_games(
-        [{"answers": [["propose_trade", encoded]], "lines": [None], "finish": [1, 2, 3, 4],
-          "rounds": 1, "error": None}], capstone_games(1, trading=True))  # fmt: skip
+        [
+            {
+                "answers": [["propose_trade", encoded]],
+                "lines": [None],
+                "finish": [1, 2, 3, 4],
+                "rounds": 1,
+                "error": None,
+            }
+        ],
+        capstone_games(1, trading=True),
+    )
     back = decode(encoded)
     assert back == value and type(back) is Trade
     for field in ("partner", "give", "take", "cash"):
@@ -345,10 +401,13 @@ def test_the_trader_is_found_by_its_name_or_as_the_only_trade_policy():
 
 @pytest.mark.parametrize(
     ("value", "builtin"),
-    [(TRADER, ""), (MINE, "default trade policy (the completion swap)"),
-     ("always", "default trade policy (the completion swap)"),
-     (make_strategy("t", buy=my_buy, accept_trade=my_answer), "")],
-)  # fmt: skip
+    [
+        (TRADER, ""),
+        (MINE, "default trade policy (the completion swap)"),
+        ("always", "default trade policy (the completion swap)"),
+        (make_strategy("t", buy=my_buy, accept_trade=my_answer), ""),
+    ],
+)
 def test_a_trader_whose_trades_are_the_defaults_is_named(value, builtin):
     described = describe_strategy({"trader": value}, "trader")
     assert read_strategy(json.loads(json.dumps(described)))["builtin"] == builtin
@@ -362,16 +421,21 @@ STARTER_BUY = inspect.getsource(my_buy)  # the chapter's my_buy, with another do
 
 def executed(*sources):
     """A notebook as the check has run it: code cells numbered by their execution counts."""
-    cells = [nbformat.v4.new_code_cell(source, execution_count=n + 1)
-             for n, source in enumerate(sources)]  # fmt: skip
+    cells = [
+        nbformat.v4.new_code_cell(source, execution_count=n + 1) for n, source in enumerate(sources)
+    ]
     return nbformat.v4.new_notebook(cells=cells)
 
 
 def test_the_handed_out_functions_are_the_student_editions():
     """The check's record of what each chapter hands out is the student edition's own."""
     pytest.importorskip("nbgrader", reason="the student edition needs nbgrader")
-    done = subprocess.run([sys.executable, str(ROOT / "tools" / "handed_out.py"), "--check"],
-                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "handed_out.py"), "--check"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     assert set(handed_out()[9].values()) == {"my_buy", "my_offer", "my_answer"}
 
@@ -387,7 +451,7 @@ def test_the_handed_out_functions_are_the_student_editions():
         (STARTER_BUY.replace('"red")', '"red", "yellow")'), None),
     ],
     ids=["as handed out", "renamed", "commented", "another line", "changed", "more groups"],
-)  # fmt: skip
+)
 def test_the_starter_is_known_whatever_its_name_docstring_and_comments(source, name):
     line = 2 if source.startswith("\n") else 1
     assert handed_out_at(9, source, line) == name
@@ -426,8 +490,9 @@ def _chapter_function(name):
             lines = [line for line in cell.source.splitlines() if "SOLUTION" not in line]
             source = "\n".join(lines)
             if "### BEGIN" not in cell.source:
-                return source.split("\n\n\n")[[f"def {name}(" in p for p in
-                                                source.split("\n\n\n")].index(True)]  # fmt: skip
+                return source.split("\n\n\n")[
+                    [f"def {name}(" in p for p in source.split("\n\n\n")].index(True)
+                ]
             start = cell.source.index("### BEGIN SOLUTION")
             end = cell.source.index("### END SOLUTION") + len("### END SOLUTION\n")
             cleared = cell.source[:start].rstrip(" ") + cell.source[end:]
@@ -444,15 +509,27 @@ OWN_BUY = "def bold(game, me, space):\n    return True"
     ("sources", "reason"),
     [
         ([CHAPTER_IMPORTS, STARTER_BUY], NO_STRATEGY),
-        ([CHAPTER_IMPORTS, STARTER_BUY, 'trader = make_strategy("t", buy=my_buy, '
-          "accept_trade=lambda game, me, offer: False)"], NO_STRATEGY),
-        ([CHAPTER_IMPORTS, STARTER_BUY, 'a = make_strategy("a", buy=my_buy)',
-          'b = make_strategy("b", buy=lambda game, me, space: False)'],
-         "several strategies (a, b) and none named mine: name the one to grade mine"),
+        (
+            [
+                CHAPTER_IMPORTS,
+                STARTER_BUY,
+                'trader = make_strategy("t", buy=my_buy, '
+                "accept_trade=lambda game, me, offer: False)",
+            ],
+            NO_STRATEGY,
+        ),
+        (
+            [
+                CHAPTER_IMPORTS,
+                STARTER_BUY,
+                'a = make_strategy("a", buy=my_buy)',
+                'b = make_strategy("b", buy=lambda game, me, space: False)',
+            ],
+            "several strategies (a, b) and none named mine: name the one to grade mine",
+        ),
         ([CHAPTER_IMPORTS, STARTER_BUY, 'mine = make_strategy("mine", buy=my_buy)'], ""),
         ([CHAPTER_IMPORTS, STARTER_BUY, 'bold = make_strategy("bold", buy=my_buy)'], ""),
-        ([CHAPTER_IMPORTS, "for mine in [make_strategy(buy=lambda g, m, s: True)]:\n    pass"],
-         ""),
+        ([CHAPTER_IMPORTS, "for mine in [make_strategy(buy=lambda g, m, s: True)]:\n    pass"], ""),
         ([CHAPTER_IMPORTS, "def setup():\n    global mine\n    mine = 'always'"], ""),
         ([CHAPTER_IMPORTS, "if (mine := make_strategy(buy=len)):\n    pass"], ""),
         ([CHAPTER_IMPORTS, "from helpers import mine"], ""),
@@ -461,17 +538,48 @@ OWN_BUY = "def bold(game, me, space):\n    return True"
         ([CHAPTER_IMPORTS, "%run helpers.py"], ""),
         ([CHAPTER_IMPORTS, "exec('mine = make_strategy(buy=lambda g, m, s: True)')"], ""),
         ([CHAPTER_IMPORTS, "globals()['mi' + 'ne'] = 'always'"], ""),
-        ([CHAPTER_IMPORTS, "class Bold:\n    def buy(self, game, me, space):\n        "
-          "return True\n\n\nbold = Bold()"], ""),
+        (
+            [
+                CHAPTER_IMPORTS,
+                "class Bold:\n    def buy(self, game, me, space):\n        "
+                "return True\n\n\nbold = Bold()",
+            ],
+            "",
+        ),
         ([CHAPTER_IMPORTS, OWN_BUY, "bold = SimpleNamespace(buy=bold)"], ""),
         ([CHAPTER_IMPORTS, OWN_BUY, "kw = {'buy': bold}\ns = make_strategy(**kw)"], ""),
-        ([CHAPTER_IMPORTS, OWN_BUY, 'a = make_strategy("a", buy=bold)',
-          'b = make_strategy("b", buy=bold)', "b = a"], ""),  # b rebound: only a may be left
+        (
+            [
+                CHAPTER_IMPORTS,
+                OWN_BUY,
+                'a = make_strategy("a", buy=bold)',
+                'b = make_strategy("b", buy=bold)',
+                "b = a",
+            ],
+            "",
+        ),  # b rebound: only a may be left
     ],
-    ids=["starter without mine", "only a trader", "several", "mine", "one of its own",
-         "a loop", "global", "walrus", "imported", "another module", "import *", "magic",
-         "exec", "globals", "a class", "a namespace", "keywords", "rebound"],
-)  # fmt: skip
+    ids=[
+        "starter without mine",
+        "only a trader",
+        "several",
+        "mine",
+        "one of its own",
+        "a loop",
+        "global",
+        "walrus",
+        "imported",
+        "another module",
+        "import *",
+        "magic",
+        "exec",
+        "globals",
+        "a class",
+        "a namespace",
+        "keywords",
+        "rebound",
+    ],
+)
 def test_a_notebook_without_mine_is_refused_from_its_code_only_when_sure(sources, reason):
     code = read_code(list(enumerate(sources, 1)))
     assert refusal_before_running(code) == reason

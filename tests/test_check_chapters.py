@@ -49,11 +49,15 @@ def my_buy(game, me, space):
 """
 TOO_HIGH = 'mine = make_strategy("mine", buy=my_buy, bid=lambda game, me, space: me.cash + 1)'
 NEVER = 'mine = make_strategy("mine", buy=lambda game, me, space: False)'
-TRADE_POLICY = "\n\n".join([
-    "from monopoly_lesson.game.strategies import completion_accepts, completion_swap",
-    inspect.getsource(my_offer), inspect.getsource(my_answer),
-    'trader = make_strategy("trader", buy=my_buy, propose_trade=my_offer, accept_trade=my_answer)',
-])  # fmt: skip
+TRADE_POLICY = "\n\n".join(
+    [
+        "from monopoly_lesson.game.strategies import completion_accepts, completion_swap",
+        inspect.getsource(my_offer),
+        inspect.getsource(my_answer),
+        'trader = make_strategy("trader", buy=my_buy, propose_trade=my_offer, '
+        "accept_trade=my_answer)",
+    ]
+)
 GRABBER = """\
 def grab(game, me):
     from monopoly_lesson import Trade
@@ -88,8 +92,10 @@ exec("probe_module.play_recorded = lying")  # hidden from the checker's reading 
 def check(path: Path, *extra: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "monopoly_lesson", "check", str(path), "--timeout", "200", *extra],
-        capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def summary(done: subprocess.CompletedProcess) -> list[str]:
@@ -138,13 +144,19 @@ def test_chapter_9_the_chapters_starter_unchanged_is_not_answered(tmp_path):
 @pytest.mark.parametrize(
     ("strategy", "said", "line"),
     [
-        (NO_BOARDWALK, "decision raised ValueError: no Boardwalk for me",
-         '(cell 3, line 3: raise ValueError("no Boardwalk for me"))'),
-        (TOO_HIGH, "mine's bid decision bid $",
-         "(cell 4, line 1: mine = make_strategy(\"mine\", buy=my_buy, bid=lambda game"),
+        (
+            NO_BOARDWALK,
+            "decision raised ValueError: no Boardwalk for me",
+            '(cell 3, line 3: raise ValueError("no Boardwalk for me"))',
+        ),
+        (
+            TOO_HIGH,
+            "mine's bid decision bid $",
+            '(cell 4, line 1: mine = make_strategy("mine", buy=my_buy, bid=lambda game',
+        ),
     ],
     ids=["raises", "illegal answer"],
-)  # fmt: skip
+)
 def test_chapter_9_a_broken_strategy_fails_with_the_reason_and_the_line(
     tmp_path, strategy, said, line
 ):
@@ -187,14 +199,22 @@ def test_chapter_9_an_illegal_answer_points_at_the_return_that_gave_it(tmp_path)
 @pytest.mark.parametrize(
     ("sources", "reason"),
     [
-        ([IMPORTS, MY_BUY],
-         'no strategy named mine (the chapter\'s mine = make_strategy("mine", buy=my_buy))'),
-        ([IMPORTS, MY_BUY, 'bold = make_strategy("bold", buy=my_buy)',
-          'careful = make_strategy("careful", buy=lambda game, me, space: False)'],
-         "several strategies (bold, careful) and none named mine: name the one to grade mine"),
+        (
+            [IMPORTS, MY_BUY],
+            'no strategy named mine (the chapter\'s mine = make_strategy("mine", buy=my_buy))',
+        ),
+        (
+            [
+                IMPORTS,
+                MY_BUY,
+                'bold = make_strategy("bold", buy=my_buy)',
+                'careful = make_strategy("careful", buy=lambda game, me, space: False)',
+            ],
+            "several strategies (bold, careful) and none named mine: name the one to grade mine",
+        ),
     ],
     ids=["blank", "several"],
-)  # fmt: skip
+)
 def test_chapter_9_without_a_strategy_cannot_be_graded(tmp_path, sources, reason):
     """Renamed as submissions are: the chapter comes from the file name. Told from the code,
     before the cells run (this one would take a minute)."""
@@ -258,10 +278,12 @@ def test_chapter_9_without_a_trade_policy_it_is_not_answered_and_fails(tmp_path)
 
 
 def test_chapter_10_an_answer_missing_is_not_answered_and_fails(tmp_path):
-    sources = ["md:# 10. What is a property worth?",
-               "from monopoly_lesson import rent_per_turn\n\n"
-               "boardwalk_hotel = rent_per_turn().at[40, 'hotel']",
-               "hotel_payback = 18.2  # rounded as the chapter shows it"]  # fmt: skip
+    sources = [
+        "md:# 10. What is a property worth?",
+        "from monopoly_lesson import rent_per_turn\n\n"
+        "boardwalk_hotel = rent_per_turn().at[40, 'hotel']",
+        "hotel_payback = 18.2  # rounded as the chapter shows it",
+    ]
     done = check(notebook(tmp_path, *sources))
     assert done.returncode == 1, done.stdout + done.stderr
     assert summary(done) == [
@@ -271,8 +293,12 @@ def test_chapter_10_an_answer_missing_is_not_answered_and_fails(tmp_path):
     assert "right         boardwalk_hotel: 57.97" in done.stdout
 
 
-WRONG = ["md:# 10. What is a property worth?", "boardwalk_hotel = 58", "hotel_payback = '18.2'",
-         "best_one_house = 'Orange'"]  # fmt: skip
+WRONG = [
+    "md:# 10. What is a property worth?",
+    "boardwalk_hotel = 58",
+    "hotel_payback = '18.2'",
+    "best_one_house = 'Orange'",
+]
 
 
 def test_chapter_10_wrong_answers_get_a_hint_not_the_answer(tmp_path):
@@ -303,10 +329,14 @@ def test_chapter_10_a_grader_may_see_the_expected_answers(tmp_path):
 
 @pytest.mark.parametrize(
     "answer",
-    ['# YOUR CODE HERE\nraise NotImplementedError("Write this part, then run this cell '
-     'again.")\nprint(num_wins_mean)', "print('done')", "num_wins = 75"],
+    [
+        '# YOUR CODE HERE\nraise NotImplementedError("Write this part, then run this cell '
+        'again.")\nprint(num_wins_mean)',
+        "print('done')",
+        "num_wins = 75",
+    ],
     ids=["placeholder kept", "deleted", "misnamed"],
-)  # fmt: skip
+)
 def test_chapter_11_every_way_of_not_answering_gets_one_verdict(tmp_path, answer):
     done = check(notebook(tmp_path, "md:# 11. Evolving players", answer))
     assert done.returncode == 1, done.stdout + done.stderr
@@ -349,8 +379,12 @@ def test_a_chapter_without_take_turn_fails_on_a_failed_cell(tmp_path):
 
 # -- the chapters themselves: as stored (they pass) and as handed out (they do not) ---------
 
-CAPSTONES = {9: "09_whole_game", 10: "10_property_values", 11: "11_evolving_players",
-             12: "12_the_papers_experiment"}  # fmt: skip
+CAPSTONES = {
+    9: "09_whole_game",
+    10: "10_property_values",
+    11: "11_evolving_players",
+    12: "12_the_papers_experiment",
+}
 
 
 @pytest.fixture(scope="module")
@@ -359,8 +393,12 @@ def student_edition(tmp_path_factory):
     pytest.importorskip("nbgrader", reason="the student edition needs nbgrader")
     out = tmp_path_factory.mktemp("student")
     paths = [str(ROOT / "notebooks" / f"{name}.ipynb") for name in CAPSTONES.values()]
-    subprocess.run([sys.executable, str(ROOT / "tools" / "student_edition.py"), "--out",
-                    str(out), *paths], check=True, capture_output=True, timeout=300)  # fmt: skip
+    subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "student_edition.py"), "--out", str(out), *paths],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     return out
 
 
@@ -383,8 +421,9 @@ def test_a_chapter_as_handed_out_does_not_pass(student_edition, chapter):
 @pytest.mark.slow
 @pytest.mark.parametrize("chapter", sorted(CAPSTONES))
 def test_a_chapter_as_stored_passes(chapter):
-    done = check(ROOT / "notebooks" / f"{CAPSTONES[chapter]}.ipynb", "--timeout", "400",
-                 "--games", GAMES)  # fmt: skip
+    done = check(
+        ROOT / "notebooks" / f"{CAPSTONES[chapter]}.ipynb", "--timeout", "400", "--games", GAMES
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert summary(done)[0] == "All checks pass."
 
@@ -405,7 +444,7 @@ def test_a_chapter_as_stored_passes(chapter):
         ("# Notes", "student.ipynb", None),
         ("# 42. Nothing", "a1_b2.ipynb", None),
     ],
-)  # fmt: skip
+)
 def test_the_chapter_comes_from_the_first_heading_else_the_file_name(heading, name, chapter):
     from monopoly_lesson.checker.notebook_chapter import notebook_chapter
 
@@ -417,13 +456,23 @@ def test_what_each_chapter_grades():
     from monopoly_lesson.checker.notebook_chapter import chapter_named
 
     assert [chapter_named(n).take_turn for n in (None, 0, 1, 6, 7, 8, 9, 10, 11, 12)] == [
-        "required", "optional", "required", "required", "optional", "optional", "none",
-        "none", "none", "none",
-    ]  # fmt: skip
+        "required",
+        "optional",
+        "required",
+        "required",
+        "optional",
+        "optional",
+        "none",
+        "none",
+        "none",
+        "none",
+    ]
     assert chapter_named(9).strategies == ("mine", "trader") and not chapter_named(10).strategies
     assert [e.name for e in chapter_named(10).exercises] == [
-        "boardwalk_hotel", "hotel_payback", "best_one_house",
-    ]  # fmt: skip
+        "boardwalk_hotel",
+        "hotel_payback",
+        "best_one_house",
+    ]
     assert [e.name for e in chapter_named(11).exercises] == ["num_wins_mean"]
     assert [e.name for e in chapter_named(12).exercises] == ["finish_order_mean"]
 
@@ -454,7 +503,7 @@ def test_the_expected_answers_are_the_packages():
         ({"boardwalk_hotel": {"other": "Series", "repr": "40    57.97"}}, "WRONG"),
         ({}, "not answered"),
     ],
-)  # fmt: skip
+)
 def test_a_number_is_right_rounded_to_the_digits_shown(given, verdict):
     from monopoly_lesson.checker.exercise_answers import chapter_exercises, grade_answers
 
@@ -470,8 +519,9 @@ def test_a_wrong_answer_says_so_with_its_hint_or_for_a_grader_the_answer(show_ex
     from monopoly_lesson.checker.exercise_answers import chapter_exercises, grade_answers
 
     exercise = chapter_exercises(11)[0]
-    report = grade_answers((exercise,), {"num_wins_mean": 75.0}, {"num_wins_mean": 300},
-                           show_expected)  # fmt: skip
+    report = grade_answers(
+        (exercise,), {"num_wins_mean": 75.0}, {"num_wins_mean": 300}, show_expected
+    )
     assert not report.passed and report.wrong == ["num_wins_mean"]
     told = "Expected 75 (within 0.5)." if show_expected else f"Hint: {exercise.hint}"
     assert report.failures == (f"Wrong answer: num_wins_mean = 300 is not right. {told}",)

@@ -79,9 +79,10 @@ def figures(path: Path) -> int:
 def steppers(path: Path) -> list[dict]:
     """The data of each stored stepper snapshot."""
     return [
-        o["data"] for o in outputs(path)
+        o["data"]
+        for o in outputs(path)
         if STATIC_NOTE in "".join(o.get("data", {}).get("text/html", ""))
-    ]  # fmt: skip
+    ]
 
 
 def has_widget(path: Path) -> bool:
@@ -152,8 +153,9 @@ def test_html_page_wraps_folded_code_in_a_closed_details_block(tmp_path):
     path = tmp_path / "small.ipynb"
     nbformat.write(small_notebook(), path)
     page = tool.build_html(path, tmp_path).read_text()
-    details = re.findall(r'<details class="code-fold"><summary>(.*?)</summary>(.*?)</details>',
-                         page, re.DOTALL)  # fmt: skip
+    details = re.findall(
+        r'<details class="code-fold"><summary>(.*?)</summary>(.*?)</details>', page, re.DOTALL
+    )
     assert [summary for summary, _ in details] == ["Old code", "Code"]
     assert "old" in details[0][1] and "older" in details[1][1]
     assert "secret_setup" not in page and "#|" not in page and "shown" in page
@@ -192,8 +194,10 @@ def stepper_output() -> nbformat.NotebookNode:
 def wide_frame_output() -> nbformat.NotebookNode:
     """A DataFrame too wide for pandas' 80 characters, as a notebook stores it: its HTML,
     and its text in blocks of columns under a trailing backslash."""
-    frame = pd.DataFrame([[n + c / 10 for c in range(14)] for n in range(3)],
-                         columns=[f"column_{c}" for c in range(14)]).rename_axis("row")  # fmt: skip
+    frame = pd.DataFrame(
+        [[n + c / 10 for c in range(14)] for n in range(3)],
+        columns=[f"column_{c}" for c in range(14)],
+    ).rename_axis("row")
     with pd.option_context("display.width", 80, "display.max_columns", None):  # a notebook's
         data = {"text/plain": repr(frame), "text/html": frame._repr_html_()}
     assert data["text/plain"].split("\n")[0].endswith("\\")
@@ -345,8 +349,9 @@ def test_html_honours_cell_options(handouts, path):
     page = (handouts / "html" / f"{path.stem}.html").read_text()
     assert "#|" not in page and "SOLUTION" not in page
     assert "setup_figures" not in page, "the set-up cell is shown"
-    details = re.findall(r'<details class="code-fold"><summary>(.*?)</summary>(.*?)</details>',
-                         page, re.DOTALL)  # fmt: skip
+    details = re.findall(
+        r'<details class="code-fold"><summary>(.*?)</summary>(.*?)</details>', page, re.DOTALL
+    )
     assert [html.unescape(summary) for summary, _ in details] == [s for s, _ in folded(path)]
     for (_, inside), (_, code) in zip(details, folded(path), strict=True):
         text = html.unescape(re.sub(r"<[^>]+>", "", inside))
@@ -508,7 +513,8 @@ def test_the_rules_pages_print_every_dollar(tmp_path, page):
 
     source = ROOT / "notebooks" / page
     typ, pdf = tmp_path / "page.typ", tmp_path / "page.pdf"
-    pypandoc.convert_file(str(source), "typst", format="markdown", outputfile=str(typ),
-                          extra_args=["--standalone"])  # fmt: skip
+    pypandoc.convert_file(
+        str(source), "typst", format="markdown", outputfile=str(typ), extra_args=["--standalone"]
+    )
     typst.compile(str(typ), output=str(pdf))
     assert pdf_text(pdf).count("$") == source.read_text().count("\\$") > 0

@@ -75,8 +75,11 @@ def is_starter(cell: nbformat.NotebookNode) -> bool:
 
 def has_solutions(path: Path, cell_type: str = "code") -> bool:
     """Whether the chapter has solutions of ``cell_type`` that become placeholders."""
-    return any(BEGIN in c.source for c in read(path).cells
-               if c.cell_type == cell_type and not is_starter(c))  # fmt: skip
+    return any(
+        BEGIN in c.source
+        for c in read(path).cells
+        if c.cell_type == cell_type and not is_starter(c)
+    )
 
 
 MARKED = [path for path in NOTEBOOKS if has_solutions(path)]
@@ -209,10 +212,12 @@ def test_an_unclosed_region_is_refused_rather_than_leaked():
     "marker", ["### begin solution", "### BEGIN SOLUTON", "## BEGIN SOLUTION", "###BEGIN SOLUTION"]
 )
 def test_a_marker_that_is_nearly_right_is_refused_with_its_cell(marker):
-    nb = nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_markdown_cell("Intro"),
-        nbformat.v4.new_code_cell(f"def f():\n    {marker}\n    return 42\n    {END}"),
-    ])  # fmt: skip
+    nb = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_markdown_cell("Intro"),
+            nbformat.v4.new_code_cell(f"def f():\n    {marker}\n    return 42\n    {END}"),
+        ]
+    )
     with pytest.raises(ValueError, match=f"cell 1 has '{marker}', which looks like a solution"):
         tool.student_edition(nb)
 
