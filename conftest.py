@@ -9,6 +9,9 @@ worker is left with a long one at the end while the other idles.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 EACH_TEST = frozenset({"tests/test_other_processor.py"})
@@ -16,6 +19,9 @@ EACH_TEST = frozenset({"tests/test_other_processor.py"})
 EACH_FUNCTION = frozenset({"tests/test_check_chapters.py"})
 """Modules whose test functions go to the workers one by one, each with its parameters (a
 module fixture is built once per function that uses it, in its worker)."""
+DURATIONS = Path(__file__).parent / "tests" / "durations.json"
+"""Each group's seconds in a whole run (``pytest --store-durations`` writes them): the order
+in which the groups are handed out. A group not listed there costs the guesses below."""
 SECONDS_PER_CELL = 2.0
 """A notebook cell's rough cost, in seconds, for handing out the longest groups first."""
 SECONDS_SLOW = 20.0
@@ -49,9 +55,44 @@ def cost(item: pytest.Item) -> float:
     return SECONDS_OTHER
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """``--store-durations``: write each group's seconds to tests/durations.json at the end."""
+    parser.addoption(
+        "--store-durations",
+        action="store_true",
+        help="write each group's seconds in this run to tests/durations.json (the order in "
+        "which a parallel run hands the groups out)",
+    )
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Under ``-n``, keep the order of groups set below (longest first), not xdist's."""
     config.option.loadscopereorder = False
+    if config.getoption("store_durations") and not hasattr(config, "workerinput"):
+        config.pluginmanager.register(DurationRecorder(), "durations of the groups")
+
+
+class DurationRecorder:
+    """Adds up the seconds of each group's tests (setup, call and teardown), then writes
+    them to :data:`DURATIONS`, in the main process (the workers report to it)."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """Count one phase of one test."""
+        group = group_of(report.nodeid)
+        self.seconds[group] = self.seconds.get(group, 0.0) + report.duration
+
+    def pytest_sessionfinish(self) -> None:
+        """Write the groups' seconds, rounded to a tenth, sorted by name."""
+        rounded = {group: round(s, 1) for group, s in sorted(self.seconds.items())}
+        DURATIONS.write_text(json.dumps(rounded, indent=1) + "\n")
+
+
+def measured_durations() -> dict[str, float]:
+    """The groups' seconds in :data:`DURATIONS` ({} when there is no such file)."""
+    return json.loads(DURATIONS.read_text()) if DURATIONS.is_file() else {}
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -71,7 +112,8 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | 
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """In an xdist worker, order the tests by group, the longest groups first.
+    """In an xdist worker, order the tests by group, the longest groups first (as measured in
+    tests/durations.json, else as guessed).
 
     The workers hand their collection to the scheduler in this order; the sort is stable,
     so each group's tests (a notebook's cells) keep theirs.
@@ -82,4 +124,5 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         group = group_of(item.nodeid)
         groups[group] = groups.get(group, 0.0) + cost(item)
+    groups |= {group: s for group, s in measured_durations().items() if group in groups}
     items.sort(key=lambda item: -groups[group_of(item.nodeid)])

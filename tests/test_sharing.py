@@ -40,3 +40,32 @@ def test_every_module_named_for_sharing_exists():
     """A renamed module would silently be shared out whole: every name must be found."""
     for path in sharing.EACH_TEST | sharing.EACH_FUNCTION:
         assert (ROOT / path).is_file(), path
+
+
+def test_the_measured_durations_name_groups_of_this_suite():
+    """A group renamed or removed would keep a stale entry: every entry is a file here."""
+    durations = sharing.measured_durations()
+    assert len(durations) > 100
+    for group in durations:
+        assert (ROOT / group.split("::")[0]).is_file(), group
+        assert sharing.group_of(group) == group, group
+
+
+def test_store_durations_adds_up_each_groups_phases(tmp_path, monkeypatch):
+    from types import SimpleNamespace
+
+    monkeypatch.setattr(sharing, "DURATIONS", tmp_path / "durations.json")
+    recorder = sharing.DurationRecorder()
+    cell = "notebooks/09_whole_game.ipynb::Cell {}"
+    for nodeid, seconds in [
+        (cell.format(0), 1.25),
+        (cell.format(1), 2.0),
+        ("tests/test_cli.py::test_help", 0.04),
+        ("tests/test_cli.py::test_help", 0.02),
+    ]:
+        recorder.pytest_runtest_logreport(SimpleNamespace(nodeid=nodeid, duration=seconds))
+    recorder.pytest_sessionfinish()
+    assert sharing.measured_durations() == {
+        "notebooks/09_whole_game.ipynb": 3.2,
+        "tests/test_cli.py": 0.1,
+    }
