@@ -290,3 +290,25 @@ def test_passive_players_play_the_reference_games_round_by_round():
         strategies = [members[i] for i in who]
         expected, result = reference_rounds(strategies, streams, 100)
         assert same_game(out, 0, expected, result), f"game {g}: {strategies}"
+
+
+@pytest.mark.parametrize("trading", [False, True], ids=["without trading", "with trading"])
+def test_the_streams_of_a_seed_are_the_draws_of_the_game_so_seeded(trading):
+    """``GameStreams.of_seed(seed)`` fed to the reference engine plays the game that
+    ``seed`` plays (dice, both decks, each player's decisions); another seed's do not."""
+    from monopoly_lesson.game.engine import MonopolyGame
+
+    def outcome(game):
+        game.play()
+        r = game.result()
+        return r.finish_order, r.net_worth, r.cash, r.lots, r.rounds
+
+    seats = ["random:0.5", "heuristic", "always", "ega_trading"]
+    differ = 0
+    for seed in range(0, 2400, 200):
+        seeded = outcome(MonopolyGame(seats, seed=seed, trading=trading))
+        streams = GameStreams.of_seed(seed, len(seats))
+        assert outcome(MonopolyGame(seats, streams=streams, trading=trading)) == seeded, seed
+        other = GameStreams.of_seed(seed + 1, len(seats))
+        differ += outcome(MonopolyGame(seats, streams=other, trading=trading)) != seeded
+    assert differ >= 10

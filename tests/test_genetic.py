@@ -28,6 +28,7 @@ from monopoly_lesson.evolution.operators import (
 )
 from monopoly_lesson.evolution.run import evolve, load_evolution, play_generation, seat_tables
 from monopoly_lesson.game.chromosomes import RGA, SGA, TGA
+from monopoly_lesson.game.tournament import play_games, win_rates
 
 SMALL = dict(population=16, games_per_player=2, max_rounds=10, benchmark_games=4, progress=False)
 
@@ -412,3 +413,55 @@ def test_benchmark_each_tells_a_buyer_from_a_non_buyer():
     assert list(each["games"]) == [400, 400]
     assert each["ci_low"].iloc[0] > each["ci_high"].iloc[1]
     assert each["wins"].iloc[1] < 20
+
+
+# -- the benchmark: play_games's games, played by the fast engine from their own draws ------
+
+
+def benchmark_by_definition(player, games, seed, trading=False):
+    """The benchmark straight from its definition: play_games in the reference engine."""
+    table = play_games(
+        [player, *evolution_run.BENCHMARK_OPPONENTS], games, seed=seed, trading=trading
+    )
+    row = win_rates(table).loc[str(player.name)]
+    return {
+        "games": int(row["games"]),
+        "wins": int(row["wins"]),
+        **{name: float(row[name]) for name in ("win_rate", "ci_low", "ci_high")},
+    }
+
+
+@pytest.mark.parametrize("trading", [False, True], ids=["without trading", "with trading"])
+@pytest.mark.parametrize("name", ["rga_level", "ega_trading"])
+def test_the_benchmark_is_play_games_s_games_to_the_last_digit(name, trading):
+    from monopoly_lesson import load_shipped_run
+
+    player = load_shipped_run(name).best_player()
+    assert evolution_run.benchmark(player, 60, seed=7, trading=trading) == (
+        benchmark_by_definition(player, 60, seed=7, trading=trading)
+    )
+
+
+def test_a_benchmark_the_fast_engine_cannot_play_is_played_by_the_reference_engine():
+    from monopoly_lesson import make_strategy
+
+    mine = make_strategy("mine", buy=lambda game, me, space: space % 2 == 0)
+    assert evolution_run._benchmark_wins(mine, 8, 1, 100, False) is None
+    assert evolution_run.benchmark(mine, 8, seed=1) == benchmark_by_definition(mine, 8, seed=1)
+
+
+def test_a_benchmark_whose_games_outrun_their_draws_is_played_by_the_reference_engine(
+    monkeypatch,
+):
+    from monopoly_lesson.game.streams import GameStreams
+
+    player = RGA.random(seed=3)
+    expected = benchmark_by_definition(player, 8, seed=2)
+    short = GameStreams.of_seed.__func__
+
+    def few_rolls(cls, seed, players):
+        return short(cls, seed, players, rolls=20)
+
+    monkeypatch.setattr(GameStreams, "of_seed", classmethod(few_rolls))
+    assert evolution_run._benchmark_wins(player, 8, 2, 100, False) is None
+    assert evolution_run.benchmark(player, 8, seed=2) == expected

@@ -49,7 +49,7 @@ from .rent import rent_due
 from .result import GameResult, game_result
 from .state import BANK, PRICE, GameState, PlayerRandom, PlayerState
 from .strategies import GameChanged, StrategyError
-from .streams import GameStreams, StreamDice
+from .streams import GameStreams, StreamDice, seed_sources
 from .trade import Proposal, Trade
 from .trading import MAX_PROPOSALS, make_trade, why_not_trade
 
@@ -155,7 +155,7 @@ class MonopolyGame:
         verbose = check_flag(verbose, "verbose")
         sequence = np.random.SeedSequence(seed_or_fresh(seed, limit=None))
         self.seed: int = int(sequence.entropy)  # type: ignore[arg-type]
-        dice_seed, chance_seed, chest_seed, *player_seeds = sequence.spawn(3 + len(strategies))
+        dice_seed, chance_seed, chest_seed, player_seeds = seed_sources(self.seed, len(strategies))
         dice = (
             RandomDice(dice_seed, verbose=verbose)
             if dice is None
@@ -493,12 +493,10 @@ def _check_choice(me: PlayerState, decision: str, space: object, reason: str | N
 # ---------------------------------------------------------------------------
 
 
-def _player(
-    seat: int, strategy: object, seed: np.random.SeedSequence, verbose: bool
-) -> PlayerState:
+def _player(seat: int, strategy: object, seed: int, verbose: bool) -> PlayerState:
     name = f"P{seat} {strategy.name}"  # type: ignore[attr-defined]
     token = Player(verbose=verbose, name=name)
-    rng = PlayerRandom(int(seed.generate_state(2, np.uint64)[0]))
+    rng = PlayerRandom(seed)
     return PlayerState(
         seat=seat,
         name=name,

@@ -10,11 +10,23 @@ identical games.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["GameStreams", "StreamExhausted"]
+from ..starter import RandomDice, community_deck, standard_chance_deck
+
+__all__ = ["GameStreams", "StreamExhausted", "seed_sources"]
+
+
+def seed_sources(
+    seed: int, players: int
+) -> tuple[np.random.SeedSequence, np.random.SeedSequence, np.random.SeedSequence, list[int]]:
+    """Where the draws of the game seeded ``seed`` come from: the seeds of its dice, of its
+    Chance and Community Chest decks, and of each player's generator (Python's)."""
+    dice, chance, chest, *own = np.random.SeedSequence(seed).spawn(3 + players)
+    return dice, chance, chest, [int(s.generate_state(2, np.uint64)[0]) for s in own]
 
 
 class StreamExhausted(RuntimeError):
@@ -51,6 +63,28 @@ class GameStreams:
             np.argsort(rng.random((shuffles, 16)), axis=1).astype(np.int64) + 1 for _ in range(2)
         )
         return cls(faces, decks, rng.random((players, uniforms)))  # type: ignore[arg-type]
+
+    @classmethod
+    def of_seed(
+        cls, seed: int, players: int, *, rolls: int = 3000, shuffles: int = 24, uniforms: int = 600
+    ) -> GameStreams:
+        """The draws the game seeded ``seed`` makes (``MonopolyGame(..., seed=seed)``), as
+        its dice, decks and players draw them: fed these, any engine plays that very game.
+        By default far more than a 100-round game uses (3 shuffles and 30 decision draws a
+        player were the most in our games); one that needs more raises StreamExhausted."""
+        dice, chance, chest, own = seed_sources(seed, players)
+        rng, block = np.random.default_rng(dice), RandomDice._BLOCK
+        blocks = [rng.integers(1, 7, size=block) for _ in range(-(-2 * rolls // block))]
+        decks = tuple(
+            np.array([deck_rng.permutation(len(deck)) + 1 for _ in range(shuffles)], np.int64)
+            for deck_rng, deck in (
+                (np.random.default_rng(chance), standard_chance_deck),
+                (np.random.default_rng(chest), community_deck),
+            )
+        )
+        draws = [[r.random() for _ in range(uniforms)] for r in map(random.Random, own)]
+        faces = np.concatenate(blocks)[: 2 * rolls].astype(np.int64)
+        return cls(faces, decks, np.array(draws).reshape(players, uniforms))  # type: ignore[arg-type]
 
     def dice(self) -> StreamDice:
         """Dice that roll this stream's faces, two per roll."""
