@@ -321,7 +321,7 @@ def free_memory(monkeypatch, nbytes):
 
 def test_results_that_would_not_fit_are_refused_before_any_game(codes, monkeypatch):
     free_memory(monkeypatch, 100_000)
-    with pytest.raises(ValueError, match=r"10,000 games would need about .* at most 540 fit"):
+    with pytest.raises(ValueError, match=r"10,000 games would need about .* at most 460 fit"):
         fast_games(codes, np.zeros((10_000, 4), np.int64), seeds=np.arange(10_000))
     with pytest.raises(ValueError, match="with trace=True"):
         fast_games(codes, np.zeros((10, 4), np.int64), seeds=np.arange(10), trace=True)

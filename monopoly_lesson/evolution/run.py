@@ -119,9 +119,11 @@ def seat_tables(population: int, games_per_player: int, rng: np.random.Generator
     ((6, 4), [3, 3, 3, 3, 3, 3, 3, 3])
     """
     seats = population * games_per_player
-    check_fits(_SEAT_BYTES * seats, f"seat tables of {population:,} players x "
-               f"{games_per_player:,} games", f"at most {available_memory() // _SEAT_BYTES:,} "
-               "seats (players x games per player) fit")  # fmt: skip
+    check_fits(
+        _SEAT_BYTES * seats,
+        f"seat tables of {population:,} players x {games_per_player:,} games",
+        f"at most {available_memory() // _SEAT_BYTES:,} seats (players x games per player) fit",
+    )
     rounds = [rng.permutation(population).reshape(-1, SEATS) for _ in range(games_per_player)]
     return np.concatenate(rounds)
 
@@ -171,8 +173,12 @@ def _check_run_fits(parameters: Mapping[str, Any]) -> None:
         ways.append(f"at most {games_fit:,} games per player fit with {players:,} players")
     advice = " or ".join(ways) or f"ask for fewer than {generations:,} generations"
     plural = "s" if generations != 1 else ""
-    check_fits(need, f"evolving {players:,} {chromosome} players ({games:,} games per player "
-               f"per generation, {generations:,} generation{plural})", advice)  # fmt: skip
+    check_fits(
+        need,
+        f"evolving {players:,} {chromosome} players ({games:,} games per player "
+        f"per generation, {generations:,} generation{plural})",
+        advice,
+    )
 
 
 def play_generation(
@@ -197,8 +203,9 @@ def play_generation(
     times more games than the paper's. ``on_games(played, total)`` is called as the games
     are played (for a progress bar).
     """
-    return _score_generation(chromosome, genomes, fitness, games_per_player, rng, max_rounds,
-                             on_games, trading).fitness  # fmt: skip
+    return _score_generation(
+        chromosome, genomes, fitness, games_per_player, rng, max_rounds, on_games, trading
+    ).fitness
 
 
 @dataclass(frozen=True)
@@ -211,10 +218,16 @@ class _Scores:
     luck_sd: float
 
 
-def _score_generation(chromosome: str, genomes: np.ndarray, fitness: str,
-                      games_per_player: int, rng: np.random.Generator, max_rounds: int,
-                      on_games: Callable[[int, int], None] | None,
-                      trading: bool = False) -> _Scores:  # fmt: skip
+def _score_generation(
+    chromosome: str,
+    genomes: np.ndarray,
+    fitness: str,
+    games_per_player: int,
+    rng: np.random.Generator,
+    max_rounds: int,
+    on_games: Callable[[int, int], None] | None,
+    trading: bool = False,
+) -> _Scores:
     """:func:`play_generation`, with the luck of its games."""
     scoring, field = fitness_parts(fitness)
     buy, jail, *more = genome_genes(chromosome, genomes)
@@ -222,8 +235,9 @@ def _score_generation(chromosome: str, genomes: np.ndarray, fitness: str,
 
     codes = genome_codes(chromosome, buy, jail, *more)  # once a generation, not once a chunk
     if field is not None:
-        return _field_scores(chromosome, codes, field, scoring, games_per_player, rng,
-                             max_rounds, on_games, trading)  # fmt: skip
+        return _field_scores(
+            chromosome, codes, field, scoring, games_per_player, rng, max_rounds, on_games, trading
+        )
     population = len(genomes)
     tables = seat_tables(population, games_per_player, rng)
     seeds = rng.integers(0, 2**32, size=len(tables), dtype=np.int64)
@@ -232,9 +246,17 @@ def _score_generation(chromosome: str, genomes: np.ndarray, fitness: str,
     step = -(-_CHUNK_GAMES // (population // SEATS)) * (population // SEATS)
     for start in range(0, len(tables), step):
         part = tables[start : start + step]
-        outcome = play_population_games(chromosome, buy, jail, part, seeds[start : start + step],
-                                        max_rounds=max_rounds, codes=codes,
-                                        trading=trading, more=tuple(more))  # fmt: skip
+        outcome = play_population_games(
+            chromosome,
+            buy,
+            jail,
+            part,
+            seeds[start : start + step],
+            max_rounds=max_rounds,
+            codes=codes,
+            trading=trading,
+            more=tuple(more),
+        )
         points = np.asarray(points_of(outcome), dtype=float)
         total += np.bincount(part.ravel(), weights=points.ravel(), minlength=population)
         squares += float(np.sum(points**2))
@@ -250,10 +272,17 @@ def _luck_sd(total: np.ndarray, squares: float, games: int) -> float:
     return float(np.sqrt(variance * games))
 
 
-def _field_scores(chromosome: str, codes: StrategyCodes, field: tuple[str, ...], scoring: str,
-                  games: int, rng: np.random.Generator, max_rounds: int,
-                  on_games: Callable[[int, int], None] | None,
-                  trading: bool) -> _Scores:  # fmt: skip
+def _field_scores(
+    chromosome: str,
+    codes: StrategyCodes,
+    field: tuple[str, ...],
+    scoring: str,
+    games: int,
+    rng: np.random.Generator,
+    max_rounds: int,
+    on_games: Callable[[int, int], None] | None,
+    trading: bool,
+) -> _Scores:
     """Absolute fitness: every genome's points in the same ``games`` games against ``field``."""
     from ..game.fast import fast_games
 
@@ -266,8 +295,9 @@ def _field_scores(chromosome: str, codes: StrategyCodes, field: tuple[str, ...],
     for start in range(0, count, step):
         members = np.arange(start, min(count, start + step))
         who = np.concatenate([np.where(seating < 0, i, seating) for i in members])
-        outcome = fast_games(codes, who, seeds=np.tile(seeds, len(members)),
-                             max_rounds=max_rounds, trading=trading)  # fmt: skip
+        outcome = fast_games(
+            codes, who, seeds=np.tile(seeds, len(members)), max_rounds=max_rounds, trading=trading
+        )
         points = np.asarray(points_of(outcome), dtype=float)[who < count]
         total[members] = points.reshape(len(members), games).sum(axis=1)
         if on_games is not None:
@@ -281,8 +311,9 @@ def _with_field(codes: StrategyCodes, field: Sequence[str]) -> tuple[StrategyCod
     from ..game.fast import StrategyCodes, strategy_codes
 
     fixed = strategy_codes(list(field))
-    joined = StrategyCodes(np.concatenate([codes.kind, fixed.kind]),
-                           np.concatenate([codes.genes, fixed.genes]))  # fmt: skip
+    joined = StrategyCodes(
+        np.concatenate([codes.kind, fixed.kind]), np.concatenate([codes.genes, fixed.genes])
+    )
     return joined, [-1, *range(len(codes), len(codes) + len(field))]
 
 
@@ -356,8 +387,16 @@ def benchmark_each(
     codes = genome_codes(chromosome, *genome_genes(chromosome, genomes))
     wins = _field_wins(codes, opponents, games, seed, max_rounds, trading)
     low, high = wilson_interval(wins, np.full(len(wins), games))
-    return pd.DataFrame({"generation": np.arange(1, len(wins) + 1), "games": games, "wins": wins,
-                         "win_rate": wins / games, "ci_low": low, "ci_high": high})  # fmt: skip
+    return pd.DataFrame(
+        {
+            "generation": np.arange(1, len(wins) + 1),
+            "games": games,
+            "wins": wins,
+            "win_rate": wins / games,
+            "ci_low": low,
+            "ci_high": high,
+        }
+    )
 
 
 def win_rates_against(
@@ -388,8 +427,10 @@ def win_rates_against(
     wins = _field_wins(codes, opponents, games, seed, max_rounds, trading)
     low, high = wilson_interval(wins, np.full(len(wins), games))
     names = pd.Index([str(getattr(p, "name", p)) for p in players], name="player")
-    return pd.DataFrame({"games": games, "wins": wins, "win_rate": wins / games,
-                         "ci_low": low, "ci_high": high}, index=names)  # fmt: skip
+    return pd.DataFrame(
+        {"games": games, "wins": wins, "win_rate": wins / games, "ci_low": low, "ci_high": high},
+        index=names,
+    )
 
 
 def _check_opponents(opponents: object) -> None:
@@ -399,12 +440,19 @@ def _check_opponents(opponents: object) -> None:
 
     count = len(strategy_codes(opponents, "opponents").kind)
     if count > 7:
-        raise ValueError(f"opponents must be 1 to 7 strategies (a table holds at most 8 "
-                         f"players), got {count}.")  # fmt: skip
+        raise ValueError(
+            f"opponents must be 1 to 7 strategies (a table holds at most 8 players), got {count}."
+        )
 
 
-def _field_wins(codes: StrategyCodes, opponents: Sequence[str], games: int, seed: int,
-                max_rounds: int, trading: bool) -> np.ndarray:  # fmt: skip
+def _field_wins(
+    codes: StrategyCodes,
+    opponents: Sequence[str],
+    games: int,
+    seed: int,
+    max_rounds: int,
+    trading: bool,
+) -> np.ndarray:
     """The wins of each member of ``codes`` in the same ``games`` games against
     ``opponents``: game ``g`` seats the member in seat ``g % 4 + 1`` (the rest rotated with
     it), seeded from ``SeedSequence(seed)``."""
@@ -470,8 +518,10 @@ class EvolutionResult:
     def __repr__(self) -> str:
         p = self.parameters
         best = f", best fitness {self.best_fitness[-1]:g}" if len(self.best_fitness) else ""
-        return (f"<EvolutionResult {p['chromosome']} {p['fitness']}: {len(self.history)} "
-                f"generations of {p['population']} players{best}>")  # fmt: skip
+        return (
+            f"<EvolutionResult {p['chromosome']} {p['fitness']}: {len(self.history)} "
+            f"generations of {p['population']} players{best}>"
+        )
 
 
 def _result(run: _Run, generations_run: int = 0, seconds: float = 0.0) -> EvolutionResult:
@@ -542,16 +592,31 @@ def evolve(
     run needs (:func:`run_bytes`) free; a run that cannot fit is refused with a
     ``ValueError`` that says what population would.
     """
-    operators = {"init": init, "selection": selection, "crossover": crossover,
-                 "mutation_rate": mutation_rate, "mutation_sd": mutation_sd}  # fmt: skip
+    operators = {
+        "init": init,
+        "selection": selection,
+        "crossover": crossover,
+        "mutation_rate": mutation_rate,
+        "mutation_sd": mutation_sd,
+    }
     with at_the_call():  # a mistake in an argument is shown from here, not from the checks
         resume, progress = check_flag(resume, "resume"), check_flag(progress, "progress")
         if stop is not None and not callable(stop):
             raise TypeError(f"stop must be a function that answers True to stop, got {stop!r}.")
         parameters = _parameters(
-            chromosome, fitness, population, games_per_player, generations, seed, out,
-            benchmark_every, benchmark_games, max_rounds, operators, check_flag(trading, "trading"),
-        )  # fmt: skip
+            chromosome,
+            fitness,
+            population,
+            games_per_player,
+            generations,
+            seed,
+            out,
+            benchmark_every,
+            benchmark_games,
+            max_rounds,
+            operators,
+            check_flag(trading, "trading"),
+        )
         folder, run = _open_folder(out, parameters, resume)
     if run.generation > generations:
         raise ValueError(
@@ -568,8 +633,9 @@ def evolve(
     return _run_generations(run, folder, progress, stop)
 
 
-def _run_generations(run: _Run, folder: Path | None, progress: bool,
-                     stop: Callable[[], bool] | None = None) -> EvolutionResult:  # fmt: skip
+def _run_generations(
+    run: _Run, folder: Path | None, progress: bool, stop: Callable[[], bool] | None = None
+) -> EvolutionResult:
     """Play and breed generation after generation, each saved while the next is played;
     Ctrl-C, or ``stop()`` answering True before a generation, stops after the save under way."""
     from tqdm.auto import tqdm
@@ -578,10 +644,17 @@ def _run_generations(run: _Run, folder: Path | None, progress: bool,
     first = run.generation
     started = time.perf_counter()
     summary = ""  # the last generation's best and mean fitness, and its time
-    with (tqdm(total=target, initial=first, desc=f"evolving {run.parameters['chromosome']}",
-               unit="gen", disable=not progress) as bar,
-          ThreadPoolExecutor(1, thread_name_prefix="saving") as saver,
-          ThreadPoolExecutor(1, thread_name_prefix="diversity") as beside):  # fmt: skip
+    with (
+        tqdm(
+            total=target,
+            initial=first,
+            desc=f"evolving {run.parameters['chromosome']}",
+            unit="gen",
+            disable=not progress,
+        ) as bar,
+        ThreadPoolExecutor(1, thread_name_prefix="saving") as saver,
+        ThreadPoolExecutor(1, thread_name_prefix="diversity") as beside,
+    ):
 
         def show(played: int, total: int) -> None:
             bar.set_postfix_str(f"{summary}game {played}/{total}")
@@ -602,8 +675,10 @@ def _run_generations(run: _Run, folder: Path | None, progress: bool,
                 if saving is not None:
                     saving.result()  # the files of the generation before (its errors too)
                 saving = saver.submit(_save, folder, _snapshot(run))
-            summary = (f"{fitness_summary(run.parameters, run.history[-1])}, "
-                       f"{time.perf_counter() - began:.3g} s/gen, ")  # fmt: skip
+            summary = (
+                f"{fitness_summary(run.parameters, run.history[-1])}, "
+                f"{time.perf_counter() - began:.3g} s/gen, "
+            )
             bar.set_postfix_str(summary.rstrip(", "), refresh=False)
             bar.update(1)
         if saving is not None:
@@ -632,13 +707,22 @@ def fitness_summary(parameters: Mapping[str, Any], row: Mapping[str, Any]) -> st
 def _snapshot(run: _Run) -> _Run:
     """The run as it is now, for saving while the next generation changes ``run``: its lists
     copied (the arrays in them are never changed, only replaced)."""
-    return _Run(run.parameters, run.generation, run.population, run.fitness,
-                list(run.history), list(run.best), list(run.benchmark), run.saved,
-                list(run.recent))  # fmt: skip
+    return _Run(
+        run.parameters,
+        run.generation,
+        run.population,
+        run.fitness,
+        list(run.history),
+        list(run.best),
+        list(run.benchmark),
+        run.saved,
+        list(run.recent),
+    )
 
 
-def _play_one_generation(run: _Run, show: Callable[[int, int], None],
-                         beside: ThreadPoolExecutor) -> None:  # fmt: skip
+def _play_one_generation(
+    run: _Run, show: Callable[[int, int], None], beside: ThreadPoolExecutor
+) -> None:
     """Breed (or draw) the next population, play its games, record the generation; its
     diversity is measured ``beside`` while the games are set up (on the core they leave),
     but SGA's after them: read from its bits, its genes take as much memory as the games'."""
@@ -646,9 +730,16 @@ def _play_one_generation(run: _Run, show: Callable[[int, int], None],
     chromosome, generation = p["chromosome"], run.generation + 1
     genomes = generation_genomes(p, generation, run.population, run.fitness)
     measuring = beside.submit(diversity, chromosome, genomes) if chromosome != "sga" else None
-    scores = _score_generation(chromosome, genomes, p["fitness"], p["games_per_player"],
-                               run_rng(p["seed"], generation, 0), p["max_rounds"], show,
-                               p["trading"])  # fmt: skip
+    scores = _score_generation(
+        chromosome,
+        genomes,
+        p["fitness"],
+        p["games_per_player"],
+        run_rng(p["seed"], generation, 0),
+        p["max_rounds"],
+        show,
+        p["trading"],
+    )
     fitness = scores.fitness
     run.generation, run.population, run.fitness = generation, genomes, fitness
     spread = measuring.result() if measuring is not None else diversity(chromosome, genomes)
@@ -662,8 +753,9 @@ def _play_one_generation(run: _Run, show: Callable[[int, int], None],
         run.benchmark.append({"generation": generation, **row})
 
 
-def _history_row(generation: int, fitness: np.ndarray, spread: float,
-                 luck_sd: float) -> dict[str, Any]:  # fmt: skip
+def _history_row(
+    generation: int, fitness: np.ndarray, spread: float, luck_sd: float
+) -> dict[str, Any]:
     """A generation's row of ``history.csv``: the fitness distribution, the genetic
     diversity, and how much of the fitness variance luck alone explains (``luck_share``,
     the variance of equal players' fitness over the variance seen; NaN if every player
@@ -671,11 +763,18 @@ def _history_row(generation: int, fitness: np.ndarray, spread: float,
     q1, median, q3 = np.percentile(fitness, [25, 50, 75])
     sd = float(fitness.std())
     return {
-        "generation": generation, "min": float(fitness.min()), "q1": float(q1),
-        "median": float(median), "q3": float(q3), "max": float(fitness.max()),
-        "mean": float(fitness.mean()), "sd": sd, "diversity": spread, "luck_sd": luck_sd,
+        "generation": generation,
+        "min": float(fitness.min()),
+        "q1": float(q1),
+        "median": float(median),
+        "q3": float(q3),
+        "max": float(fitness.max()),
+        "mean": float(fitness.mean()),
+        "sd": sd,
+        "diversity": spread,
+        "luck_sd": luck_sd,
         "luck_share": luck_sd**2 / sd**2 if sd > 0 else float("nan"),  # NaN if luck_sd is
-    }  # fmt: skip
+    }
 
 
 def _drop_last_benchmark(run: _Run) -> None:
@@ -706,18 +805,29 @@ def load_evolution(out: str | os.PathLike[str]) -> EvolutionResult:
 
 
 def _parameters(
-    chromosome: object, fitness: object, population: object, games_per_player: object,
-    generations: object, seed: object, out: object, benchmark_every: object,
-    benchmark_games: object, max_rounds: object, operators: dict[str, Any], trading: bool,
-) -> dict[str, Any]:  # fmt: skip
+    chromosome: object,
+    fitness: object,
+    population: object,
+    games_per_player: object,
+    generations: object,
+    seed: object,
+    out: object,
+    benchmark_every: object,
+    benchmark_games: object,
+    max_rounds: object,
+    operators: dict[str, Any],
+    trading: bool,
+) -> dict[str, Any]:
     """The checked parameters, as parameters.json keeps them."""
     from .. import __version__
 
     if out is not None and not isinstance(out, (str, os.PathLike)):
         raise TypeError(f"out must be a folder's path (or None), got {out!r}.")
     if out is not None and not os.fspath(out):
-        raise ValueError("out must be a folder's path, got an empty one ('' would be the "
-                         "current folder); give a folder's name, e.g. 'runs/rga'.")  # fmt: skip
+        raise ValueError(
+            "out must be a folder's path, got an empty one ('' would be the "
+            "current folder); give a folder's name, e.g. 'runs/rga'."
+        )
     chromosome = _check_name(chromosome, "chromosome")
     parameters = {
         "chromosome": chromosome,
@@ -752,14 +862,27 @@ def _check_field(field: tuple[str, ...]) -> None:
 def _command(parameters: dict[str, Any], out: object) -> str:
     """The command line that runs (or resumes) these parameters."""
     words = ["python", "-m", "monopoly_lesson", "evolve"]
-    for key in ("chromosome", "fitness", "population", "games_per_player", "generations",
-                "seed", "benchmark_every", "benchmark_games", "max_rounds"):  # fmt: skip
+    for key in (
+        "chromosome",
+        "fitness",
+        "population",
+        "games_per_player",
+        "generations",
+        "seed",
+        "benchmark_every",
+        "benchmark_games",
+        "max_rounds",
+    ):
         words += [f"--{key.replace('_', '-')}", str(parameters[key])]
     paper = check_operators(parameters["chromosome"])
     for key in OPERATORS:  # the operators that are not the paper's
         if parameters[key] != paper[key]:
-            words += [f"--{key.replace('_', '-')}", f"{parameters[key]:g}"
-                      if isinstance(parameters[key], float) else str(parameters[key])]  # fmt: skip
+            words += [
+                f"--{key.replace('_', '-')}",
+                f"{parameters[key]:g}"
+                if isinstance(parameters[key], float)
+                else str(parameters[key]),
+            ]
     if parameters.get("trading"):
         words.append("--trading")
     if out is not None:

@@ -61,7 +61,7 @@ SHARED_BLOCKS = 4
 """The cores take a call's games a few blocks (:data:`~monopoly_lesson.game.fast_loop.
 SEED_BLOCK` games each) at a time, as each is free, rather than half each: none waits long
 for another's last games (a core the machine lends elsewhere for a moment, a long game)."""
-FIELDS = ("finish", "lots", "monopolies", "net_worth", "cash")
+FIELDS = ("finish", "lots", "monopolies", "net_worth", "cash", "bankrupt_round")
 """The per-seat results of :func:`fast_games`, each an array of shape (games, players)."""
 assert len(FIELDS) == loop.SEAT_RESULTS
 CARD_NUMBERS = np.arange(1, loop.DECK_CARDS + 1)
@@ -69,8 +69,13 @@ CARD_NUMBERS = np.arange(1, loop.DECK_CARDS + 1)
 CHROMOSOME_KINDS = {"rga": loop.RGA, "tga": loop.TGA, "sga": loop.TGA, "ega": loop.EGA}
 """The code each chromosome plays as."""
 assert [OPS[k] for k in ("end", "go", "land", "draw", "leave", "fee")] == [
-    loop.END, loop.GO, loop.LAND, loop.DRAW, loop.LEAVE, loop.FEE,
-]  # fmt: skip
+    loop.END,
+    loop.GO,
+    loop.LAND,
+    loop.DRAW,
+    loop.LEAVE,
+    loop.FEE,
+]
 assert BUY_SHAPE[0] * BUY_SHAPE[1] == loop.BUY_GENES
 assert [loop.JAIL_SIDE[loop.RGA], loop.JAIL_SIDE[loop.TGA], loop.JAIL_SIDE[loop.EGA]] == [
     RGA.JAIL_SHAPE[0],
@@ -213,9 +218,17 @@ def strategy_codes(strategies: Sequence[object], what: str = "strategies") -> St
 
 def _kind_of(member: Strategy) -> int:
     """The code a built-in strategy plays as, or a plain error for any other."""
-    simple = {AlwaysBuy: loop.ALWAYS, NeverBuy: loop.NEVER, Heuristic: loop.HEURISTIC,
-              RandomBuy: loop.RANDOM, RGA: loop.RGA, TGA: loop.TGA, SGA: loop.TGA,
-              Passive: loop.PASSIVE, EGA: loop.EGA}  # fmt: skip
+    simple = {
+        AlwaysBuy: loop.ALWAYS,
+        NeverBuy: loop.NEVER,
+        Heuristic: loop.HEURISTIC,
+        RandomBuy: loop.RANDOM,
+        RGA: loop.RGA,
+        TGA: loop.TGA,
+        SGA: loop.TGA,
+        Passive: loop.PASSIVE,
+        EGA: loop.EGA,
+    }
     if isinstance(member, You):
         raise ValueError(
             "'you' is a person's seat: the fast engine plays programs only (a person plays in "
@@ -242,8 +255,9 @@ def _genes_of(member: Strategy) -> np.ndarray:
     return np.zeros(0)
 
 
-def genome_codes(chromosome: str, buy: np.ndarray, jail: np.ndarray,
-                 *more: np.ndarray) -> StrategyCodes:  # fmt: skip
+def genome_codes(
+    chromosome: str, buy: np.ndarray, jail: np.ndarray, *more: np.ndarray
+) -> StrategyCodes:
     """The compiled loop's codes for a population of one chromosome (genes as arrays).
 
     ``buy`` is (population, 4, 40) and ``jail`` (population, J, J), J = 64 for "rga" and
@@ -260,16 +274,20 @@ def genome_codes(chromosome: str, buy: np.ndarray, jail: np.ndarray,
         check_population(chromosome, *tables)  # table by table, naming a bad gene's place
     if rows is None:
         n, width = len(buy), sum(table[0].size for table in tables)
-        check_fits(n * width * 8, f"the compiled codes of {n:,} {chromosome} players",
-                   f"at most {available_memory() // (width * 8):,} players fit")  # fmt: skip
+        check_fits(
+            n * width * 8,
+            f"the compiled codes of {n:,} {chromosome} players",
+            f"at most {available_memory() // (width * 8):,} players fit",
+        )
         rows = np.concatenate([table.reshape(n, -1) for table in tables], axis=1, dtype=float)
         if chromosome == "sga":
             rows /= GENE_MAX
     return StrategyCodes(np.full(len(buy), CHROMOSOME_KINDS[chromosome], np.int64), rows.ravel())
 
 
-def check_population(chromosome: str, buy: np.ndarray, jail: np.ndarray,
-                     *more: np.ndarray, values: bool = True) -> tuple[np.ndarray, ...]:  # fmt: skip
+def check_population(
+    chromosome: str, buy: np.ndarray, jail: np.ndarray, *more: np.ndarray, values: bool = True
+) -> tuple[np.ndarray, ...]:
     """The chromosome's tables of genes (``buy``, ``jail``, then EGA's bid, reserve and
     trade) as arrays, or a plain error: each table's shape, one row per player,
     probabilities 0..1 (SGA: whole numbers 0..63; ``values=False``: the shapes only)."""
@@ -407,8 +425,10 @@ def fast_games(
     """
     with at_the_call():  # a mistake in an argument is shown from here, not from the checks
         if not isinstance(codes, StrategyCodes):
-            raise TypeError(f"codes must be strategy_codes([...]) or genome_codes(...), got "
-                            f"{type(codes).__name__}.")  # fmt: skip
+            raise TypeError(
+                f"codes must be strategy_codes([...]) or genome_codes(...), got "
+                f"{type(codes).__name__}."
+            )
         codes.check()
         who = check_seating(who, len(codes))
         max_rounds = check_max_rounds(max_rounds)
@@ -432,8 +452,17 @@ def fast_games(
         for k in range(0, games, step):
             part = slice(k, min(k + step, games))
             draws = _stream_arrays(streams[part], players) if streams else _NO_STREAMS
-            _play(codes, at, who[part], seed_array[part], draws, (max_rounds, trading),
-                  out["trace"][part] if trace else _NO_TRACE, out, part)  # fmt: skip
+            _play(
+                codes,
+                at,
+                who[part],
+                seed_array[part],
+                draws,
+                (max_rounds, trading),
+                out["trace"][part] if trace else _NO_TRACE,
+                out,
+                part,
+            )
             bar.update(part.stop - part.start)
     return out
 
@@ -448,8 +477,11 @@ def _results(games: int, players: int, max_rounds: int, trace: bool) -> dict[str
     """The arrays :func:`fast_games` returns, allocated once its memory is known to fit."""
     per_game = 8 * (len(FIELDS) * players + 3) + 1 + (8 * max_rounds * loop.SIZE if trace else 0)
     fit = available_memory() // per_game
-    check_fits(games * per_game, f"{games:,} games" + (" with trace=True" if trace else ""),
-               f"at most {fit:,} fit: play them in parts")  # fmt: skip
+    check_fits(
+        games * per_game,
+        f"{games:,} games" + (" with trace=True" if trace else ""),
+        f"at most {fit:,} fit: play them in parts",
+    )
     out = {name: np.zeros((games, players), np.int64) for name in FIELDS}
     out["rounds"], out["turns"] = np.zeros(games, np.int64), np.zeros(games, np.int64)
     out["trades"] = np.zeros(games, np.int64)
@@ -479,8 +511,9 @@ def _check_streams(streams: object, games: int, players: int) -> list[GameStream
     if not isinstance(streams, Sequence) or not all(isinstance(s, GameStreams) for s in streams):
         raise TypeError("streams must be a list of GameStreams, one per game.")
     if len(streams) != games:
-        raise ValueError(f"streams must hold one GameStreams per game: {games:,} games, got "
-                         f"{len(streams):,}.")  # fmt: skip
+        raise ValueError(
+            f"streams must hold one GameStreams per game: {games:,} games, got {len(streams):,}."
+        )
     first = streams[0]
     shape = (first.faces.shape, first.shuffles[0].shape, first.shuffles[1].shape)
     for s in streams:
@@ -529,8 +562,22 @@ def _play(codes, at, who, seeds, draws, rules, traces, out, part):  # type: igno
     mode = 0 if ints.shape[1] == 0 else 1
     results = np.zeros((games, loop.SEAT_RESULTS * players + loop.GAME_RESULTS), np.int64)
     with parallel_chunksize(SHARED_BLOCKS):
-        loop.play_many(_movement(), codes.genes, at, codes.kind, who, seeds, ints, uniforms,
-                       lengths, mode, max_rounds, int(trading), results, traces)  # fmt: skip
+        loop.play_many(
+            _movement(),
+            codes.genes,
+            at,
+            codes.kind,
+            who,
+            seeds,
+            ints,
+            uniforms,
+            lengths,
+            mode,
+            max_rounds,
+            int(trading),
+            results,
+            traces,
+        )
     at_end = loop.SEAT_RESULTS * players
     if results[:, at_end + loop.R_EXHAUSTED].any():
         raise StreamExhausted("a game needed more draws than its streams hold")

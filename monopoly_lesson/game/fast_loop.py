@@ -107,23 +107,37 @@ for _space, (_, _amount) in TAXES.items():
     TAX_A[_space] = _amount
 LOTS = np.array(sorted(PRICE), np.int64)
 CHEAPEST_BUILDING = np.array(
-    [min([int(COST_A[GSPACES[g, 0]]) for g in STREET_GROUPS if groups >> g & 1] or [0])
-     for groups in range(1 << len(GROUPS))], np.int64)  # fmt: skip
+    [
+        min([int(COST_A[GSPACES[g, 0]]) for g in STREET_GROUPS if groups >> g & 1] or [0])
+        for groups in range(1 << len(GROUPS))
+    ],
+    np.int64,
+)
 """For each set of complete groups (bit g), the cheapest building on any of them."""
 LOTS_BY_PRICE = np.array(sorted(PRICE, key=lambda s: (PRICE[s], s)), np.int64)
 WEST = np.array(WEST_STREETS, np.int64)
 NORTH = np.array(NORTH_STREETS, np.int64)
 COLLECT, PAY, COLLECT_FROM_EACH, PAY_EACH, REPAIRS, KEEP = range(1, 7)
 """The money effects of the cards table, as codes (0: a card that only moves)."""
-EFFECT_CODES = {"collect": COLLECT, "pay": PAY, "collect_from_each": COLLECT_FROM_EACH,
-                "pay_each": PAY_EACH, "repairs": REPAIRS, "keep": KEEP}  # fmt: skip
+EFFECT_CODES = {
+    "collect": COLLECT,
+    "pay": PAY,
+    "collect_from_each": COLLECT_FROM_EACH,
+    "pay_each": PAY_EACH,
+    "repairs": REPAIRS,
+    "keep": KEEP,
+}
 EFFECT, AMOUNT, PER_HOUSE, PER_HOTEL = range(4)
 """The fields of a card's row in CARD."""
 CARD = np.zeros((2, len(chance_effects) + 1, PER_HOTEL + 1), np.int64)  # deck, card (from 1)
 for _d, _table in enumerate((chance_effects, community_effects)):
     for _row in _table.itertuples():
-        CARD[_d, _row.index] = (EFFECT_CODES.get(_row.effect, 0), _row.amount,
-                                _row.per_house, _row.per_hotel)  # fmt: skip
+        CARD[_d, _row.index] = (
+            EFFECT_CODES.get(_row.effect, 0),
+            _row.amount,
+            _row.per_house,
+            _row.per_hotel,
+        )
 del _g, _name, _k, _space, _amount, _d, _table, _row
 ALWAYS, NEVER, RANDOM, HEURISTIC, RGA, TGA, PASSIVE, EGA = range(8)
 """Strategy codes (SGA plays as TGA, its genes read as n/63)."""
@@ -140,11 +154,13 @@ assert list(EGA_PLAYER.gene_tables()) == ["buy", "jail", "bid", "reserve", "trad
 assert BUY_GENES + JAIL_SIDE[EGA] ** 2 == EGA_BID_AT and list(BID_GROUPS) == GROUP_NAMES
 BID_COLUMNS, TRADE_COLUMNS = len(BID_GROUPS), len(STREET_GROUP_NAMES)
 TRADE_PAY, TRADE_KEEP = TRADE_ROWS.index("pay"), TRADE_ROWS.index("keep")
-TRADE_COLUMN = np.array([STREET_GROUP_NAMES.index(n) if n in STREET_GROUP_NAMES else -1
-                         for n in GROUP_NAMES], np.int64)  # fmt: skip
+TRADE_COLUMN = np.array(
+    [STREET_GROUP_NAMES.index(n) if n in STREET_GROUP_NAMES else -1 for n in GROUP_NAMES], np.int64
+)
 """The column of EGA's trade genes for each group (-1: railroads and utilities)."""
-GENE_WIDTHS = np.array([0, 0, 1, 0, *(BUY_GENES + JAIL_SIDE[[RGA, TGA]] ** 2), 1, _EGA_AT[-1]],
-                       np.int64)  # fmt: skip
+GENE_WIDTHS = np.array(
+    [0, 0, 1, 0, *(BUY_GENES + JAIL_SIDE[[RGA, TGA]] ** 2), 1, _EGA_AT[-1]], np.int64
+)
 """The genes each code reads: random:P its P, RGA and TGA their buy then jail genes, EGA
 its buy, jail, bid, reserve and trade genes (as probabilities: the loop reads the dollars
 from them as :class:`~monopoly_lesson.game.chromosomes.EGA` does)."""
@@ -182,8 +198,8 @@ SIZE = _slots(0)
 HOUSES_PER_HOTEL = HOTEL - 1
 """A hotel stands for 4 houses: building one gives them back, selling one takes them."""
 # A game's results: SEAT_RESULTS numbers per seat (each a block of n), then GAME_RESULTS.
-R_FINISH, R_LOTS, R_MONOPOLIES, R_NET_WORTH, R_CASH = range(5)
-SEAT_RESULTS = R_CASH + 1
+R_FINISH, R_LOTS, R_MONOPOLIES, R_NET_WORTH, R_CASH, R_BANKRUPT_ROUND = range(6)
+SEAT_RESULTS = R_BANKRUPT_ROUND + 1
 R_ROUNDS, R_EARLY, R_EXHAUSTED, R_TURNS, R_TRADES = range(5)
 GAME_RESULTS = R_TRADES + 1
 
@@ -1077,6 +1093,8 @@ def trading_step(s, f, p):
     if s[LAST_MISSING + p] == 0:  # most turns early on: no group it lacks one lot of
         return
     n, asked = s[NPLAYERS], 0
+    if s[COMPLETE + p] and not any_ega_partner(s, p):  # every swap it could offer refused
+        return
     for _ in range(MAX_PROPOSALS):
         partner, give, take, pay = -1, 0, 0, 0
         for k in range(1, n):
@@ -1095,6 +1113,16 @@ def trading_step(s, f, p):
             set_owner(s, give, partner)
             set_owner(s, take, p)
             s[TRADES] += 1
+
+
+@njit(cache=True, inline="always")
+def any_ega_partner(s, p):
+    """Whether a player left in the game besides ``p`` is an EGA: the only partners that may
+    take a completion swap from a player who holds a complete group already."""
+    for q in range(s[NPLAYERS]):  # noqa: SIM110 (numba compiles the loop, not a generator)
+        if q != p and s[ALIVE + q] and s[KIND + q] == EGA:
+            return True
+    return False
 
 
 @njit(cache=True, inline="always")
@@ -1136,20 +1164,17 @@ def swap_with(s, f, p, q):
     return 0, 0, 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def completion_accepts(s, f, q, p, give, take, pay):
     """The default answer of ``q`` to ``p``'s swap: it completes a group of ``q``'s, ``p``
     then holds no more complete groups than ``q`` gains, and ``q`` keeps $200 (or is paid);
-    EGA's: it completes a group of its own, for at least its least-to-keep of ``take``'s."""
-    before = count_monopolies(s, q)
-    set_owner(s, give, q)
-    set_owner(s, take, p)
-    gain, held = count_monopolies(s, q) - before, count_monopolies(s, p)
-    set_owner(s, give, p)
-    set_owner(s, take, q)
+    EGA's: it completes a group of its own, for at least its least-to-keep of ``take``'s.
+    For a completion swap, the only offer the loop makes, that is read off the state: ``q``
+    gains just the group of ``give``, ``p`` just the group of ``take``, and neither loses one
+    (the other holds the rest of each), so the default takes it when ``p`` holds none yet."""
     if s[KIND + q] == EGA:
-        return gain > 0 and pay >= trade_limit(s, f, q, TRADE_KEEP, take)
-    return gain > 0 and held <= gain and (pay > 0 or s[CASH + q] + pay >= RESERVE)
+        return pay >= trade_limit(s, f, q, TRADE_KEEP, take)
+    return s[COMPLETE + p] == 0 and (pay > 0 or s[CASH + q] + pay >= RESERVE)
 
 
 @njit(cache=True)
@@ -1231,8 +1256,22 @@ def less(a, b):
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def play_many(m, genes, at, kind, who, seeds, streams, uniforms, lengths, mode, max_rounds,
-              trading, results, traces):  # fmt: skip
+def play_many(
+    m,
+    genes,
+    at,
+    kind,
+    who,
+    seeds,
+    streams,
+    uniforms,
+    lengths,
+    mode,
+    max_rounds,
+    trading,
+    results,
+    traces,
+):
     """Play game ``g`` for every row of ``who`` (the population members in seat order).
 
     Member ``i`` plays code ``kind[i]`` with its genes from ``genes[at[i]]`` on
@@ -1258,8 +1297,19 @@ def play_many(m, genes, at, kind, who, seeds, streams, uniforms, lengths, mode, 
                 f = genes
             else:  # the game's decision draws after the genes, where uniform() reads them
                 f = np.concatenate((genes, uniforms[g]))
-            play_one(s, f, m, at, kind, who[g], max_rounds, trading, results[g],
-                     traces[min(g, traces.shape[0] - 1)], genes.size)  # fmt: skip
+            play_one(
+                s,
+                f,
+                m,
+                at,
+                kind,
+                who[g],
+                max_rounds,
+                trading,
+                results[g],
+                traces[min(g, traces.shape[0] - 1)],
+                genes.size,
+            )
 
 
 @njit(cache=True, inline="always")
@@ -1277,6 +1327,7 @@ def play_one(s, f, m, at, kind, seated, max_rounds, trading, out, trace, uni_at)
         out[R_MONOPOLIES * n + p] = count_monopolies(s, p)
         out[R_NET_WORTH * n + p] = net_worth(s, p)
         out[R_CASH * n + p] = s[CASH + p]
+        out[R_BANKRUPT_ROUND * n + p] = 0 if s[ALIVE + p] else s[BROUND + p]
     at_end = SEAT_RESULTS * n
     out[at_end + R_ROUNDS], out[at_end + R_EARLY] = rounds, early
     out[at_end + R_EXHAUSTED], out[at_end + R_TURNS] = s[ERROR], s[TURNS]
