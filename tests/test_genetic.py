@@ -459,7 +459,7 @@ def test_a_benchmark_whose_games_outrun_their_draws_is_played_by_the_reference_e
     expected = benchmark_by_definition(player, 8, seed=2)
     short = GameStreams.of_seed.__func__
 
-    def few_rolls(cls, seed, players):
+    def few_rolls(cls, seed, players, **size):
         return short(cls, seed, players, rolls=20)
 
     monkeypatch.setattr(GameStreams, "of_seed", classmethod(few_rolls))

@@ -144,6 +144,7 @@ def fails_in_game_5(monkeypatch):
             raise StrategyError("P2 always's buy decision raised ZeroDivisionError: oops")
         return real(seats, seed=seed, max_rounds=max_rounds)
 
+    monkeypatch.setattr(tournament, "_play_fast", lambda *args: False)  # play_monopoly plays
     monkeypatch.setattr(tournament, "play_monopoly", play)
 
 

@@ -29,6 +29,11 @@ def no_game(*args, **kwargs):
     raise AssertionError("a game was played")
 
 
+def readable_only(monkeypatch):
+    """play_games with the fast engine turned off: every game played by play_monopoly."""
+    monkeypatch.setattr(tournament, "_play_fast", lambda *args: False)
+
+
 @pytest.fixture(scope="module")
 def table():
     return play_games(THREE, games=12, seed=5, max_rounds=15)
@@ -255,6 +260,7 @@ def test_any_other_error_in_a_game_carries_its_number_and_the_games_before_it(mo
             raise RuntimeError("the engine broke")
         return real(seats, seed=seed, max_rounds=max_rounds)
 
+    readable_only(monkeypatch)
     monkeypatch.setattr(tournament, "play_monopoly", breaks_at_game_3)
     with pytest.raises(RuntimeError, match="the engine broke") as caught:
         play_games(["always", "never"], games=6, seed=1, max_rounds=10)
@@ -269,6 +275,7 @@ def test_a_kind_of_strategy_error_stays_that_kind(monkeypatch):
     def cheats(seats, seed, max_rounds, trading):
         raise Cheated("P1 always's buy decision changed the game")
 
+    readable_only(monkeypatch)
     monkeypatch.setattr(tournament, "play_monopoly", cheats)
     with pytest.raises(Cheated, match=r"changed the game \[in game 0 of the tournament's 2"):
         play_games(["always", "never"], games=2, seed=1, max_rounds=10)
@@ -324,9 +331,11 @@ MEASURE = """
 import sys, tracemalloc
 from monopoly_lesson.game import tournament
 from monopoly_lesson.game.engine import play_monopoly
-n, games = int(sys.argv[1]), int(sys.argv[2])
-canned = play_monopoly(["always"] * n, seed=1, max_rounds=30)
-tournament.play_monopoly = lambda seats, seed, max_rounds, trading: canned
+n, games, path = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+if path == "readable":  # every game the same canned one: only the table's memory counts
+    canned = play_monopoly(["always"] * n, seed=1, max_rounds=30)
+    tournament._play_fast = lambda *args: False
+    tournament.play_monopoly = lambda seats, seed, max_rounds, trading: canned
 tournament.play_games(["always"] * n, games=2)
 tracemalloc.start()
 tournament.play_games(["always"] * n, games=games)
@@ -334,12 +343,16 @@ print(tracemalloc.get_traced_memory()[1])
 """
 
 
-@pytest.mark.parametrize("players", [2, 8])
-def test_the_memory_estimate_covers_what_a_tournament_uses(players):
-    """Measured in a fresh interpreter (tracemalloc counts every thread's allocations)."""
-    games = 20_000
+@pytest.mark.parametrize(
+    ("players", "games", "path"),
+    [(2, 20_000, "readable"), (8, 20_000, "readable"), (2, 3_000, "fast"), (8, 1_000, "fast")],
+)
+def test_the_memory_estimate_covers_what_a_tournament_uses(players, games, path):
+    """Measured in a fresh interpreter (tracemalloc counts every thread's allocations), the
+    games played by the readable engine (the table's memory) and by the fast engine (the
+    table's and its draws, a chunk of games at a time)."""
     done = subprocess.run(
-        [sys.executable, "-c", MEASURE, str(players), str(games)],
+        [sys.executable, "-c", MEASURE, str(players), str(games), path],
         capture_output=True,
         text=True,
         timeout=120,
@@ -357,4 +370,66 @@ def test_a_tournament_too_big_for_memory_is_refused_before_any_game(monkeypatch)
         play_games(["always", "never"], games=10_000)
     message = str(caught.value)
     assert message.startswith("a tournament of 10,000 games of 2 players would need about")
-    assert message.endswith(f"at most {10**6 // table_bytes(1, 2):,} games of 2 players fit.")
+    fixed, per_game = table_bytes(0, 2), table_bytes(1, 2) - table_bytes(0, 2)
+    assert message.endswith(f"at most {(10**6 - fixed) // per_game:,} games of 2 players fit.")
+
+
+# -- the fast path: the same games, many times faster ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("strategies", "options"),
+    [
+        (THREE, dict(games=30, seed=5, max_rounds=100)),
+        (["always"] * 4, dict(games=24, seed=1, max_rounds=100, trading=True)),
+        (["heuristic", "random:0.4", "always", "rga_level"], dict(games=16, seed=2, trading=True)),
+        (
+            ["ega_trading", "ega_always", "always", "heuristic"],
+            dict(games=16, seed=3, trading=True),
+        ),
+        (["always", "random:0.7"], dict(games=20, seed=4, max_rounds=300, rotate=False)),
+        (["always", "heuristic", "never", "random:0.5"] * 2, dict(games=8, seed=6, max_rounds=40)),
+    ],
+)
+def test_the_fast_path_gives_the_readable_engines_table(strategies, options, monkeypatch):
+    """Built-in strategies are played by the fast engine, fed each game's own draws: the same
+    table to the last dollar as play_monopoly's, game by game (bankruptcies and endings too)."""
+    fast = play_games(strategies, **options)
+    assert fast["bankrupt"].any()  # and in most, a game won by the last player left
+    readable_only(monkeypatch)
+    pd.testing.assert_frame_equal(fast, play_games(strategies, **options))
+
+
+def test_a_strategy_the_fast_engine_does_not_play_is_played_by_play_monopoly(monkeypatch):
+    """A student's strategy, or a built-in whose method was replaced, goes to play_monopoly."""
+    played = []
+    real = tournament.play_monopoly
+
+    def counted(*args, **kwargs):
+        played.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tournament, "play_monopoly", counted)
+    play_games(["always", "never"], games=3, seed=1, max_rounds=10)
+    assert played == []
+    changed = as_strategy("always")
+    changed.buy = lambda game, me, space: False
+    table = play_games([changed, "never"], games=3, seed=1, max_rounds=10)
+    assert len(played) == 3 and (table["lots"] == 0).all()
+
+
+def test_a_game_longer_than_its_draws_is_played_by_play_monopoly(monkeypatch):
+    """When a game would outrun the draws the fast path makes, the readable engine plays
+    the tournament: the same table."""
+    from monopoly_lesson.game.streams import GameStreams
+
+    expected = play_games(["always", "random:0.5"], games=6, seed=9, max_rounds=50)
+    short = GameStreams.of_seed.__func__
+
+    def too_short(cls, seed, players, **size):
+        return short(cls, seed, players, rolls=5, shuffles=1, uniforms=2)
+
+    monkeypatch.setattr(GameStreams, "of_seed", classmethod(too_short))
+    pd.testing.assert_frame_equal(
+        play_games(["always", "random:0.5"], games=6, seed=9, max_rounds=50), expected
+    )

@@ -106,7 +106,9 @@ def play_games(
     ``"you"``, is refused: nobody answers it in a tournament. With ``rotate=True`` game
     ``g`` seats them rotated by ``g % n``: seat 1 gets the ``g % n``-th strategy, and each
     strategy sits in every seat equally often. Game ``g``
-    is seeded :func:`game_seed` ``(seed, g)``: the same seed, the same table.
+    is seeded :func:`game_seed` ``(seed, g)``: the same seed, the same table. When every
+    strategy is a built-in one, the fast engine plays the games, fed each game's own draws:
+    the same games and table as the readable engine's, ten to thirty times sooner.
 
     Columns: ``game`` (from 0), ``seed`` (the game's), ``seat``, ``strategy`` (its name, a
     categorical in the order given; a name given twice is labelled ``always``,
@@ -156,9 +158,12 @@ def _play_all(
     progress: bool,
     trading: bool,
 ) -> pd.DataFrame:
-    """:func:`play_games`, its arguments checked: the games, then their table."""
+    """:func:`play_games`, its arguments checked: the games, then their table (played by
+    the fast engine when it plays every strategy, game for game the same)."""
     n = len(entries)
     columns = _Columns(games, n)
+    if _play_fast(entries, games, seed, max_rounds, rotate, progress, trading, columns):
+        return columns.table(games, labels, rotate)
     bar = _progress_bar(games, progress)
     try:
         for g in range(games):
@@ -182,6 +187,73 @@ def _play_all(
         if bar is not None:
             bar.close()
     return columns.table(games, labels, rotate)
+
+
+def _play_fast(
+    entries: list[Strategy],
+    games: int,
+    seed: int,
+    max_rounds: int,
+    rotate: bool,
+    progress: bool,
+    trading: bool,
+    columns: _Columns,
+) -> bool:
+    """Play the tournament on the fast engine, fed each game's own draws
+    (:meth:`~monopoly_lesson.game.streams.GameStreams.of_seed`), into ``columns``: the very
+    games the readable engine plays, many times faster. False, with nothing kept, when the
+    fast engine does not play one of the strategies (a student's, a person's, a built-in
+    with a method replaced) or a game needs more draws than its streams hold."""
+    from . import fast_loop as loop
+    from .fast import fast_games, strategy_codes
+    from .streams import GameStreams, StreamExhausted
+
+    if any(
+        callable(value) for entry in entries for value in getattr(entry, "__dict__", {}).values()
+    ):
+        return False  # a method replaced on the object: only the readable engine calls it
+    try:
+        codes = strategy_codes(entries)
+    except ValueError:
+        return False
+    n = len(entries)
+    shift = np.arange(games) % n if rotate else np.zeros(games, np.int64)
+    who = (shift[:, np.newaxis] + np.arange(n)) % n  # the entry sitting in each seat
+    seeds = [game_seed(seed, g) for g in range(games)]
+    # Draws for all but the longest games, which are played again with four times as many
+    # (then by the readable engine): a turn's rolls average 1.2, a deck's shuffle lasts 16
+    # cards, a player decides about once a lot and once a turn in jail; players that never
+    # draw get none.
+    draws = not np.isin(codes.kind, [loop.ALWAYS, loop.NEVER, loop.HEURISTIC, loop.PASSIVE]).all()
+    size = dict(
+        rolls=3 * n * max_rounds // 2 + 50,
+        shuffles=3 + n * max_rounds // 100,
+        uniforms=40 + max_rounds // 2 if draws else 0,
+    )
+    game_bytes = 8 * (2 * size["rolls"] + 32 * size["shuffles"] + n * size["uniforms"])
+    chunk = min(1000, max(16, table_bytes(games, n) // (16 * game_bytes)))  # a little memory
+    bar = _progress_bar(games, progress)
+    try:
+        for start in range(0, games, chunk):
+            part = slice(start, min(start + chunk, games))
+            for more in (1, 4):
+                bigger = {kind: more * count for kind, count in size.items()}
+                streams = [GameStreams.of_seed(s, n, **bigger) for s in seeds[part]]
+                try:
+                    out = fast_games(
+                        codes, who[part], streams=streams, max_rounds=max_rounds, trading=trading
+                    )
+                    break
+                except StreamExhausted:
+                    if more > 1:
+                        return False
+            columns.record_fast(part, seeds[part], out)
+            if bar is not None:
+                bar.update(part.stop - part.start)
+    finally:
+        if bar is not None:
+            bar.close()
+    return True
 
 
 def strategy_labels(strategies: Sequence[Strategy]) -> list[str]:
@@ -214,12 +286,12 @@ def strategy_labels(strategies: Sequence[Strategy]) -> list[str]:
 def table_bytes(games: int, players: int) -> int:
     """About the most memory :func:`play_games` needs for ``games`` games of ``players``:
     its compact arrays while the games are played, then the table they become."""
-    return games * (_GAME_BYTES + players * _ROW_BYTES)
+    return _FAST_BYTES + games * (_GAME_BYTES + players * _ROW_BYTES)
 
 
 def games_that_fit(players: int) -> int:
     """How many games of ``players`` :func:`play_games` could hold in the memory free now."""
-    return available_memory() // (_GAME_BYTES + players * _ROW_BYTES)
+    return max(0, available_memory() - _FAST_BYTES) // (_GAME_BYTES + players * _ROW_BYTES)
 
 
 def win_rates(table: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
@@ -283,6 +355,7 @@ def wilson_interval(
 # Filling the table
 # ---------------------------------------------------------------------------
 
+_FAST_BYTES = 256 * 1024  # the fast engine's draws for its first chunk of games, and the like
 _GAME_BYTES = 48  # per game: seed, rounds and ending while playing, their table columns
 _ROW_BYTES = 200  # per player and game: 21 bytes while playing, 85 in the table, the rest
 # while the table is built (each column as int64, then pandas' copy into one block). Measured
@@ -321,6 +394,19 @@ class _Columns:
         self.net_worth[g], self.cash[g] = result.net_worth, result.cash
         self.lots[g], self.monopolies[g] = result.lots, result.monopolies
         self.bankrupt_round[g] = [went.get(seat, _NOT_BANKRUPT) for seat in seats]
+
+    def record_fast(self, part: slice, seeds: list[int], out: dict[str, np.ndarray]) -> None:
+        """Keep the outcomes of games ``part``, as :func:`~monopoly_lesson.game.fast.
+        fast_games` returns them (a bankrupt round of 0: not bankrupt)."""
+        self.seed[part], self.rounds[part] = seeds, out["rounds"]
+        self.ending[part] = np.where(
+            out["ended_early"], ENDINGS.index("last player"), ENDINGS.index("rounds")
+        )
+        self.finish[part], self.net_worth[part] = out["finish"], out["net_worth"]
+        self.cash[part], self.lots[part] = out["cash"], out["lots"]
+        self.monopolies[part] = out["monopolies"]
+        went = out["bankrupt_round"]
+        self.bankrupt_round[part] = np.where(went > 0, went, _NOT_BANKRUPT)
 
     def table(self, played: int, labels: list[str], rotate: bool) -> pd.DataFrame:
         """The tidy table of the first ``played`` games, in :data:`TABLE_COLUMNS` order."""
