@@ -16,6 +16,7 @@ Everything a notebook needs is importable from here (its figures from
 
 import importlib
 import itertools as _itertools
+import os as _os
 import signal as _signal
 import sys as _sys
 from typing import TYPE_CHECKING
@@ -26,7 +27,10 @@ def _stop_while_starting(signum: int, frame: object) -> None:
     words = [word for word in _sys.argv[1:] if not word.startswith("-")][:1]
     command = " ".join(["python -m monopoly_lesson", *words])
     print(f"\n{command}: stopped before it began; nothing was written.", file=_sys.stderr)
-    raise SystemExit(130)
+    _sys.stderr.flush()
+    # Not SystemExit: raised inside an extension module's import (numpy's, loading datetime)
+    # it becomes that import's ImportError and a traceback. Nothing is open to close yet.
+    _os._exit(130)
 
 
 def _started_as_the_command() -> bool:
