@@ -44,6 +44,7 @@ $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[lesson,handouts,student,dev]"
 	$(NBGRADER_OFF)
 	$(BIN)/python -m monopoly_lesson compile
+	$(BIN)/python tests/game_scenarios.py  # and the single turn the rule tests play again
 	touch $@ $(VENV)/.lesson-installed
 
 # The student's command: the student edition, written to _student/ the first time only, so

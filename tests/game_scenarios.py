@@ -233,3 +233,14 @@ def play_compiled(twin: tuple[np.ndarray, np.ndarray], seat: int) -> np.ndarray:
     loop.play_turn(s, genes, _movement(), seat - 1)
     assert not s[loop.ERROR], "the fast engine ran out of the scenario's preset draws"
     return s
+
+
+def compile_the_turn() -> None:
+    """Compile (or load from numba's cache) the fast engine's single turn, which every
+    scenario plays again: its own entry point, apart from the whole games'. ``make test``'s
+    set-up runs this file for it, so that no test waits for the compiler."""
+    play_compiled(compiled_twin(new_game(dice=[1, 3])), 1)
+
+
+if __name__ == "__main__":
+    compile_the_turn()
