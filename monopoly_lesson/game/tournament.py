@@ -108,7 +108,7 @@ def play_games(
     strategy sits in every seat equally often. Game ``g``
     is seeded :func:`game_seed` ``(seed, g)``: the same seed, the same table. When every
     strategy is a built-in one, the fast engine plays the games, fed each game's own draws:
-    the same games and table as the readable engine's, ten to thirty times sooner.
+    the same games and table as the readable engine's, many times sooner.
 
     Columns: ``game`` (from 0), ``seed`` (the game's), ``seat``, ``strategy`` (its name, a
     categorical in the order given; a name given twice is labelled ``always``,
