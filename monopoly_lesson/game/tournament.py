@@ -166,9 +166,7 @@ def _play_all(
         return columns.table(games, labels, rotate)
     bar = _progress_bar(games, progress)
     try:
-        for g in range(games):
-            shift = g % n if rotate else 0
-            order = [*range(shift, n), *range(shift)]  # the entry sitting in each seat
+        for g, order in enumerate(seating(games, n, rotate).tolist()):
             game = game_seed(seed, g)
             try:
                 result = play_monopoly(
@@ -187,6 +185,17 @@ def _play_all(
         if bar is not None:
             bar.close()
     return columns.table(games, labels, rotate)
+
+
+def seating(games: int, players: int, rotate: bool) -> np.ndarray:
+    """The entry sitting in each seat of each game, shape (games, players): game ``g``
+    rotated by ``g % players`` (its seat 1 gets entry ``g % players``), or never.
+
+    >>> seating(3, 3, True).tolist()
+    [[0, 1, 2], [1, 2, 0], [2, 0, 1]]
+    """
+    shift = np.arange(games) % players if rotate else np.zeros(games, np.int64)
+    return (shift[:, np.newaxis] + np.arange(players)) % players
 
 
 def _play_fast(
@@ -217,8 +226,7 @@ def _play_fast(
     except ValueError:
         return False
     n = len(entries)
-    shift = np.arange(games) % n if rotate else np.zeros(games, np.int64)
-    who = (shift[:, np.newaxis] + np.arange(n)) % n  # the entry sitting in each seat
+    who = seating(games, n, rotate)
     seeds = [game_seed(seed, g) for g in range(games)]
     # Draws for all but the longest games, which are played again with four times as many
     # (then by the readable engine): a turn's rolls average 1.2, a deck's shuffle lasts 16
@@ -412,8 +420,7 @@ class _Columns:
         """The tidy table of the first ``played`` games, in :data:`TABLE_COLUMNS` order."""
         n = len(labels)
         g = np.arange(played, dtype=np.int64)
-        shift = g % n if rotate else np.zeros(played, dtype=np.int64)
-        entry = (shift[:, np.newaxis] + np.arange(n)) % n  # the entry sitting in each seat
+        entry = seating(played, n, rotate)
 
         def each_row(column: np.ndarray) -> np.ndarray:
             return column[:played].astype(np.int64).ravel()
