@@ -95,6 +95,8 @@ def test_stored_outputs_under_a_second_openblas_kernel(notebook):
             "-q",
             "-p",
             "no:cacheprovider",
+            "-p",
+            "no:hypothesispytest",  # about a second of start-up, for no test of its own
         ],
         cwd=ROOT,
         env=env,
