@@ -16,7 +16,6 @@ import http.server
 import importlib.util
 import json
 import re
-import subprocess
 import sys
 import threading
 from pathlib import Path
@@ -89,11 +88,13 @@ def has_widget(path: Path) -> bool:
     return bool(steppers(path))
 
 
+@functools.cache  # each PDF is written once, and read by several tests
 def pdf_text(pdf: Path) -> str:
     """The text of every page of a PDF."""
     return "\n".join(page.extract_text() for page in pypdf.PdfReader(pdf).pages)
 
 
+@functools.cache
 def pdf_images(pdf: Path) -> int:
     """How many raster images (the figures' PNGs) a PDF shows."""
     return sum(len(page.images) for page in pypdf.PdfReader(pdf).pages)
@@ -282,9 +283,10 @@ def test_a_dataframe_is_a_typst_table_with_its_values_aligned_right():
 
 @pytest.fixture(scope="module")
 def handouts(tmp_path_factory) -> Path:
+    """The instructor's handouts, built by the tool's command line (in this process, so
+    that the student's edition below prints the figures it has made)."""
     out = tmp_path_factory.mktemp("handouts")
-    tool = [sys.executable, str(ROOT / "tools" / "handouts.py"), "--out", str(out)]
-    subprocess.run([*tool, "--edition", "instructor"], check=True)
+    tool.main(["--out", str(out), "--edition", "instructor"])
     return out
 
 
@@ -476,10 +478,9 @@ STUDENT_CHAPTERS = [ROOT / "notebooks" / f"{name}.ipynb" for name in STUDENT]
 
 
 @pytest.fixture(scope="module")
-def student_handouts(tmp_path_factory) -> Path:
+def student_handouts(tmp_path_factory, handouts) -> Path:
     out = tmp_path_factory.mktemp("student-handouts")
-    tool = [sys.executable, str(ROOT / "tools" / "handouts.py"), "--out", str(out)]
-    subprocess.run([*tool, "--edition", "student", *map(str, STUDENT_CHAPTERS)], check=True)
+    tool.main(["--out", str(out), "--edition", "student", *map(str, STUDENT_CHAPTERS)])
     return out / "student"
 
 

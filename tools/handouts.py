@@ -39,6 +39,7 @@ import argparse
 import base64
 import functools
 import html
+import json
 import re
 import shutil
 import tempfile
@@ -206,15 +207,20 @@ def without_answers(notebook: nbformat.NotebookNode) -> None:
             cell.outputs, cell.execution_count = [], None
 
 
-def build_html(path: Path, out: Path, edition: str = "instructor") -> Path:
-    """One chapter as a self-contained HTML page that loads plotly.js from beside it."""
-    notebook = read_chapter(path, "html", edition)
-    exporter = HTMLExporter(
+@functools.cache
+def html_exporter() -> HTMLExporter:
+    """The pages' exporter, made once: its templates are compiled at its first page."""
+    return HTMLExporter(
         template_name="lab",
         template_file="handout.html.j2",
         extra_loaders=[jinja2.DictLoader({"handout.html.j2": HTML_TEMPLATE})],
     )
-    body, _ = exporter.from_notebook_node(notebook)
+
+
+def build_html(path: Path, out: Path, edition: str = "instructor") -> Path:
+    """One chapter as a self-contained HTML page that loads plotly.js from beside it."""
+    notebook = read_chapter(path, "html", edition)
+    body, _ = html_exporter().from_notebook_node(notebook)
     # Load plotly.js first, before any AMD loader, and drop scripts from other hosts
     # (require.js and MathJax: the lesson's pages need neither).
     body = re.sub(r'<script[^>]+src="https?://[^"]*"[^>]*>\s*</script>', "", body)
@@ -273,6 +279,7 @@ def fence_output(text: str) -> str:
     return f"````{kind}\n{wrapped}\n````"
 
 
+@functools.cache
 def dataframe_table(html_text: str) -> str:
     """A pandas DataFrame's HTML as a Typst table for print, in a raw block of Markdown.
 
@@ -322,7 +329,7 @@ def prepare_for_print(notebook: nbformat.NotebookNode) -> None:
             elif DATAFRAME.search(html_text := "".join(data.get("text/html", ""))):
                 table = {"text/markdown": dataframe_table(html_text)}
                 outputs.append(nbformat.from_dict({**output, "data": table}))
-            elif PLOTLY in data and (png := print_png()) and (image := png(data[PLOTLY])):
+            elif PLOTLY in data and (image := print_image(json.dumps(data[PLOTLY]))):
                 sharp = {"image/png": base64.b64encode(image).decode()}
                 outputs.append(nbformat.from_dict({**output, "data": sharp}))
             else:
@@ -330,19 +337,32 @@ def prepare_for_print(notebook: nbformat.NotebookNode) -> None:
         cell.outputs = outputs
 
 
-def chapter_markdown(path: Path, edition: str = "instructor") -> tuple[str, dict]:
-    """A chapter as Markdown for print, with the images it refers to (under media/)."""
-    notebook = read_chapter(path, "pdf", edition)
-    prepare_for_print(notebook)
+@functools.cache
+def print_image(figure: str) -> bytes | None:
+    """A stored figure's PNG for print, from its JSON (None where none can be made); made
+    once a build, as both editions print the same figures."""
+    png = print_png()
+    return png(json.loads(figure)) if png else None
+
+
+@functools.cache
+def markdown_exporter() -> MarkdownExporter:
+    """The handouts' Markdown exporter, made once (its templates compiled once)."""
     config = Config()
     config.NbConvertBase.display_data_priority = PRINT_PRIORITY
-    exporter = MarkdownExporter(
+    return MarkdownExporter(
         config=config,
         template_file="handout.md.j2",
         extra_loaders=[jinja2.DictLoader({"handout.md.j2": MARKDOWN_TEMPLATE})],
         filters={"fence_output": fence_output},
     )
-    markdown, resources = exporter.from_notebook_node(
+
+
+def chapter_markdown(path: Path, edition: str = "instructor") -> tuple[str, dict]:
+    """A chapter as Markdown for print, with the images it refers to (under media/)."""
+    notebook = read_chapter(path, "pdf", edition)
+    prepare_for_print(notebook)
+    markdown, resources = markdown_exporter().from_notebook_node(
         notebook, resources={"output_files_dir": "media"}
     )
     markdown = re.sub(r"!\[svg\]\((media/[^)]+)\)", rf"![](\1){{width={PICTURE_WIDTH}}}", markdown)
