@@ -136,6 +136,16 @@ def check(path, *extra):
     )
 
 
+def check_here(capsys, path, *extra):
+    """``check`` as the command line runs it, in this process (for what is refused before
+    any kernel starts): ``(exit status, stdout, stderr)``."""
+    from monopoly_lesson.cli import main
+
+    status = main(["check", str(path), *extra])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
 def test_a_correct_notebook_passes(tmp_path):
     done = check(notebook(tmp_path, GOOD))
     assert done.returncode == 0, done.stderr
@@ -273,24 +283,25 @@ def test_a_check_past_its_time_says_which_part_ran_long():
 
 
 @pytest.mark.parametrize("value", ["0", "-5", "nan", "inf", "1e9", "100000", "soon"])
-def test_a_bad_time_limit_is_refused_in_one_line(tmp_path, value):
+def test_a_bad_time_limit_is_refused_in_one_line(tmp_path, capsys, value):
     started = time.monotonic()
-    done = check(notebook(tmp_path, "x = 1"), f"--timeout={value}")
-    assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr.count("\n") == 1 and "argument --timeout" in done.stderr
+    status, out, err = check_here(capsys, notebook(tmp_path, "x = 1"), f"--timeout={value}")
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and "argument --timeout" in err
     assert time.monotonic() - started < 30
 
 
-def test_a_bad_memory_limit_is_refused_in_one_line(tmp_path):
-    done = check(notebook(tmp_path, "x = 1"), "--memory=-1")
-    assert done.returncode == 2 and "argument --memory" in done.stderr
+def test_a_bad_memory_limit_is_refused_in_one_line(tmp_path, capsys):
+    status, _, err = check_here(capsys, notebook(tmp_path, "x = 1"), "--memory=-1")
+    assert status == 2 and "argument --memory" in err
 
 
 def test_not_a_notebook_or_missing(tmp_path):
+    """In its own process, as a grader runs it: exit 2 and one line, no traceback."""
     text = tmp_path / "essay.txt"
     text.write_text("take_turn")
-    assert check(text).returncode == 2
-    assert "not a notebook" in check(text).stderr
+    done = check(text)
+    assert done.returncode == 2 and "not a notebook" in done.stderr
     missing = check(tmp_path / "nothing.ipynb")
     assert missing.returncode == 2 and "no such file" in missing.stderr
     broken = tmp_path / "broken.ipynb"
@@ -301,7 +312,7 @@ def test_not_a_notebook_or_missing(tmp_path):
 
 
 @pytest.mark.parametrize("value", ["0", "-3", "many", "100001"])
-def test_a_bad_number_of_games_is_refused_in_one_line(tmp_path, value):
-    done = check(notebook(tmp_path, "x = 1"), f"--games={value}")
-    assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr.count("\n") == 1 and "argument --games" in done.stderr
+def test_a_bad_number_of_games_is_refused_in_one_line(tmp_path, capsys, value):
+    status, out, err = check_here(capsys, notebook(tmp_path, "x = 1"), f"--games={value}")
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and "argument --games" in err

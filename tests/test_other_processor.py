@@ -73,16 +73,22 @@ NOTEBOOKS = sorted(
 """Every notebook nbval collects under notebooks/ (pytest skips folders named with a dot)."""
 
 
-# One test per notebook, each its own group, so that pytest-xdist's workers share them out.
+PARTS = {
+    "chapters 0 to 8": [name for name in NOTEBOOKS if name < "09"],
+    "chapters 9 to 12": [name for name in NOTEBOOKS if name >= "09"],
+}
+"""The notebooks in two runs of about the same length (the capstones are the long ones):
+one pytest start each, shared out between pytest-xdist's workers."""
+
+
+def test_the_parts_hold_every_notebook_once():
+    assert sorted(name for part in PARTS.values() for name in part) == NOTEBOOKS
+    assert all(PARTS.values())
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "notebook",
-    [
-        pytest.param(name, marks=pytest.mark.xdist_group(f"{name} under a second OpenBLAS kernel"))
-        for name in NOTEBOOKS
-    ],
-)
-def test_stored_outputs_under_a_second_openblas_kernel(notebook):
+@pytest.mark.parametrize("part", list(PARTS))  # each part its own group (conftest.py)
+def test_stored_outputs_under_a_second_openblas_kernel(part):
     coretype, kernel = second_kernel()
     env = {**os.environ, "OPENBLAS_CORETYPE": coretype}
     run = subprocess.run(
@@ -91,7 +97,7 @@ def test_stored_outputs_under_a_second_openblas_kernel(notebook):
             "-m",
             "pytest",
             "--nbval",
-            f"notebooks/{notebook}",
+            *(f"notebooks/{notebook}" for notebook in PARTS[part]),
             "-q",
             "-p",
             "no:cacheprovider",
@@ -106,5 +112,5 @@ def test_stored_outputs_under_a_second_openblas_kernel(notebook):
     )
     tail = "\n".join(run.stdout.splitlines()[-40:])
     assert run.returncode == 0, (
-        f"{notebook}'s stored outputs differ under OpenBLAS kernel {kernel}:\n{tail}"
+        f"The stored outputs of {part} differ under OpenBLAS kernel {kernel}:\n{tail}"
     )

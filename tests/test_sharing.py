@@ -28,8 +28,8 @@ def test_a_module_runs_whole_in_one_group_so_its_fixtures_are_built_once():
 
 def test_long_tests_are_shared_out_apart_from_their_module():
     second = "tests/test_other_processor.py::test_stored_outputs_under_a_second_openblas_kernel"
-    assert sharing.group_of(f"{second}[00_welcome.ipynb]") != sharing.group_of(
-        f"{second}[09_whole_game.ipynb]"
+    assert sharing.group_of(f"{second}[chapters 0 to 8]") != sharing.group_of(
+        f"{second}[chapters 9 to 12]"
     )
     stored = "tests/test_check_chapters.py::test_a_chapter_as_stored_passes"
     assert sharing.group_of(f"{stored}[9]") == sharing.group_of(f"{stored}[12]") == stored
