@@ -416,6 +416,18 @@ def test_a_chapter_as_handed_out_does_not_pass(student_edition, chapter):
             "Not answered: trader (the chapter's starter my_offer and my_answer, unchanged: "
             "write your own trade policy in the variable trader)",
         ]
+        return
+    # The run the student edition's tests would make again: the cells up to the first
+    # placeholder run, and the first to fail is a placeholder's (the cells are counted from 1).
+    cells = nbformat.read(student_edition / f"{CAPSTONES[chapter]}.ipynb", as_version=4).cells
+    placeholder = next(i for i, cell in enumerate(cells) if "# YOUR CODE HERE" in cell.source)
+    failed = [line.strip() for line in first if line.startswith("  cell ")]
+    assert failed, "no cell called the unwritten code: is a check missing?"
+    number, error = failed[0].removeprefix("cell ").split(": ", 1)
+    assert int(number) > placeholder, f"cell {number} failed before the first placeholder"
+    assert error.startswith(
+        ("NotImplementedError: Write this part", "NotImplementedError: Paste your chapter-")
+    ), error
 
 
 @pytest.mark.slow

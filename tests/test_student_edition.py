@@ -5,10 +5,11 @@ notebook must be valid, hold no solution marker, no solution line, no written an
 output, and keep every unmarked cell as the instructor wrote it. Code carried over from the
 previous chapter (folded cells) must ask the student to paste their own code from it. Each
 chapter with solution code is then run cell by cell (in notebooks/, as a student would) up
-to its first error, which must be a placeholder's NotImplementedError. Chapters without
-solution code (the welcome, 07 and 08: their only solutions are written answers) are
-the instructor's notebooks less their answers and outputs, which nbval already runs: they are not
-executed again here.
+to its first error, which must be a placeholder's NotImplementedError; the capstones are
+run whole by the checker's tests instead, which assert the same of their first failed cell.
+Chapters without solution code (the welcome, 07 and 08: their only solutions are written
+answers) are the instructor's notebooks less their answers and outputs, which nbval already
+runs: they are not executed again here.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
+from test_check_chapters import CAPSTONES  # run as handed out there
 
 pytest.importorskip("nbgrader", reason="needs nbgrader (pip install -e '.[student]')")
 
@@ -319,7 +321,13 @@ def run_until_first_error(path: Path) -> tuple[int | None, Exception | None]:
     return None, None
 
 
-@pytest.mark.parametrize("source", MARKED, ids=lambda path: path.stem)
+# The capstones' student editions are run whole by the checker's tests (the first cell to
+# fail must be a placeholder's: test_check_chapters.py), so they are not run again here.
+@pytest.mark.parametrize(
+    "source",
+    [path for path in MARKED if path.stem not in CAPSTONES.values()],
+    ids=lambda path: path.stem,
+)
 def test_student_notebook_runs_up_to_its_first_placeholder(edition, source):
     path = edition / source.name
     first = next(i for i, cell in enumerate(read(path).cells) if "# YOUR CODE HERE" in cell.source)
