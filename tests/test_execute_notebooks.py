@@ -43,3 +43,19 @@ def test_the_kernels_that_store_notebooks_are_asked_for_pngs(tmp_path, monkeypat
     execute(path)
     (printed,) = nbformat.read(path, as_version=4).cells[0].outputs
     assert printed.text == "1 True\n"
+
+
+def test_help_and_a_missing_notebook_are_answered_without_a_traceback(capsys):
+    import execute_notebooks
+
+    for argv, status in ((["--help"], 0), (["nothing.ipynb"], 2)):
+        try:
+            execute_notebooks.main(argv)
+        except SystemExit as stop:
+            assert stop.code == status
+        else:
+            raise AssertionError(f"{argv} ran notebooks")
+    out, err = capsys.readouterr()
+    assert "usage: tools/execute_notebooks.py" in out and "Traceback" not in out + err
+    refused = "tools/execute_notebooks.py: error: no such notebook: nothing.ipynb"
+    assert err.splitlines()[-1] == refused

@@ -13,9 +13,9 @@ hold memory.
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
-import sys
 import time
 from pathlib import Path
 
@@ -70,12 +70,20 @@ def execute(path: Path) -> float:
     return time.perf_counter() - start
 
 
-def main(paths: list[str]) -> None:
+def main(argv: list[str] | None = None) -> None:
     """Execute the given notebooks, or every notebook in notebooks/."""
+    parser = argparse.ArgumentParser(
+        prog="tools/execute_notebooks.py", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument("notebooks", nargs="*", help="notebooks (default: notebooks/*.ipynb)")
+    paths = parser.parse_args(argv).notebooks
+    missing = [path for path in paths if not Path(path).is_file()]
+    if missing:
+        parser.error(f"no such notebook: {', '.join(missing)}")
     notebooks = [Path(p) for p in paths] or sorted((ROOT / "notebooks").glob("*.ipynb"))
     for path in notebooks:
         print(f"{path.name}: {execute(path):.1f} s", flush=True)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main()
