@@ -10,6 +10,7 @@ worker is left with a long one at the end while the other idles.
 from __future__ import annotations
 
 import json
+import signal
 from pathlib import Path
 
 import pytest
@@ -66,8 +67,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Under ``-n``, keep the order of groups set below (longest first), not xdist's."""
+    """Under ``-n``, keep the order of groups set below (longest first), not xdist's; and
+    give Ctrl-C back to Python where the suite was started with it ignored."""
     config.option.loadscopereorder = False
+    # A shell script's background job starts with SIGINT ignored, and so would every
+    # process the tests start: the tests of what Ctrl-C does need it delivered.
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     if config.getoption("store_durations") and not hasattr(config, "workerinput"):
         config.pluginmanager.register(DurationRecorder(), "durations of the groups")
 
