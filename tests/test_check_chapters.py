@@ -26,6 +26,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from test_capstone_check import my_answer, my_offer  # the chapter's starter trade policy
+from test_cli_check import check as check_in_process
 from test_cli_check import notebook  # a notebook of the given cells ("md:" for Markdown)
 
 GAMES = "24"  # few games: each is played in the kernel and replayed by the checker
@@ -90,12 +91,8 @@ exec("probe_module.play_recorded = lying")  # hidden from the checker's reading 
 
 
 def check(path: Path, *extra: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "monopoly_lesson", "check", str(path), "--timeout", "200", *extra],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    """``python -m monopoly_lesson check`` with a time limit of 200 s, run in this process."""
+    return check_in_process(path, "--timeout", "200", *extra)
 
 
 def summary(done: subprocess.CompletedProcess) -> list[str]:

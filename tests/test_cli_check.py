@@ -4,12 +4,16 @@ A notebook is run past the cells that fail (a chapter check that trips on a brok
 the most common), graded at the end, and the failed cells are listed.
 """
 
+import contextlib
+import io
 import subprocess
 import sys
 import time
 
 import nbformat
 import pytest
+
+from monopoly_lesson.cli import main
 
 OWN_TAKE_TURN = """\
 CHANCE, CHEST = (8, 23, 37), (3, 18, 34)
@@ -128,6 +132,19 @@ def notebook(tmp_path, *sources, name="student.ipynb"):
 
 
 def check(path, *extra):
+    """``python -m monopoly_lesson check`` as the command line runs it, in this process: the
+    exit status and what it printed, as a finished process gives them. (A process of its
+    own would load the package again for each check: test_not_a_notebook_or_missing and
+    test_check_hostile start them.)"""
+    out, err = io.StringIO(), io.StringIO()
+    args = ["check", str(path), *extra]
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(args)
+    return subprocess.CompletedProcess(args, status, out.getvalue(), err.getvalue())
+
+
+def check_process(path, *extra):
+    """``check`` in a process of its own, as a grader's shell starts it."""
     return subprocess.run(
         [sys.executable, "-m", "monopoly_lesson", "check", str(path), *extra],
         capture_output=True,
@@ -139,8 +156,6 @@ def check(path, *extra):
 def check_here(capsys, path, *extra):
     """``check`` as the command line runs it, in this process (for what is refused before
     any kernel starts): ``(exit status, stdout, stderr)``."""
-    from monopoly_lesson.cli import main
-
     status = main(["check", str(path), *extra])
     out, err = capsys.readouterr()
     return status, out, err
@@ -297,7 +312,8 @@ def test_a_bad_memory_limit_is_refused_in_one_line(tmp_path, capsys):
 
 
 def test_not_a_notebook_or_missing(tmp_path):
-    """In its own process, as a grader runs it: exit 2 and one line, no traceback."""
+    """Exit 2 and one line, no traceback; the last in a process of its own, as a grader
+    runs it."""
     text = tmp_path / "essay.txt"
     text.write_text("take_turn")
     done = check(text)
@@ -306,7 +322,7 @@ def test_not_a_notebook_or_missing(tmp_path):
     assert missing.returncode == 2 and "no such file" in missing.stderr
     broken = tmp_path / "broken.ipynb"
     broken.write_text("{not json")
-    done = check(broken)
+    done = check_process(broken)
     assert done.returncode == 2 and "not a readable notebook" in done.stderr
     assert done.stderr.count("\n") == 1
 
