@@ -87,22 +87,57 @@ def lab(tmp_path_factory):
         log.close()
 
 
-@pytest.fixture
-def page(browser, request):
-    """A fresh page; its console is recorded and saved, with a screenshot, on failure."""
+def new_page(browser):
+    """A page in a context of its own, its console recorded (``page.console_lines``)."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     page.console_lines = []
     page.on("console", lambda m: page.console_lines.append(f"{m.type}: {m.text}"))
     page.on("pageerror", lambda e: page.console_lines.append(f"pageerror: {e}"))
-    yield page
+    return page
+
+
+def save_if_failed(page, request) -> None:
+    """After a failed test, save its page's screenshot and console log under test-artifacts/."""
     report = getattr(request.node, "rep_call", None)
     if report is not None and report.failed:
         ARTIFACTS.mkdir(exist_ok=True)
         name = request.node.name.replace("/", "_")
         page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
         (ARTIFACTS / f"{name}.console.txt").write_text("\n".join(page.console_lines))
-    context.close()
+
+
+@pytest.fixture
+def page(browser, request):
+    """A fresh page; its console is recorded and saved, with a screenshot, on failure."""
+    page = new_page(browser)
+    yield page
+    save_if_failed(page, request)
+    page.context.close()
+
+
+@pytest.fixture(scope="module")
+def chapter_5_run(browser, lab):
+    """Chapter 5 open with every cell run, once for the tests that step its turns (each
+    would spend about 12 s opening and running it)."""
+    page = new_page(browser)
+    open_notebook(page, lab, "05_jail.ipynb")
+    run_all_cells(page)
+    page.locator(".turn-stepper button:has-text('One turn')").first.wait_for()
+    yield page
+    page.context.close()
+
+
+@pytest.fixture
+def chapter_5(chapter_5_run, request):
+    """Chapter 5's page, its stepper reset to no turns (as the run left it, whatever the test
+    before did); saved on failure as :func:`page` is."""
+    page = chapter_5_run
+    page.keyboard.press("Escape")  # out of any cell or widget, in command mode
+    if turns_played(page) != 0:
+        click_and_wait(page, "Reset")
+    yield page
+    save_if_failed(page, request)
 
 
 def open_notebook(page, lab, name: str) -> None:
@@ -198,10 +233,8 @@ def view_with(page, cls: str, text: str, widget: str = "turn-stepper") -> str:
     return view(page, cls, widget)
 
 
-def test_stepping_turns_in_chapter_5(page, lab, record_property):
-    open_notebook(page, lab, "05_jail.ipynb")
-    run_all_cells(page)
-    page.locator(".turn-stepper button:has-text('One turn')").first.wait_for()
+def test_stepping_turns_in_chapter_5(chapter_5, record_property):
+    page = chapter_5
     start = turns_played(page)
     board, chart = view(page, "turn-stepper-board"), view(page, "turn-stepper-chart")
 
@@ -238,10 +271,10 @@ def edit_cell(page, starts_with: str, new_source: str) -> None:
     wait_idle(page)
 
 
-def test_an_error_in_take_turn_shows_in_the_widget(page, lab):
-    open_notebook(page, lab, "05_jail.ipynb")
-    run_all_cells(page)
-    page.locator(".turn-stepper button:has-text('One turn')").first.wait_for()
+def test_an_error_in_take_turn_shows_in_the_widget(chapter_5):
+    """A broken take_turn shows in the widget; fixed, the next click plays (and the tests
+    after it play on with the fixed one, which plays as the chapter's does)."""
+    page = chapter_5
     take_turn_cell = "def take_turn(player, tracker, *, dice, chance, community):"
     broken = take_turn_cell + '\n    raise ValueError("a bug in my take_turn")'
     edit_cell(page, take_turn_cell, broken)
@@ -281,10 +314,8 @@ NEWEST_HEADER = """() => {
 }"""
 
 
-def test_the_newest_turn_is_in_sight_after_every_click(page, lab):
-    open_notebook(page, lab, "05_jail.ipynb")
-    run_all_cells(page)
-    page.locator(".turn-stepper button:has-text('One turn')").first.wait_for()
+def test_the_newest_turn_is_in_sight_after_every_click(chapter_5):
+    page = chapter_5
     for label in ["Ten turns", "Ten turns", "One turn", "Ten turns", "One turn"]:
         click_and_wait(page, label)
         played = turns_played(page)  # two players take turns
