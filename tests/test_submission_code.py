@@ -2,8 +2,9 @@
 
 import pytest
 
+from monopoly_lesson import SpaceTracker
 from monopoly_lesson.checker.answers import MalformedAnswer, read_describe, read_game, read_results
-from monopoly_lesson.checker.probe import describe_take_turn, play_game
+from monopoly_lesson.checker.probe import describe_take_turn, play_game, tallies
 from monopoly_lesson.checker.submission_code import read_code
 from monopoly_lesson.grading import rule_games
 
@@ -149,3 +150,19 @@ def test_a_patched_package_function_is_named_by_the_package_not_the_alias(source
     found = "; ".join(code(source).tampering())
     assert "changes the package's own code (monopoly_lesson.game.rent.rent_due" in found, found
     assert "_rent" not in found
+
+
+def test_tallies_read_a_tracker_as_its_counts_do():
+    """A SpaceTracker's tallies are read from its list, anything else's from ``counts``:
+    the same 40 ints either way."""
+    tracker = SpaceTracker()
+    for space in (1, 11, 11, 40, 25):
+        tracker.tally(space)
+    assert tallies(tracker) == tracker.counts.tolist()
+    assert tallies(tracker)[10] == 2 and sum(tallies(tracker)) == 5
+
+    class Mine:  # a tracker of the student's own, with a counts Series
+        counts = tracker.counts * 2
+
+    assert tallies(Mine()) == [2 * n for n in tracker.counts.tolist()]
+    assert all(type(n) is int for n in tallies(Mine()))

@@ -310,6 +310,12 @@ class _Questions:
         """One question, its answer awaited."""
         return await self.session.ask(request)
 
+    def asking_on(self) -> bool:
+        """Whether to go on to the next part: nothing has made the notebook ungradable and
+        its time is not up (a check past its time names the part that was running then,
+        not a later one that its stopped kernel could not answer)."""
+        return not self.answers.unusable and self.session.guard.remaining() > 0
+
     async def ask_all(self, chapter: Chapter, games: int) -> None:
         """Ask what the notebook's chapter is graded on (nothing, if its code changes the
         package or the kernel: no answer from that kernel could be trusted)."""
@@ -319,9 +325,9 @@ class _Questions:
             self.answers.stage = "the graded games (take_turn's games of the rules)"
             await self.take_turn(_graded_chapter(chapter), chapter.take_turn == "required")
         for variable in chapter.strategies:
-            if not self.answers.unusable:
+            if self.asking_on():
                 await self.strategy(variable, games, chapter.number)
-        if chapter.exercises and not self.answers.unusable:
+        if chapter.exercises and self.asking_on():
             self.answers.stage = "reading the exercises' answers"
             await self.exercises(chapter.exercises)
 
