@@ -4,9 +4,10 @@ import pytest
 
 from monopoly_lesson import SpaceTracker
 from monopoly_lesson.checker.answers import MalformedAnswer, read_describe, read_game, read_results
-from monopoly_lesson.checker.probe import describe_take_turn, play_game, tallies
+from monopoly_lesson.checker.probe import describe_take_turn, play_game
 from monopoly_lesson.checker.submission_code import read_code
 from monopoly_lesson.grading import rule_games
+from monopoly_lesson.scenarios import tallies
 
 
 def code(*sources):

@@ -24,7 +24,8 @@ from collections.abc import Callable
 
 from .. import rules as reference
 from ..rules import LESSON_RULES, Rules, Seat
-from ..starter import PresetDice, RandomDice, SpaceTracker
+from ..scenarios import tallies
+from ..starter import PresetDice, RandomDice
 from . import strategy_probe
 
 __all__ = [
@@ -34,7 +35,6 @@ __all__ = [
     "game_seat",
     "observe",
     "play_game",
-    "tallies",
     "values_in",
     "with_signature",
 ]
@@ -71,14 +71,6 @@ def game_seat(game: dict, verbose: bool = True, rules: Rules = LESSON_RULES) -> 
     if game.get("dice_seed") is not None:
         seat.dice = RandomDice(game["dice_seed"], verbose=verbose)
     return seat
-
-
-def tallies(tracker: object) -> list[int]:
-    """The tracker's 40 tallies as ints. A SpaceTracker's are read from its list, not its
-    ``counts`` Series: a check observes every turn twice, and a Series costs 0.1 ms."""
-    if type(tracker) is SpaceTracker:
-        return [int(n) for n in tracker._counts[1:]]
-    return [int(n) for n in tracker.counts.tolist()]  # type: ignore[attr-defined]
 
 
 def observe(seat: Seat, said: str = "") -> dict:
