@@ -19,9 +19,9 @@ from .starter import (
     DiceUsedUpError,
     PresetDice,
     RandomDice,
-    SpaceTracker,
     _narrate_roll,
     space_name,
+    tallies,
 )
 
 __all__ = [
@@ -32,7 +32,6 @@ __all__ = [
     "compare_turns",
     "play_preset",
     "play_side_by_side",
-    "tallies",
 ]
 
 TakeTurn = Callable[..., None]
@@ -207,14 +206,6 @@ class _State(NamedTuple):
     rolls: int
     chance: int
     chest: int
-
-
-def tallies(tracker: object) -> list[int]:
-    """The tracker's 40 tallies as ints. A SpaceTracker's are read from its list, not its
-    ``counts`` Series: turns are compared one by one, and a Series costs 0.1 ms."""
-    if type(tracker) is SpaceTracker:
-        return [int(n) for n in tracker._counts[1:]]
-    return [int(n) for n in tracker.counts]  # type: ignore[attr-defined]
 
 
 def _observe(seat: Seat, jail: bool) -> _State:

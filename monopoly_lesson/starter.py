@@ -585,3 +585,12 @@ class SpaceTracker:
     def reset(self) -> None:
         """Set every tally back to 0."""
         self._counts = [0] * (NUM_SPACES + 1)
+
+
+def tallies(tracker: object) -> list[int]:
+    """A tracker's 40 tallies as ints, for the checks that compare turns one by one: a
+    SpaceTracker's read from its list (its ``counts`` Series costs 0.1 ms each time),
+    anything else's from its ``counts``."""
+    if type(tracker) is SpaceTracker:
+        return [int(n) for n in tracker._counts[1:]]
+    return [int(n) for n in tracker.counts]  # type: ignore[attr-defined]

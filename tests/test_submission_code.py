@@ -7,7 +7,7 @@ from monopoly_lesson.checker.answers import MalformedAnswer, read_describe, read
 from monopoly_lesson.checker.probe import describe_take_turn, play_game
 from monopoly_lesson.checker.submission_code import read_code
 from monopoly_lesson.grading import rule_games
-from monopoly_lesson.scenarios import tallies
+from monopoly_lesson.starter import tallies
 
 
 def code(*sources):

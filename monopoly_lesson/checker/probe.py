@@ -24,8 +24,7 @@ from collections.abc import Callable
 
 from .. import rules as reference
 from ..rules import LESSON_RULES, Rules, Seat
-from ..scenarios import tallies
-from ..starter import PresetDice, RandomDice
+from ..starter import PresetDice, RandomDice, tallies
 from . import strategy_probe
 
 __all__ = [
