@@ -965,6 +965,23 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="play every game with the rules' trading step (the paper's have none)",
     )
+    parser.add_argument(
+        "--league",
+        action="append",
+        metavar="FIELD",
+        help="score each player by its mean points over several fields, one --league each: "
+        "self (the population itself) or three players A,B,C (strategy names, shipped runs, "
+        "run folders: runs/x for its last best genome, runs/x@50 for generation 50's); "
+        "--fitness then names the scoring",
+    )
+    parser.add_argument(
+        "--hall-of-fame",
+        type=_nonnegative,
+        default=0,
+        metavar="K",
+        help="the best player of every K-th generation joins a hall of fame, a field of its "
+        "own from then on (default 0: none)",
+    )
 
 
 def _add_operators(evo: argparse.ArgumentParser) -> None:
@@ -1037,6 +1054,8 @@ def _run_options(args: argparse.Namespace) -> dict[str, object]:
         "benchmark_games",
         "max_rounds",
         "trading",
+        "league",
+        "hall_of_fame",
         "init",
         "selection",
         "crossover",

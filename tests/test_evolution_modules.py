@@ -72,6 +72,16 @@ PUBLIC = {
         "read_summary",
         "summary_row",
     ],
+    "league": [
+        "SELF",
+        "check_hall_of_fame",
+        "check_league",
+        "field_codes",
+        "field_rng",
+        "hall_genomes",
+        "league_fields",
+        "member_player",
+    ],
     "run": [
         "BENCHMARK_OPPONENTS",
         "EvolutionResult",
@@ -102,7 +112,8 @@ def test_operators_know_no_run_and_files_know_no_game():
     """Genomes need neither a run nor its folder; the folder's files need no game played."""
     assert evolution_imports("operators") == set()
     assert evolution_imports("files") == {"operators"}
-    assert evolution_imports("run") == {"files", "operators", "population_games"}
+    assert evolution_imports("league") == {"files", "operators"}
+    assert evolution_imports("run") == {"files", "league", "operators", "population_games"}
 
 
 @pytest.mark.parametrize("module", sorted(PUBLIC))
@@ -126,6 +137,8 @@ def small_run(rng: np.random.Generator) -> files._Run:
         "generations": 2,
         **operators.check_operators("tga"),
         "trading": False,
+        "league": None,
+        "hall_of_fame": 0,
     }
     run = files._Run(parameters, generation=2, saved=2)  # the population saved whole
     run.population = operators.random_population("tga", 8, rng)

@@ -110,6 +110,8 @@ _OPTIONS = (
     "mutation_rate",
     "mutation_sd",
     "trading",
+    "league",
+    "hall_of_fame",
 )
 """The options of ``evolve`` an experiment passes to every run."""
 
@@ -246,6 +248,8 @@ def experiment(
         }
         _check_experiment(folder, grid)
         _check_run_folders(folder, runs, checked, generations)
+        if options.get("league") is not None:  # its run folders pinned, as the runs record
+            options = {**options, "league": checked[0]["league"]}
     with _cluster(workers, scheduler) as (client, local):
         _open_experiment(folder, grid, generations)
         if on_start is not None:
@@ -302,6 +306,8 @@ def _check_runs(
             given["max_rounds"],
             {key: options[key] for key in OPERATORS if key in options},
             given["trading"],
+            given["league"],
+            given["hall_of_fame"],
         )
         for run in runs
     ]
@@ -382,10 +388,11 @@ def _check_experiment(folder: Path, grid: dict[str, Any]) -> None:
             if stored.get(key) != grid[key]
         ]
         there = stored.get("options") if isinstance(stored.get("options"), dict) else {}
+        default = _evolve_defaults()  # an option added since the experiment was recorded
         differ += [
-            f"{key} {there.get(key)!r} there, {value!r} here"
+            f"{key} {there.get(key, default[key])!r} there, {value!r} here"
             for key, value in grid["options"].items()
-            if there.get(key) != value
+            if there.get(key, default[key]) != value
         ]
         if differ:
             raise ValueError(

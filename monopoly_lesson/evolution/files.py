@@ -110,6 +110,8 @@ _SAME_RUN = (
     "benchmark_opponents",
     *OPERATORS,
     "trading",
+    "league",
+    "hall_of_fame",
 )
 _LATER_COLUMNS = ("diversity", "luck_sd", "luck_share")  # missing from older runs' history
 _ADVICE = "start the run again in a new folder (or restore the file from a copy)"
@@ -255,13 +257,13 @@ def _read_run(out: str | os.PathLike[str]) -> _Run:
 
 
 def _with_operators(parameters: dict[str, Any]) -> dict[str, Any]:
-    """A stored run's parameters, with the paper's operators and no trading where a run
-    written before those were options names none."""
+    """A stored run's parameters, with the paper's operators, no trading and no league
+    where a run written before those were options names none."""
     try:
         paper = check_operators(parameters.get("chromosome"))  # type: ignore[arg-type]
     except (TypeError, ValueError):  # not a chromosome: _check_stored or the caller says so
         return parameters
-    return {**paper, "trading": False, **parameters}
+    return {**paper, "trading": False, "league": None, "hall_of_fame": 0, **parameters}
 
 
 def _load_run(folder: Path, parameters: dict[str, Any]) -> _Run:

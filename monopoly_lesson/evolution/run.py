@@ -22,6 +22,7 @@ spawn_key=(g, k))``, whatever the process.
 
 from __future__ import annotations
 
+import json
 import numbers
 import os
 import shlex
@@ -58,6 +59,15 @@ from .files import (
     _save,
     _write_json,
     _write_recent,
+)
+from .league import (
+    SELF,
+    check_hall_of_fame,
+    check_league,
+    field_codes,
+    field_rng,
+    hall_genomes,
+    league_fields,
 )
 from .operators import (
     FITNESS,
@@ -230,14 +240,50 @@ def _score_generation(
 ) -> _Scores:
     """:func:`play_generation`, with the luck of its games."""
     scoring, field = fitness_parts(fitness)
-    buy, jail, *more = genome_genes(chromosome, genomes)
-    from ..game.fast import genome_codes  # numba loads when games are played, not at import
-
-    codes = genome_codes(chromosome, buy, jail, *more)  # once a generation, not once a chunk
+    codes = _population_codes(chromosome, genomes)
     if field is not None:
         return _field_scores(
-            chromosome, codes, field, scoring, games_per_player, rng, max_rounds, on_games, trading
+            codes,
+            _strategy_codes_of(field),
+            np.zeros((games_per_player, SEATS - 1), np.int64) + np.arange(SEATS - 1),
+            scoring,
+            rng.integers(0, 2**32, size=games_per_player, dtype=np.int64),
+            max_rounds,
+            on_games,
+            trading,
         )
+    return _relative_scores(
+        chromosome, genomes, codes, scoring, games_per_player, rng, max_rounds, on_games, trading
+    )
+
+
+def _population_codes(chromosome: str, genomes: np.ndarray) -> StrategyCodes:
+    """The compiled codes of a generation's genomes: once a generation, not once a chunk."""
+    from ..game.fast import genome_codes  # numba loads when games are played, not at import
+
+    return genome_codes(chromosome, *genome_genes(chromosome, genomes))
+
+
+def _strategy_codes_of(field: Sequence[str]) -> StrategyCodes:
+    """The compiled codes of a fixed field's players."""
+    from ..game.fast import strategy_codes
+
+    return strategy_codes(list(field))
+
+
+def _relative_scores(
+    chromosome: str,
+    genomes: np.ndarray,
+    codes: StrategyCodes,
+    scoring: str,
+    games_per_player: int,
+    rng: np.random.Generator,
+    max_rounds: int,
+    on_games: Callable[[int, int], None] | None,
+    trading: bool,
+) -> _Scores:
+    """The paper's relative fitness: the players in games among themselves."""
+    buy, jail, *more = genome_genes(chromosome, genomes)
     population = len(genomes)
     tables = seat_tables(population, games_per_player, rng)
     seeds = rng.integers(0, 2**32, size=len(tables), dtype=np.int64)
@@ -273,30 +319,32 @@ def _luck_sd(total: np.ndarray, squares: float, games: int) -> float:
 
 
 def _field_scores(
-    chromosome: str,
     codes: StrategyCodes,
-    field: tuple[str, ...],
+    field: StrategyCodes,
+    opponents: np.ndarray,
     scoring: str,
-    games: int,
-    rng: np.random.Generator,
+    seeds: np.ndarray,
     max_rounds: int,
     on_games: Callable[[int, int], None] | None,
     trading: bool,
 ) -> _Scores:
-    """Absolute fitness: every genome's points in the same ``games`` games against ``field``."""
+    """Absolute fitness: every genome's points in the same games, game ``g`` seeded
+    ``seeds[g]`` against the members ``opponents[g]`` (3 of ``field``'s), the genome in seat
+    ``g % 4 + 1`` and the rest rotated with it."""
     from ..game.fast import fast_games
 
-    count = len(codes)
-    seeds = rng.integers(0, 2**32, size=games, dtype=np.int64)
-    codes, table = _with_field(codes, field)
-    seating = np.array([np.roll(table, k) for k in range(SEATS)])[np.arange(games) % SEATS]
+    count, games = len(codes), len(seeds)
+    joined = _joined(codes, field)
+    table = np.column_stack([np.full(games, -1), count + opponents])
+    turn = np.arange(games)[:, None]
+    seating = table[turn, (np.arange(SEATS) - turn % SEATS) % SEATS]
     points_of, total = FITNESS[scoring], np.zeros(count)
     step = max(1, _CHUNK_GAMES // games)  # genomes per call
     for start in range(0, count, step):
         members = np.arange(start, min(count, start + step))
         who = np.concatenate([np.where(seating < 0, i, seating) for i in members])
         outcome = fast_games(
-            codes, who, seeds=np.tile(seeds, len(members)), max_rounds=max_rounds, trading=trading
+            joined, who, seeds=np.tile(seeds, len(members)), max_rounds=max_rounds, trading=trading
         )
         points = np.asarray(points_of(outcome), dtype=float)[who < count]
         total[members] = points.reshape(len(members), games).sum(axis=1)
@@ -305,16 +353,73 @@ def _field_scores(
     return _Scores(total, float("nan"))  # the same games for all: their luck is shared
 
 
+def _joined(codes: StrategyCodes, field: StrategyCodes) -> StrategyCodes:
+    """The genomes' codes followed by the field's."""
+    from ..game.fast import StrategyCodes
+
+    return StrategyCodes(
+        np.concatenate([codes.kind, field.kind]), np.concatenate([codes.genes, field.genes])
+    )
+
+
 def _with_field(codes: StrategyCodes, field: Sequence[str]) -> tuple[StrategyCodes, list[int]]:
     """The genomes' codes followed by the field's, and one table: -1 (a genome's seat), then
     the field's members."""
-    from ..game.fast import StrategyCodes, strategy_codes
+    fixed = _strategy_codes_of(field)
+    return _joined(codes, fixed), [-1, *range(len(codes), len(codes) + len(fixed))]
 
-    fixed = strategy_codes(list(field))
-    joined = StrategyCodes(
-        np.concatenate([codes.kind, fixed.kind]), np.concatenate([codes.genes, fixed.genes])
-    )
-    return joined, [-1, *range(len(codes), len(codes) + len(field))]
+
+def _league_scores(
+    chromosome: str,
+    genomes: np.ndarray,
+    parameters: Mapping[str, Any],
+    generation: int,
+    hall: np.ndarray | None,
+    on_games: Callable[[int, int], None] | None,
+) -> _Scores:
+    """League fitness (:mod:`~monopoly_lesson.evolution.league`): the mean of each genome's
+    points over the league's fields and, once it has a member, the hall of fame; each field
+    draws from its own stream (:func:`~monopoly_lesson.evolution.league.field_rng`)."""
+    p = parameters
+    scoring, _ = fitness_parts(p["fitness"])
+    games, rounds, trading = p["games_per_player"], p["max_rounds"], p["trading"]
+    fields = league_fields(p)
+    codes = _population_codes(chromosome, genomes)
+    sizes = [len(genomes) // SEATS if f == SELF else len(genomes) for f in fields]
+    if hall is not None:
+        sizes.append(len(genomes))
+    done, totals, luck = 0, [], 0.0
+
+    def shown() -> Callable[[int, int], None] | None:  # the games of every field, counted
+        if on_games is None:
+            return None
+        return lambda played, _: on_games(done + played, sum(sizes) * games)
+
+    for k, field in enumerate(fields):
+        rng = field_rng(p["seed"], generation, k)
+        if field == SELF:
+            scores = _relative_scores(
+                chromosome, genomes, codes, scoring, games, rng, rounds, shown(), trading
+            )
+            luck += scores.luck_sd**2
+        else:
+            opponents = np.zeros((games, SEATS - 1), np.int64) + np.arange(SEATS - 1)
+            seeds = rng.integers(0, 2**32, size=games, dtype=np.int64)
+            scores = _field_scores(
+                codes, field_codes(field), opponents, scoring, seeds, rounds, shown(), trading
+            )
+            luck = float("nan")
+        totals.append(scores.fitness)
+        done += sizes[k] * games
+    if hall is not None:
+        rng = field_rng(p["seed"], generation, len(fields))
+        seeds = rng.integers(0, 2**32, size=games, dtype=np.int64)
+        opponents = rng.integers(0, len(hall), size=(games, SEATS - 1))
+        members = _population_codes(chromosome, hall)
+        scores = _field_scores(codes, members, opponents, scoring, seeds, rounds, shown(), trading)
+        totals.append(scores.fitness)
+        luck = float("nan")
+    return _Scores(np.mean(totals, axis=0), float(np.sqrt(luck)) / len(totals))
 
 
 def benchmark(
@@ -567,6 +672,8 @@ def evolve(
     mutation_rate: float = MUTATION_RATE,
     mutation_sd: float = MUTATION_SD,
     trading: bool = False,
+    league: Sequence[object] | None = None,
+    hall_of_fame: int = 0,
     stop: Callable[[], bool] | None = None,
 ) -> EvolutionResult:
     """Evolve ``population`` players of kind ``chromosome`` for ``generations`` generations.
@@ -578,7 +685,11 @@ def evolve(
     the operators chosen: ``init`` the first population, ``selection``, ``crossover``,
     ``mutation_rate`` and ``mutation_sd`` (the defaults are the paper's; see
     :data:`~monopoly_lesson.evolution.operators.OPERATORS`). With ``trading=True`` every
-    game (the benchmark's too) is played with the rules' trading step. Every
+    game (the benchmark's too) is played with the rules' trading step. ``league``, a list
+    of fields (``"self"``, or three players ``"A,B,C"``: strategy names, shipped runs, run
+    folders), scores each genome by its mean points over them, ``fitness`` saying how a game
+    is scored; ``hall_of_fame=k`` adds the best genome of every k-th generation to a field
+    of its own (:mod:`~monopoly_lesson.evolution.league`). Every
     ``benchmark_every`` generations and at the last (never if 0) the best genome plays
     ``benchmark_games`` games against fixed opponents (:func:`benchmark`, seeded ``seed``).
     With ``out`` (a folder) every completed generation is saved there (see
@@ -616,6 +727,8 @@ def evolve(
             max_rounds,
             operators,
             check_flag(trading, "trading"),
+            league,
+            hall_of_fame,
         )
         folder, run = _open_folder(out, parameters, resume)
     if run.generation > generations:
@@ -730,16 +843,20 @@ def _play_one_generation(
     chromosome, generation = p["chromosome"], run.generation + 1
     genomes = generation_genomes(p, generation, run.population, run.fitness)
     measuring = beside.submit(diversity, chromosome, genomes) if chromosome != "sga" else None
-    scores = _score_generation(
-        chromosome,
-        genomes,
-        p["fitness"],
-        p["games_per_player"],
-        run_rng(p["seed"], generation, 0),
-        p["max_rounds"],
-        show,
-        p["trading"],
-    )
+    if p.get("league") or p.get("hall_of_fame"):
+        hall = hall_genomes(run.best, p["hall_of_fame"])
+        scores = _league_scores(chromosome, genomes, p, generation, hall, show)
+    else:
+        scores = _score_generation(
+            chromosome,
+            genomes,
+            p["fitness"],
+            p["games_per_player"],
+            run_rng(p["seed"], generation, 0),
+            p["max_rounds"],
+            show,
+            p["trading"],
+        )
     fitness = scores.fitness
     run.generation, run.population, run.fitness = generation, genomes, fitness
     spread = measuring.result() if measuring is not None else diversity(chromosome, genomes)
@@ -817,8 +934,11 @@ def _parameters(
     max_rounds: object,
     operators: dict[str, Any],
     trading: bool,
+    league: object = None,
+    hall_of_fame: object = 0,
 ) -> dict[str, Any]:
-    """The checked parameters, as parameters.json keeps them."""
+    """The checked parameters, as parameters.json keeps them (a league's run folders pinned
+    to a generation, as the run kept in ``out`` pinned them if it is there)."""
     from .. import __version__
 
     if out is not None and not isinstance(out, (str, os.PathLike)):
@@ -842,14 +962,36 @@ def _parameters(
         "benchmark_opponents": list(BENCHMARK_OPPONENTS),
         **check_operators(chromosome, **operators),
         "trading": trading,
+        "league": None,
+        "hall_of_fame": 0,
         "version": __version__,
     }
+    parameters["hall_of_fame"] = check_hall_of_fame(hall_of_fame, parameters["generations"])
     _, field = fitness_parts(parameters["fitness"])
-    if field is not None:
+    if league is not None:
+        if field is not None:
+            raise ValueError(
+                f"give the fixed field in league, not in fitness ({parameters['fitness']!r}): "
+                f"with a league, fitness says how a game is scored ({', '.join(FITNESS)})."
+            )
+        parameters["league"] = check_league(league, _stored_league(out))
+    elif field is not None:
         _check_field(field)
     parameters["command"] = _command(parameters, out)
     _check_run_fits(parameters)
     return parameters
+
+
+def _stored_league(out: object) -> list[str]:
+    """The league of the run kept in ``out``, if there is one (else nothing)."""
+    if out is None:
+        return []
+    try:
+        stored = json.loads((Path(os.fspath(out)) / "parameters.json").read_text())  # type: ignore[arg-type]
+    except (OSError, ValueError):  # none yet, or damaged: _open_folder says so
+        return []
+    league = stored.get("league") if isinstance(stored, dict) else None
+    return [str(field) for field in league] if isinstance(league, list) else []
 
 
 def _check_field(field: tuple[str, ...]) -> None:
@@ -885,6 +1027,10 @@ def _command(parameters: dict[str, Any], out: object) -> str:
             ]
     if parameters.get("trading"):
         words.append("--trading")
+    for field in parameters.get("league") or ():
+        words += ["--league", field]
+    if parameters.get("hall_of_fame"):
+        words += ["--hall-of-fame", str(parameters["hall_of_fame"])]
     if out is not None:
         words += ["--out", os.fspath(out)]  # type: ignore[arg-type]
     return shlex.join(words)
