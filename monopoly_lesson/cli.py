@@ -514,7 +514,8 @@ A chromosome player (rga, tga, sga, ega) gets random genes, the same for the sam
 k-th player (from 1) is CHROMOSOME_PLAYERS[name].random(seed=1000 * SEED + k), so
 different seats and seeds get different genes."""
 STRATEGY_NAMES = (
-    "always, never, heuristic, random:P (P from 0 to 1), rga, tga, sga, ega;\nthe shipped "
+    "always, never, heuristic, dealer, random:P (P from 0 to 1), rga, tga, sga, ega;\nthe "
+    "shipped "
     f"evolved players {', '.join(SHIPPED_PLAYERS)}"
 )
 

@@ -419,8 +419,8 @@ AT_THE_CALL = [
         lambda: play_games(["always", "best"]),
         ValueError,
         "strategies: unknown strategy 'best'; the built-in ones are always, never, heuristic, "
-        "random:P, rga, tga, sga, ega; the shipped evolved players ega_trading, ega_always, "
-        "rga_level, rga_finish_order; and you (a person's seat).",
+        "dealer, random:P, rga, tga, sga, ega; the shipped evolved players ega_trading, "
+        "ega_always, rga_level, rga_finish_order; and you (a person's seat).",
     ),
     (
         lambda: play_games(["always", "never"], games=2.5),

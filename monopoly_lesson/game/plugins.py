@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .chromosomes import CHROMOSOME_PLAYERS
+from .dealer import Dealer
 from .person import NOBODY_ANSWERS, PERSON, You
 from .state import MAX_PLAYERS, MIN_PLAYERS
 from .strategies import (
@@ -72,6 +73,7 @@ BUILT_IN: dict[str, type[Strategy]] = {
     "always": AlwaysBuy,
     "never": NeverBuy,
     "heuristic": Heuristic,
+    "dealer": Dealer,
 }
 """The built-in strategies without parameters, by name."""
 SHIPPED_PLAYERS = ("ega_trading", "ega_always", "rga_level", "rga_finish_order")
