@@ -24,7 +24,7 @@ GAMES = 1000
 CHUNK = 100
 
 
-POOL = 12
+POOL = 14
 
 
 def pool(seed):
@@ -42,6 +42,8 @@ def pool(seed):
         RGA.random(seed + 3),
         EGA.random(seed + 4),
         EGA.random(seed + 5),
+        "dealer",
+        "dealer",
     ]
 
 
@@ -131,10 +133,11 @@ def test_the_compiled_engine_plays_the_reference_games_round_by_round(first):
 
 @pytest.mark.parametrize("first", range(0, GAMES, CHUNK))
 def test_the_fast_engine_plays_the_reference_games_with_trading(first):
-    """The same 1,000 games with trading on: every round the same, and trades in most."""
+    """The same 1,000 games with trading on: every round the same, and trades in many (the
+    dealer refuses swaps the default takes, and asks for cash the others will not pay)."""
     traded = []
     assert compare_chunk(first, trading=True, traded=traded) == []
-    assert sum(n > 0 for n in traded) > len(traded) / 2, "trades happen in most games"
+    assert sum(n > 0 for n in traded) > len(traded) / 3, "trades happen in many games"
 
 
 def test_the_comparison_can_fail():

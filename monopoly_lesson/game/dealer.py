@@ -40,6 +40,7 @@ __all__ = [
     "KEEP",
     "LEAVE_JAIL_WHILE_UNOWNED",
     "Dealer",
+    "fair_swap",
     "group_worth",
 ]
 
@@ -47,7 +48,8 @@ BID_TENTHS = {"completes": 20, "blocks": 15, "other": 11}
 """The dealer's most to bid, in tenths of the price (rounded down to the dollar): for a lot
 that completes one of its groups, one that completes another player's (a block), any other."""
 HOUSES_FIRST = 3
-"""Every complete group is built to this many houses a lot before any goes further."""
+"""The houses a lot has where most of its group's rent is earned: a group's worth is its
+rent with that many (:func:`group_worth`)."""
 KEEP = 150
 """The cash the dealer keeps when it builds or lifts a mortgage."""
 CLEARLY_BETTER = 1.25
@@ -82,8 +84,9 @@ class Dealer(Strategy):
         return len(game.unowned()) >= LEAVE_JAIL_WHILE_UNOWNED
 
     def build(self, game: GameView, me: OwnView) -> int | None:
-        """The least built lot it may build on, every group to three houses first, while
-        the building leaves :data:`KEEP` in hand."""
+        """The least built lot it may build on across all its groups (then the cheapest
+        building), so that every group has three houses before any has four, while the
+        building leaves :data:`KEEP` in hand."""
         allowed = [
             s
             for group in game.monopolies(me.seat)
@@ -92,8 +95,7 @@ class Dealer(Strategy):
         ]
         if not allowed:
             return None
-        low = [s for s in allowed if game.lots[s].buildings < HOUSES_FIRST] or allowed
-        space = min(low, key=lambda s: (game.lots[s].buildings, HOUSE_COST[s], s))
+        space = min(allowed, key=lambda s: (game.lots[s].buildings, HOUSE_COST[s], s))
         return space if me.cash - HOUSE_COST[space] >= KEEP else None
 
     def raise_cash(self, game: GameView, me: OwnView, owed: int) -> tuple[str, int] | None:
@@ -117,7 +119,7 @@ class Dealer(Strategy):
         clearly better group, asking the partner for all the cash it has above $200."""
         for partner in partners_to_ask(game, me):
             for swap in completion_swaps(game, me.seat, partner):
-                if _fair(swap.take[0], swap.give[0]):
+                if fair_swap(swap.take[0], swap.give[0]):
                     spare = game.player(partner).cash - RESERVE
                     return Trade(partner, swap.give, swap.take, min(swap.cash, -spare))
         return None
@@ -128,7 +130,7 @@ class Dealer(Strategy):
         gain, theirs = groups_gained(game, me, offer)
         if gain < 1 or theirs > gain:
             return False
-        if not all(_fair(got, given) for got in offer.give for given in offer.take):
+        if not all(fair_swap(got, given) for got in offer.give for given in offer.take):
             return False
         return offer.cash > 0 or me.cash + offer.cash >= KEEP
 
@@ -145,7 +147,7 @@ def _what_it_does(game: GameView, seat: int, space: int) -> str:
     return "blocks" if len(owners) == 1 and None not in owners else "other"
 
 
-def _fair(got: int, given: int) -> bool:
+def fair_swap(got: int, given: int) -> bool:
     """Whether handing over the lot ``given`` for ``got`` gives away no group clearly better
     than the one the dealer gets (streets only; other lots are worth their price)."""
     if GROUP[given] not in STREET_GROUPS or GROUP[got] not in STREET_GROUPS:

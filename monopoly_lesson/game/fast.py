@@ -28,6 +28,7 @@ from ..checks import (
 )
 from . import fast_loop as loop
 from .chromosomes import BUY_SHAPE, CHROMOSOME_PLAYERS, EGA, GENE_MAX, RGA, SGA, TGA
+from .dealer import Dealer
 from .engine import GAME_MOVEMENT
 from .person import You
 from .plugins import as_strategy
@@ -123,7 +124,7 @@ class StrategyCodes:
 
     @property
     def kind(self) -> np.ndarray:
-        """Each member's strategy code (``fast_loop.ALWAYS`` ... ``PASSIVE``)."""
+        """Each member's strategy code (``fast_loop.ALWAYS`` ... ``DEALER``)."""
         return self._kind
 
     @kind.setter
@@ -228,6 +229,7 @@ def _kind_of(member: Strategy) -> int:
         SGA: loop.TGA,
         Passive: loop.PASSIVE,
         EGA: loop.EGA,
+        Dealer: loop.DEALER,
     }
     if isinstance(member, You):
         raise ValueError(
@@ -237,7 +239,8 @@ def _kind_of(member: Strategy) -> int:
     if type(member) not in simple:
         raise ValueError(
             f"the fast engine plays the built-in strategies (always, never, random:P, "
-            f"heuristic, rga, tga, sga, ega, Passive, and the shipped evolved players), not "
+            f"heuristic, dealer, rga, tga, sga, ega, Passive, and the shipped evolved "
+            f"players), not "
             f"{member.name!r}: use play_monopoly for it."
         )
     return simple[type(member)]

@@ -43,10 +43,14 @@ from .chromosomes import (
 from .chromosomes import EGA as EGA_PLAYER
 from .chromosomes import RGA as RGA_PLAYER
 from .chromosomes import TGA as TGA_PLAYER
+from .dealer import KEEP as DEALER_KEEP
+from .dealer import LEAVE_JAIL_WHILE_UNOWNED as DEALER_LEAVE
 from .engine import GAME_MOVEMENT, JAIL_FEE, SALARY
 from .lots import GROUPS, HOTELS, HOUSES, TAXES
 from .money_tables import (
     BASE,
+    DEALER_BID,
+    FAIR_SWAP,
     GROUP_SIZE,
     HEURISTIC_BUY,
     INTEREST,
@@ -139,11 +143,11 @@ for _d, _table in enumerate((chance_effects, community_effects)):
             _row.per_hotel,
         )
 del _g, _name, _k, _space, _amount, _d, _table, _row
-ALWAYS, NEVER, RANDOM, HEURISTIC, RGA, TGA, PASSIVE, EGA = range(8)
+ALWAYS, NEVER, RANDOM, HEURISTIC, RGA, TGA, PASSIVE, EGA, DEALER = range(9)
 """Strategy codes (SGA plays as TGA, its genes read as n/63)."""
 BUY_GENES = BUY_SHAPE[0] * BUY_SHAPE[1]
 """A chromosome player's buy genes come first in its genes: ownership state x space."""
-JAIL_SIDE = np.zeros(EGA + 1, np.int64)
+JAIL_SIDE = np.zeros(DEALER + 1, np.int64)
 """The side of each code's square of jail genes (after its buy genes): RGA, EGA 64, TGA 4."""
 JAIL_SIDE[RGA], JAIL_SIDE[TGA] = RGA_PLAYER.JAIL_SHAPE[0], TGA_PLAYER.JAIL_SHAPE[0]
 JAIL_SIDE[EGA] = EGA_PLAYER.JAIL_SHAPE[0]
@@ -159,11 +163,11 @@ TRADE_COLUMN = np.array(
 )
 """The column of EGA's trade genes for each group (-1: railroads and utilities)."""
 GENE_WIDTHS = np.array(
-    [0, 0, 1, 0, *(BUY_GENES + JAIL_SIDE[[RGA, TGA]] ** 2), 1, _EGA_AT[-1]], np.int64
+    [0, 0, 1, 0, *(BUY_GENES + JAIL_SIDE[[RGA, TGA]] ** 2), 1, _EGA_AT[-1], 0], np.int64
 )
 """The genes each code reads: random:P its P, RGA and TGA their buy then jail genes, EGA
 its buy, jail, bid, reserve and trade genes (as probabilities: the loop reads the dollars
-from them as :class:`~monopoly_lesson.game.chromosomes.EGA` does)."""
+from them as :class:`~monopoly_lesson.game.chromosomes.EGA` does); the dealer none."""
 
 # -- the slots of a game's state vector ------------------------------------------------
 MAXP = MAX_PLAYERS
@@ -601,6 +605,34 @@ def default_build(s, p, reserve):
 
 
 @njit(cache=True, inline="always")
+def dealer_build(s, p):
+    """Dealer.build: the least built lot it may build on across its groups (then the
+    cheapest building, then the first space), if it leaves DEALER_KEEP in hand, else 0."""
+    complete = s[COMPLETE + p]
+    if complete == 0 or s[CASH + p] - CHEAPEST_BUILDING[complete] < DEALER_KEEP:
+        return 0  # most turns: no complete group, or no building it could afford
+    best, best_key = 0, 0
+    for g in STREET_GROUPS:
+        if not complete >> g & 1:
+            continue
+        fewest = levels(s, g)[0]  # only a lot with the fewest buildings may have the next
+        if fewest == HOTEL or any_mortgaged(s, g):
+            continue
+        for k in range(GSIZE[g]):
+            space = GSPACES[g, k]
+            key = (fewest * 1000 + COST_A[space]) * SPACES + space  # (buildings, cost, space)
+            if (
+                s[BLD + space] == fewest
+                and can_build(s, p, space)
+                and (best == 0 or key < best_key)
+            ):
+                best, best_key = space, key
+    if best and s[CASH + p] - COST_A[best] >= DEALER_KEEP:
+        return best
+    return 0
+
+
+@njit(cache=True, inline="always")
 def lift_cost(space):
     """The mortgage value plus the interest (buildings.lift_cost, as a table)."""
     return LIFT_COST[space]
@@ -631,16 +663,16 @@ def default_lift(s, p):
 @njit(cache=True, inline="always")
 def end_of_turn(s, f, p):
     """Build, then lift mortgages, as the defaults say (a passive player does neither; EGA
-    builds keeping its own reserve)."""
+    builds keeping its own reserve, the dealer as it builds)."""
     if s[KIND + p] == PASSIVE:
         return
     reserve = RESERVE
     if s[KIND + p] == EGA:  # round(gene * RESERVE_SCALE), as EGA.reserve
         reserve = np.int64(np.rint(f[s[GENE_AT + p] + EGA_RESERVE_AT] * RESERVE_SCALE))
-    space = default_build(s, p, reserve)
+    space = dealer_build(s, p) if s[KIND + p] == DEALER else default_build(s, p, reserve)
     while space:
         build(s, p, space)
-        space = default_build(s, p, reserve)
+        space = dealer_build(s, p) if s[KIND + p] == DEALER else default_build(s, p, reserve)
     space = default_lift(s, p)
     while space:
         transfer(s, p, BANK, lift_cost(space))
@@ -702,10 +734,31 @@ def default_raise_cash(s, p):
 
 
 @njit(cache=True)
+def dealer_raise_cash(s, p):
+    """Dealer.raise_cash: mortgage a lot outside its complete groups, else sell a building,
+    else mortgage any lot, cheapest first: (action, space) as default_raise_cash."""
+    free = unburdened(s, p)
+    for space in LOTS_BY_PRICE:
+        if free >> space & 1 and not holds_complete_group(s, p, GROUP_ID[space]):
+            return 2, space
+    if s[OWNED + p] & s[BUILT]:
+        for space in LOTS_BY_PRICE:
+            if can_sell(s, p, space):
+                return 1, space
+    for space in LOTS_BY_PRICE:
+        if free >> space & 1:
+            return 2, space
+    return 0, 0
+
+
+@njit(cache=True)
 def raise_cash(s, p, owed):
     """Sell and mortgage until ``p`` has ``owed`` or nothing is left."""
     while s[CASH + p] < owed:
-        action, space = default_raise_cash(s, p)
+        if s[KIND + p] == DEALER:
+            action, space = dealer_raise_cash(s, p)
+        else:
+            action, space = default_raise_cash(s, p)
         if action == 0:
             return
         if action == 1:
@@ -755,10 +808,11 @@ def heuristic_buy(s, p, space):
 
 @njit(cache=True, inline="always")
 def decide_buy(s, f, p, space):
-    """Strategy.buy: always, never, random:P, heuristic, or a chromosome's buy gene."""
+    """Strategy.buy: always (and the dealer), never, random:P, heuristic, or a chromosome's
+    buy gene."""
     kind, at = s[KIND + p], s[GENE_AT + p]
-    if kind == ALWAYS or kind == NEVER:
-        return kind == ALWAYS
+    if kind == ALWAYS or kind == NEVER or kind == DEALER:
+        return kind != NEVER
     if kind == PASSIVE:
         return f[at] == 1
     if kind == HEURISTIC:
@@ -771,7 +825,10 @@ def decide_buy(s, f, p, space):
 @njit(cache=True, inline="always")
 def decide_bid(s, f, p, space):
     """Strategy.bid: the price (capped at the cash) if it would buy, else 0; EGA's bid gene
-    for the ownership state and group times twice the price (capped at the cash)."""
+    for the ownership state and group times twice the price (capped at the cash); the
+    dealer's by what the lot does for it (DEALER_BID, capped at the cash)."""
+    if s[KIND + p] == DEALER:
+        return min(s[CASH + p], DEALER_BID[space, ownership_pattern(s, p, space)])
     if s[KIND + p] == EGA:
         row = ownership_state(s, p, space)
         gene = f[s[GENE_AT + p] + EGA_BID_AT + row * BID_COLUMNS + GROUP_ID[space]]
@@ -805,13 +862,14 @@ def monopoly_bits(s, p, groups):
 
 @njit(cache=True, inline="always")
 def decide_leave(s, f, p):
-    """Strategy.leave_jail: no (defaults), the heuristic's rule, or a chromosome's jail gene."""
+    """Strategy.leave_jail: no (defaults), the heuristic's and the dealer's rules (while so
+    many lots are unowned), or a chromosome's jail gene."""
     kind = s[KIND + p]
-    if kind == HEURISTIC:
+    if kind == HEURISTIC or kind == DEALER:
         unowned = 0
         for space in LOTS:
             unowned += s[OWNER + space] == BANK
-        return unowned >= UNOWNED_TO_LEAVE_JAIL
+        return unowned >= (UNOWNED_TO_LEAVE_JAIL if kind == HEURISTIC else DEALER_LEAVE)
     if kind == RGA or kind == EGA:
         west, north = street_bits(s, p, WEST), street_bits(s, p, NORTH)
     elif kind == TGA:
@@ -1093,7 +1151,7 @@ def trading_step(s, f, p):
     if s[LAST_MISSING + p] == 0:  # most turns early on: no group it lacks one lot of
         return
     n, asked = s[NPLAYERS], 0
-    if s[COMPLETE + p] and not any_ega_partner(s, p):  # every swap it could offer refused
+    if s[COMPLETE + p] and not any_lenient_partner(s, p):  # every swap it could offer refused
         return
     for _ in range(MAX_PROPOSALS):
         partner, give, take, pay = -1, 0, 0, 0
@@ -1116,11 +1174,11 @@ def trading_step(s, f, p):
 
 
 @njit(cache=True, inline="always")
-def any_ega_partner(s, p):
-    """Whether a player left in the game besides ``p`` is an EGA: the only partners that may
-    take a completion swap from a player who holds a complete group already."""
-    for q in range(s[NPLAYERS]):  # noqa: SIM110 (numba compiles the loop, not a generator)
-        if q != p and s[ALIVE + q] and s[KIND + q] == EGA:
+def any_lenient_partner(s, p):
+    """Whether a player left in the game besides ``p`` is an EGA or a dealer: the only
+    partners that may take a completion swap from a player who holds a complete group."""
+    for q in range(s[NPLAYERS]):
+        if q != p and s[ALIVE + q] and (s[KIND + q] == EGA or s[KIND + q] == DEALER):
             return True
     return False
 
@@ -1145,7 +1203,9 @@ def trade_limit(s, f, p, row, space):
 @njit(cache=True, inline="always")
 def swap_with(s, f, p, q):
     """The first completion swap of ``p`` with ``q`` (for EGA, the first whose cash it pays is
-    within its limit): (lot given, lot taken, what ``p`` pays), or a taken lot of 0."""
+    within its limit; for the dealer, the first that hands over no better group, asking
+    ``q`` for its cash above $200): (lot given, lot taken, what ``p`` pays), or a taken lot
+    of 0."""
     takes, gives = last_missing(s, p, q), last_missing(s, q, p)
     if takes == 0 or gives == 0:  # most turns: no swap could complete a group of both
         return 0, 0, 0
@@ -1159,7 +1219,10 @@ def swap_with(s, f, p, q):
             if GROUP_ID[give] != GROUP_ID[take]:
                 pay = PRICE_A[take] - PRICE_A[give]  # the side taking the dearer lot pays
                 if (pay >= 0 and s[CASH + p] >= pay) or (pay < 0 and s[CASH + q] >= -pay):
-                    if s[KIND + p] != EGA or pay <= trade_limit(s, f, p, TRADE_PAY, take):
+                    if s[KIND + p] == DEALER:  # the first fair one, asking for q's spare cash
+                        if FAIR_SWAP[take, give]:
+                            return give, take, min(pay, RESERVE - s[CASH + q])
+                    elif s[KIND + p] != EGA or pay <= trade_limit(s, f, p, TRADE_PAY, take):
                         return give, take, pay
     return 0, 0, 0
 
@@ -1168,12 +1231,15 @@ def swap_with(s, f, p, q):
 def completion_accepts(s, f, q, p, give, take, pay):
     """The default answer of ``q`` to ``p``'s swap: it completes a group of ``q``'s, ``p``
     then holds no more complete groups than ``q`` gains, and ``q`` keeps $200 (or is paid);
-    EGA's: it completes a group of its own, for at least its least-to-keep of ``take``'s.
+    EGA's: it completes a group of its own, for at least its least-to-keep of ``take``'s;
+    the dealer's: the group it hands over is no better, and it keeps $150 (or is paid).
     For a completion swap, the only offer the loop makes, that is read off the state: ``q``
     gains just the group of ``give``, ``p`` just the group of ``take``, and neither loses one
     (the other holds the rest of each), so the default takes it when ``p`` holds none yet."""
     if s[KIND + q] == EGA:
         return pay >= trade_limit(s, f, q, TRADE_KEEP, take)
+    if s[KIND + q] == DEALER:  # p gains one group, as q does: fair, and q keeps its cash
+        return FAIR_SWAP[give, take] and (pay > 0 or s[CASH + q] + pay >= DEALER_KEEP)
     return s[COMPLETE + p] == 0 and (pay > 0 or s[CASH + q] + pay >= RESERVE)
 
 

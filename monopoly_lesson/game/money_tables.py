@@ -24,6 +24,7 @@ import numpy as np
 from ..starter import NUM_SPACES, Player
 from .buildings import interest, lift_cost, sale_price
 from .chromosomes import ownership_state
+from .dealer import Dealer, fair_swap
 from .lots import GROUPS
 from .rent import rent_due
 from .state import GROUP, GROUP_SPACES, HOTEL, PRICE, GameState, LotState, PlayerState
@@ -31,6 +32,8 @@ from .strategies import Heuristic
 
 __all__ = [
     "BASE",
+    "DEALER_BID",
+    "FAIR_SWAP",
     "HEURISTIC_BUY",
     "INTEREST",
     "LIFT_COST",
@@ -143,6 +146,31 @@ def _pattern_tables() -> tuple[np.ndarray, np.ndarray]:
     return state, buys
 
 
+def _dealer_bids() -> np.ndarray:
+    """The dealer's most to bid by space and pattern, with cash to spare
+    (:meth:`Dealer.bid <monopoly_lesson.game.dealer.Dealer.bid>`; the loop caps it at the
+    cash); 0 where a number is no pattern."""
+    bids = np.zeros((SPACES, PATTERNS), np.int64)
+    dealer = Dealer()
+    for space in PRICE:
+        for codes in _patterns(len(GROUP_SPACES[GROUP[space]])):
+            game = _owned(_owners(space, codes))
+            me = game.player(1)
+            me.cash = 10 * max(PRICE.values())  # more than any bid
+            bids[space, pattern_number(codes)] = dealer.bid(game, me, space)  # type: ignore[arg-type]
+    return bids
+
+
+def _fair_swaps() -> np.ndarray:
+    """Whether the dealer gives the lot ``given`` for ``got``, by (got, given)
+    (:func:`~monopoly_lesson.game.dealer.fair_swap`)."""
+    table = np.zeros((SPACES, SPACES), np.bool_)
+    for got in PRICE:
+        for given in PRICE:
+            table[got, given] = fair_swap(got, given)
+    return table
+
+
 def _by_space(rule: Callable[[int], int]) -> np.ndarray:
     """``rule(space)`` for every lot, as an array indexed by space (0 elsewhere)."""
     table = np.zeros(SPACES, np.int64)
@@ -162,3 +190,7 @@ LIFT_COST = _by_space(lift_cost)
 OWNERSHIP_STATE, HEURISTIC_BUY = _pattern_tables()
 """A chromosome player's buy-gene row, and whether the heuristic buys, by space and
 ownership pattern."""
+DEALER_BID = _dealer_bids()
+"""The dealer's most to bid by space and ownership pattern, before the cap at its cash."""
+FAIR_SWAP = _fair_swaps()
+"""Whether the dealer hands over the lot ``given`` for ``got``: ``FAIR_SWAP[got, given]``."""
