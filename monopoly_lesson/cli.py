@@ -510,13 +510,12 @@ def run_check(args: argparse.Namespace) -> None:
 # ---------------------------------------------------------------------------
 
 GENES_HELP = """\
-A chromosome player (rga, tga, sga, ega) gets random genes, the same for the same seed: the
-k-th player (from 1) is CHROMOSOME_PLAYERS[name].random(seed=1000 * SEED + k), so
-different seats and seeds get different genes."""
+A chromosome player (rga, tga, sga, ega, bga) gets random genes, the same for the same
+seed: the k-th player (from 1) is CHROMOSOME_PLAYERS[name].random(seed=1000 * SEED + k),
+so different seats and seeds get different genes."""
 STRATEGY_NAMES = (
-    "always, never, heuristic, dealer, random:P (P from 0 to 1), rga, tga, sga, ega;\nthe "
-    "shipped "
-    f"evolved players {', '.join(SHIPPED_PLAYERS)}"
+    "always, never, heuristic, dealer, random:P (P from 0 to 1), rga, tga, sga, ega,\nbga; "
+    f"the shipped evolved players {', '.join(SHIPPED_PLAYERS)}"
 )
 
 

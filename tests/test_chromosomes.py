@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from monopoly_lesson.game.chromosomes import (
+    BGA,
     BUY_SHAPE,
     CHROMOSOME_PLAYERS,
     EGA,
@@ -54,7 +55,7 @@ def constant(cls: type[RGA], buy: float, jail: float) -> RGA:
 
 
 def test_the_players_by_name():
-    assert CHROMOSOME_PLAYERS == {"rga": RGA, "tga": TGA, "sga": SGA, "ega": EGA}
+    assert CHROMOSOME_PLAYERS == {"rga": RGA, "tga": TGA, "sga": SGA, "ega": EGA, "bga": BGA}
     assert [cls.random(seed=0).name for cls in (RGA, TGA, SGA)] == ["rga", "tga", "sga"]
 
 

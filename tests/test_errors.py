@@ -361,7 +361,7 @@ AT_THE_CALL = [
     (
         lambda: evolve("xga", **TINY),
         ValueError,
-        "chromosome must be one of rga, tga, sga, ega, got 'xga'.",
+        "chromosome must be one of rga, tga, sga, ega, bga, got 'xga'.",
     ),
     (lambda: evolve(**{**TINY, "generations": 0}), ValueError, "generations must be at least 1"),
     (lambda: evolve(**TINY, trading="yes"), TypeError, "trading must be True or False"),
@@ -419,7 +419,7 @@ AT_THE_CALL = [
         lambda: play_games(["always", "best"]),
         ValueError,
         "strategies: unknown strategy 'best'; the built-in ones are always, never, heuristic, "
-        "dealer, random:P, rga, tga, sga, ega; the shipped evolved players ega_trading, "
+        "dealer, random:P, rga, tga, sga, ega, bga; the shipped evolved players ega_trading, "
         "ega_always, rga_level, rga_finish_order; and you (a person's seat).",
     ),
     (

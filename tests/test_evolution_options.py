@@ -43,7 +43,7 @@ def rng(seed=0):
 # -- the first population --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("chromosome", ["rga", "tga", "sga", "ega"])
+@pytest.mark.parametrize("chromosome", ["rga", "tga", "sga", "ega", "bga"])
 def test_a_levels_start_gives_each_table_of_a_genome_its_own_level(chromosome):
     genomes = random_population(chromosome, 400, rng(1), "levels")
     scale = 63 if chromosome == "sga" else 1

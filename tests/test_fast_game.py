@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from monopoly_lesson.game import fast_loop as loop
-from monopoly_lesson.game.chromosomes import EGA, RGA, SGA, TGA
+from monopoly_lesson.game.chromosomes import BGA, EGA, RGA, SGA, TGA
 from monopoly_lesson.game.engine import MonopolyGame
 from monopoly_lesson.game.fast import fast_games, strategy_codes
 from monopoly_lesson.game.state import LOT_SPACES
@@ -24,7 +24,7 @@ GAMES = 1000
 CHUNK = 100
 
 
-POOL = 14
+POOL = 16
 
 
 def pool(seed):
@@ -44,6 +44,8 @@ def pool(seed):
         EGA.random(seed + 5),
         "dealer",
         "dealer",
+        BGA.random(seed + 6),
+        BGA.random(seed + 7),
     ]
 
 

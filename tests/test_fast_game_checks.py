@@ -232,8 +232,8 @@ def test_replaced_codes_are_checked_again(codes):
         fast_games(joined, [[0, 1]], seeds=[0])
     with pytest.raises(ValueError, match="from 0 to 1"):
         joined.genes = np.array([np.nan])
-    with pytest.raises(ValueError, match=f"strategy codes from 0 to {loop.DEALER}"):
-        joined.kind = np.array([0, 9])
+    with pytest.raises(ValueError, match=f"strategy codes from 0 to {loop.BGA}"):
+        joined.kind = np.array([0, 10])
 
 
 def test_codes_joined_by_concatenation_play_as_the_members_listed_together():

@@ -345,7 +345,11 @@ def test_a_folder_of_other_files_or_a_file_is_refused(tmp_path):
 @pytest.mark.parametrize(
     ("options", "error", "message"),
     [
-        ({"chromosome": "xga"}, ValueError, "chromosome must be one of rga, tga, sga, ega, got"),
+        (
+            {"chromosome": "xga"},
+            ValueError,
+            "chromosome must be one of rga, tga, sga, ega, bga, got",
+        ),
         ({"chromosome": 1}, TypeError, "chromosome must be a name"),
         ({"fitness": "wins"}, ValueError, "fitness must be one of num_wins, num_properties"),
         ({"population": 18}, ValueError, "population must be a multiple of 4"),

@@ -37,10 +37,14 @@ from numpy.typing import ArrayLike
 
 from ..checks import at_the_call, seed_or_fresh
 from ..starter import NUM_SPACES
+from .buildings import why_not_build
+from .dealer import what_it_does
 from .lots import GROUPS, lots
 from .state import (
     GROUP,
     GROUP_SPACES,
+    HOTEL,
+    HOUSE_COST,
     LOT_SPACES,
     PRICE,
     STREET_GROUPS,
@@ -51,6 +55,7 @@ from .state import (
     ReadableGame,
 )
 from .strategies import (
+    RESERVE,
     Strategy,
     completion_swaps,
     default_build,
@@ -60,6 +65,7 @@ from .strategies import (
 from .trade import Trade
 
 __all__ = [
+    "BGA",
     "BID_GROUPS",
     "BID_SCALE",
     "BUY_SHAPE",
@@ -75,6 +81,7 @@ __all__ = [
     "TGA",
     "TRADE_ROWS",
     "TRADE_SCALE",
+    "VALUE_ROWS",
     "WEST_STREETS",
     "held_by_another",
     "jail_index",
@@ -102,6 +109,9 @@ RESERVE_SCALE = 1000
 """EGA's largest build reserve, in dollars (a reserve gene of 1)."""
 TRADE_SCALE = 500
 """EGA's trade genes run from -$500 (a gene of 0) to +$500 (a gene of 1)."""
+VALUE_ROWS = ("completes", "blocks")
+"""The rows of BGA's value genes: a lot that completes a colour group of its own, one that
+completes another player's."""
 TRADE_ROWS = ("pay", "keep")
 """The rows of EGA's trade genes, one column per colour group (:data:`~monopoly_lesson.
 game.state.STREET_GROUPS`): the most cash it pays in a trade that completes that group, and
@@ -534,5 +544,167 @@ class EGA(RGA):
         )
 
 
-CHROMOSOME_PLAYERS: dict[str, type[RGA]] = {"rga": RGA, "tga": TGA, "sga": SGA, "ega": EGA}
+class BGA(EGA):
+    """The chromosome that bargains: :class:`EGA`'s genes, plus what the dealer does by hand
+    (:mod:`~monopoly_lesson.game.dealer`), each a number from 0 to 1 to evolve:
+
+    - **value** (2 x 8, :data:`VALUE_ROWS` by colour group): the most to bid for a lot that
+      completes one of its groups, or that blocks another player's (its bid genes' rule,
+      ``int(gene * 2 * price)``; any other lot is bid for as EGA bids);
+    - **build** (1 x 1): every complete group is built evenly to ``round(gene * 5)``
+      buildings, the least built lot first, before any goes further (then the rules' build
+      order), keeping its reserve;
+    - **ask** (1 x 8, by colour group): in a completion swap it proposes, the share of what
+      the partner would have above $200 after the swap that it asks for beyond the price
+      difference, for the group it completes;
+    - **worth** (1 x 8, by colour group): what a group is worth in a swap: it hands over no
+      lot of a group worth more than the one it gets (proposing or accepting; railroads
+      and utilities have no worth gene and no such limit).
+    """
+
+    name = "bga"
+    VALUE_SHAPE = (len(VALUE_ROWS), len(STREET_GROUPS))
+    """The value genes' shape: completes and blocks x colour group."""
+    BUILD_SHAPE = (1, 1)
+    """The build gene's shape."""
+    ASK_SHAPE = WORTH_SHAPE = (1, len(STREET_GROUPS))
+    """The ask and worth genes' shape: one per colour group."""
+
+    @classmethod
+    def gene_tables(cls) -> dict[str, tuple[int, int]]:
+        """EGA's tables, then the value, build, ask and worth genes."""
+        return {
+            **super().gene_tables(),
+            "value": cls.VALUE_SHAPE,
+            "build": cls.BUILD_SHAPE,
+            "ask": cls.ASK_SHAPE,
+            "worth": cls.WORTH_SHAPE,
+        }
+
+    def __init__(
+        self,
+        buy: ArrayLike,
+        jail: ArrayLike,
+        bid: ArrayLike,
+        reserve: ArrayLike,
+        trade: ArrayLike,
+        value: ArrayLike,
+        build: ArrayLike,
+        ask: ArrayLike,
+        worth: ArrayLike,
+    ) -> None:
+        super().__init__(buy, jail, bid, reserve, trade)
+        self.value_genes = _read_only(self._checked(value, "value", self.VALUE_SHAPE))
+        """The value genes (read-only): rows completes and blocks, column colour group."""
+        self.build_gene = _read_only(self._checked(build, "build", self.BUILD_SHAPE))
+        """The build gene, as a 1 x 1 table (read-only)."""
+        self.ask_genes = _read_only(self._checked(ask, "ask", self.ASK_SHAPE))
+        """The ask genes, 1 x 8 (read-only): a share of the partner's spare cash, by group."""
+        self.worth_genes = _read_only(self._checked(worth, "worth", self.WORTH_SHAPE))
+        """The worth genes, 1 x 8 (read-only): what each colour group is worth in a swap."""
+        self.build_to = round(float(self.build_gene[0, 0]) * HOTEL)
+        """The buildings every complete group gets before any gets more."""
+        rows = zip(VALUE_ROWS, self.value_genes.tolist(), strict=True)
+        self._value = {row: dict(zip(STREET_GROUPS, genes, strict=True)) for row, genes in rows}
+        self.ask = dict(zip(STREET_GROUPS, self.ask_genes[0].tolist(), strict=True))
+        """The share of the partner's spare cash it asks for, by the group it completes."""
+        self.worth = dict(zip(STREET_GROUPS, self.worth_genes[0].tolist(), strict=True))
+        """What each colour group is worth to it in a swap."""
+
+    def gene_arrays(self) -> tuple[np.ndarray, ...]:
+        """Its genes as stored: EGA's, then the value, build, ask and worth genes."""
+        return (
+            *super().gene_arrays(),
+            self.value_genes,
+            self.build_gene,
+            self.ask_genes,
+            self.worth_genes,
+        )
+
+    @classmethod
+    def from_genes(  # type: ignore[override]
+        cls,
+        buy: ArrayLike,
+        jail: ArrayLike,
+        bid: ArrayLike = None,
+        reserve: ArrayLike = None,
+        trade: ArrayLike = None,
+        value: ArrayLike = None,
+        build: ArrayLike = None,
+        ask: ArrayLike = None,
+        worth: ArrayLike = None,
+    ) -> BGA:
+        """A player with these genes (checked: shapes and values; see the class docstring)."""
+        return cls(buy, jail, bid, reserve, trade, value, build, ask, worth)
+
+    # -- the decisions it changes --------------------------------------------------------
+
+    def bid(self, game: GameView, me: OwnView, space: int) -> int:
+        """Its value gene for a lot that completes or blocks a colour group, else EGA's bid
+        gene; times twice the price, in whole dollars, capped at its cash."""
+        what = what_it_does(game, me.seat, space)
+        if what == "other":
+            return super().bid(game, me, space)
+        gene = self._value[what][GROUP[space]]
+        return min(me.cash, int(gene * (BID_SCALE * PRICE[space])))
+
+    def build(self, game: GameView, me: OwnView) -> int | None:
+        """The least built lot of its groups while it has fewer than :attr:`build_to`
+        buildings (then the cheapest building, then the first space), else the rules' build
+        order; either keeping its reserve."""
+        allowed = [
+            s
+            for group in game.monopolies(me.seat)
+            for s in GROUP_SPACES[group]
+            if why_not_build(game, me.seat, s) is None
+        ]
+        low = [s for s in allowed if game.lots[s].buildings < self.build_to]
+        if not low:
+            return default_build(game, me, self.reserve)
+        space = min(low, key=lambda s: (game.lots[s].buildings, HOUSE_COST[s], s))
+        return space if me.cash - HOUSE_COST[space] >= self.reserve else None
+
+    def propose_trade(self, game: GameView, me: OwnView) -> Trade | None:
+        """EGA's proposal among the swaps that hand over no group worth more than the one it
+        gets, asking for its ask gene's share of what the partner would keep above $200."""
+        for partner in partners_to_ask(game, me):
+            for trade in completion_swaps(game, me.seat, partner):
+                got, given = GROUP[trade.take[0]], GROUP[trade.give[0]]
+                if trade.cash <= self.most_to_pay[got] and self.worth[given] <= self.worth[got]:
+                    spare = max(0, game.player(partner).cash + trade.cash - RESERVE)
+                    extra = int(self.ask[got] * spare)
+                    return Trade(partner, trade.give, trade.take, trade.cash - extra)
+        return None
+
+    def accept_trade(self, game: GameView, me: OwnView, offer: Trade) -> bool:
+        """EGA's answer, and no colour group it gives a lot of is worth more than one it gets."""
+        if not super().accept_trade(game, me, offer):
+            return False
+        gets = [self.worth[GROUP[s]] for s in offer.give if GROUP[s] in STREET_GROUPS]
+        gives = [self.worth[GROUP[s]] for s in offer.take if GROUP[s] in STREET_GROUPS]
+        return not gets or not gives or max(gives) <= min(gets)
+
+    def genes(self) -> dict[str, pd.DataFrame]:
+        """EGA's tables, ``"value"`` (multiples of the price), and ``"swaps"``: each colour
+        group's ask share and worth; the build level in ``money.attrs["build_to"]``."""
+        tables = super().genes()
+        tables["value"] = pd.DataFrame(
+            self.value_genes * BID_SCALE,
+            index=pd.Index(VALUE_ROWS, name="lot"),
+            columns=pd.Index(STREET_GROUPS, name="group"),
+        )
+        swaps = pd.DataFrame({"ask": self.ask, "worth": self.worth})
+        swaps.index.name = "group"
+        tables["swaps"] = swaps
+        tables["money"].attrs["build_to"] = self.build_to
+        return tables
+
+
+CHROMOSOME_PLAYERS: dict[str, type[RGA]] = {
+    "rga": RGA,
+    "tga": TGA,
+    "sga": SGA,
+    "ega": EGA,
+    "bga": BGA,
+}
 """The chromosome players by name, as the command line and :mod:`plugins` know them."""

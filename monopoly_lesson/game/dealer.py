@@ -23,6 +23,7 @@ from .state import (
     STREET_GROUPS,
     GameView,
     OwnView,
+    ReadableGame,
 )
 from .strategies import (
     RESERVE,
@@ -42,6 +43,7 @@ __all__ = [
     "Dealer",
     "fair_swap",
     "group_worth",
+    "what_it_does",
 ]
 
 BID_TENTHS = {"completes": 20, "blocks": 15, "other": 11}
@@ -76,7 +78,7 @@ class Dealer(Strategy):
 
     def bid(self, game: GameView, me: OwnView, space: int) -> int:
         """Up to :data:`BID_TENTHS` of the price, by what the lot does for it, within its cash."""
-        tenths = BID_TENTHS[_what_it_does(game, me.seat, space)]
+        tenths = BID_TENTHS[what_it_does(game, me.seat, space)]
         return min(me.cash, PRICE[space] * tenths // 10)
 
     def leave_jail(self, game: GameView, me: OwnView) -> bool:
@@ -135,7 +137,7 @@ class Dealer(Strategy):
         return offer.cash > 0 or me.cash + offer.cash >= KEEP
 
 
-def _what_it_does(game: GameView, seat: int, space: int) -> str:
+def what_it_does(game: ReadableGame, seat: int, space: int) -> str:
     """``"completes"`` if ``seat`` holds the rest of the lot's colour group, ``"blocks"`` if
     another player does, else ``"other"``."""
     group = GROUP[space]

@@ -27,7 +27,7 @@ from ..checks import (
     check_seed,
 )
 from . import fast_loop as loop
-from .chromosomes import BUY_SHAPE, CHROMOSOME_PLAYERS, EGA, GENE_MAX, RGA, SGA, TGA
+from .chromosomes import BGA, BUY_SHAPE, CHROMOSOME_PLAYERS, EGA, GENE_MAX, RGA, SGA, TGA
 from .dealer import Dealer
 from .engine import GAME_MOVEMENT
 from .person import You
@@ -67,7 +67,13 @@ FIELDS = ("finish", "lots", "monopolies", "net_worth", "cash", "bankrupt_round")
 assert len(FIELDS) == loop.SEAT_RESULTS
 CARD_NUMBERS = np.arange(1, loop.DECK_CARDS + 1)
 """A deck's cards, numbered from 1: a shuffle is a permutation of them."""
-CHROMOSOME_KINDS = {"rga": loop.RGA, "tga": loop.TGA, "sga": loop.TGA, "ega": loop.EGA}
+CHROMOSOME_KINDS = {
+    "rga": loop.RGA,
+    "tga": loop.TGA,
+    "sga": loop.TGA,
+    "ega": loop.EGA,
+    "bga": loop.BGA,
+}
 """The code each chromosome plays as."""
 assert [OPS[k] for k in ("end", "go", "land", "draw", "leave", "fee")] == [
     loop.END,
@@ -229,6 +235,7 @@ def _kind_of(member: Strategy) -> int:
         SGA: loop.TGA,
         Passive: loop.PASSIVE,
         EGA: loop.EGA,
+        BGA: loop.BGA,
         Dealer: loop.DEALER,
     }
     if isinstance(member, You):
@@ -239,7 +246,7 @@ def _kind_of(member: Strategy) -> int:
     if type(member) not in simple:
         raise ValueError(
             f"the fast engine plays the built-in strategies (always, never, random:P, "
-            f"heuristic, dealer, rga, tga, sga, ega, Passive, and the shipped evolved "
+            f"heuristic, dealer, rga, tga, sga, ega, bga, Passive, and the shipped evolved "
             f"players), not "
             f"{member.name!r}: use play_monopoly for it."
         )

@@ -30,6 +30,7 @@ from numba.extending import intrinsic, overload
 from ..roll_table import STATES
 from ..starter import NUM_SPACES
 from .card_effects import chance_effects, community_effects
+from .chromosomes import BGA as BGA_PLAYER
 from .chromosomes import (
     BID_GROUPS,
     BID_SCALE,
@@ -55,6 +56,7 @@ from .money_tables import (
     HEURISTIC_BUY,
     INTEREST,
     LIFT_COST,
+    LOT_DOES,
     OWNERSHIP_STATE,
     RENT,
     SALE_PRICE,
@@ -143,18 +145,24 @@ for _d, _table in enumerate((chance_effects, community_effects)):
             _row.per_hotel,
         )
 del _g, _name, _k, _space, _amount, _d, _table, _row
-ALWAYS, NEVER, RANDOM, HEURISTIC, RGA, TGA, PASSIVE, EGA, DEALER = range(9)
+ALWAYS, NEVER, RANDOM, HEURISTIC, RGA, TGA, PASSIVE, EGA, DEALER, BGA = range(10)
 """Strategy codes (SGA plays as TGA, its genes read as n/63)."""
 BUY_GENES = BUY_SHAPE[0] * BUY_SHAPE[1]
 """A chromosome player's buy genes come first in its genes: ownership state x space."""
-JAIL_SIDE = np.zeros(DEALER + 1, np.int64)
-"""The side of each code's square of jail genes (after its buy genes): RGA, EGA 64, TGA 4."""
+JAIL_SIDE = np.zeros(BGA + 1, np.int64)
+"""The side of each code's square of jail genes (after its buy genes): RGA, EGA, BGA 64,
+TGA 4."""
 JAIL_SIDE[RGA], JAIL_SIDE[TGA] = RGA_PLAYER.JAIL_SHAPE[0], TGA_PLAYER.JAIL_SHAPE[0]
-JAIL_SIDE[EGA] = EGA_PLAYER.JAIL_SHAPE[0]
+JAIL_SIDE[EGA], JAIL_SIDE[BGA] = EGA_PLAYER.JAIL_SHAPE[0], BGA_PLAYER.JAIL_SHAPE[0]
 _EGA_AT = np.cumsum([0] + [rows * columns for rows, columns in EGA_PLAYER.gene_tables().values()])
 EGA_BID_AT, EGA_RESERVE_AT, EGA_TRADE_AT = (int(_EGA_AT[k]) for k in range(2, 5))
 """Where EGA's bid, reserve and trade genes start in its genes (after buy and jail)."""
 assert list(EGA_PLAYER.gene_tables()) == ["buy", "jail", "bid", "reserve", "trade"]
+_BGA_AT = np.cumsum([0] + [rows * columns for rows, columns in BGA_PLAYER.gene_tables().values()])
+BGA_VALUE_AT, BGA_BUILD_AT, BGA_ASK_AT, BGA_WORTH_AT = (int(_BGA_AT[k]) for k in range(5, 9))
+"""Where BGA's value, build, ask and worth genes start in its genes (after EGA's)."""
+assert list(BGA_PLAYER.gene_tables())[:5] == list(EGA_PLAYER.gene_tables())
+assert list(BGA_PLAYER.gene_tables())[5:] == ["value", "build", "ask", "worth"]
 assert BUY_GENES + JAIL_SIDE[EGA] ** 2 == EGA_BID_AT and list(BID_GROUPS) == GROUP_NAMES
 BID_COLUMNS, TRADE_COLUMNS = len(BID_GROUPS), len(STREET_GROUP_NAMES)
 TRADE_PAY, TRADE_KEEP = TRADE_ROWS.index("pay"), TRADE_ROWS.index("keep")
@@ -163,11 +171,13 @@ TRADE_COLUMN = np.array(
 )
 """The column of EGA's trade genes for each group (-1: railroads and utilities)."""
 GENE_WIDTHS = np.array(
-    [0, 0, 1, 0, *(BUY_GENES + JAIL_SIDE[[RGA, TGA]] ** 2), 1, _EGA_AT[-1], 0], np.int64
+    [0, 0, 1, 0, *(BUY_GENES + JAIL_SIDE[[RGA, TGA]] ** 2), 1, _EGA_AT[-1], 0, _BGA_AT[-1]],
+    np.int64,
 )
 """The genes each code reads: random:P its P, RGA and TGA their buy then jail genes, EGA
 its buy, jail, bid, reserve and trade genes (as probabilities: the loop reads the dollars
-from them as :class:`~monopoly_lesson.game.chromosomes.EGA` does); the dealer none."""
+from them as :class:`~monopoly_lesson.game.chromosomes.EGA` does); the dealer none; BGA
+EGA's, then its value, build, ask and worth genes."""
 
 # -- the slots of a game's state vector ------------------------------------------------
 MAXP = MAX_PLAYERS
@@ -605,6 +615,43 @@ def default_build(s, p, reserve):
 
 
 @njit(cache=True, inline="always")
+def next_building(s, p, kind, reserve, level):
+    """The next building ``p`` puts up (0: none): the dealer's, BGA's, or the default's."""
+    if kind == DEALER:
+        return dealer_build(s, p)
+    if kind == BGA:
+        return bga_build(s, p, reserve, level)
+    return default_build(s, p, reserve)
+
+
+@njit(cache=True, inline="always")
+def bga_build(s, p, reserve, level):
+    """BGA.build: the least built lot of its groups that has fewer than ``level`` buildings
+    (then the cheapest building, then the first space), if it keeps ``reserve``; with no
+    such lot, the default build."""
+    complete = s[COMPLETE + p]
+    if complete == 0:
+        return 0
+    best, best_key = 0, 0
+    for g in STREET_GROUPS:
+        if not complete >> g & 1:
+            continue
+        fewest = levels(s, g)[0]  # below level, so short of a hotel
+        if fewest >= level or any_mortgaged(s, g):
+            continue
+        for k in range(GSIZE[g]):
+            space = GSPACES[g, k]
+            key = (fewest * 1000 + COST_A[space]) * SPACES + space  # (buildings, cost, space)
+            if s[BLD + space] != fewest or (best and key >= best_key):
+                continue
+            if can_build(s, p, space):
+                best, best_key = space, key
+    if best == 0:
+        return default_build(s, p, reserve)
+    return best if s[CASH + p] - COST_A[best] >= reserve else 0
+
+
+@njit(cache=True, inline="always")
 def dealer_build(s, p):
     """Dealer.build: the least built lot it may build on across its groups (then the
     cheapest building, then the first space), if it leaves DEALER_KEEP in hand, else 0."""
@@ -663,16 +710,19 @@ def default_lift(s, p):
 @njit(cache=True, inline="always")
 def end_of_turn(s, f, p):
     """Build, then lift mortgages, as the defaults say (a passive player does neither; EGA
-    builds keeping its own reserve, the dealer as it builds)."""
+    builds keeping its own reserve, BGA evenly across its groups first, the dealer as it
+    builds)."""
     if s[KIND + p] == PASSIVE:
         return
-    reserve = RESERVE
-    if s[KIND + p] == EGA:  # round(gene * RESERVE_SCALE), as EGA.reserve
+    kind, reserve, level = s[KIND + p], RESERVE, 0
+    if kind == EGA or kind == BGA:  # round(gene * RESERVE_SCALE), as EGA.reserve
         reserve = np.int64(np.rint(f[s[GENE_AT + p] + EGA_RESERVE_AT] * RESERVE_SCALE))
-    space = dealer_build(s, p) if s[KIND + p] == DEALER else default_build(s, p, reserve)
+    if kind == BGA:  # round(gene * HOTEL), as BGA.build_to
+        level = np.int64(np.rint(f[s[GENE_AT + p] + BGA_BUILD_AT] * HOTEL))
+    space = next_building(s, p, kind, reserve, level)
     while space:
         build(s, p, space)
-        space = dealer_build(s, p) if s[KIND + p] == DEALER else default_build(s, p, reserve)
+        space = next_building(s, p, kind, reserve, level)
     space = default_lift(s, p)
     while space:
         transfer(s, p, BANK, lift_cost(space))
@@ -826,10 +876,17 @@ def decide_buy(s, f, p, space):
 def decide_bid(s, f, p, space):
     """Strategy.bid: the price (capped at the cash) if it would buy, else 0; EGA's bid gene
     for the ownership state and group times twice the price (capped at the cash); the
-    dealer's by what the lot does for it (DEALER_BID, capped at the cash)."""
+    dealer's by what the lot does for it (DEALER_BID, capped at the cash); BGA's value gene
+    for a lot that completes or blocks a colour group, else EGA's."""
     if s[KIND + p] == DEALER:
         return min(s[CASH + p], DEALER_BID[space, ownership_pattern(s, p, space)])
-    if s[KIND + p] == EGA:
+    if s[KIND + p] == BGA:
+        role = LOT_DOES[space, ownership_pattern(s, p, space)]  # completes 1, blocks 2
+        if role:
+            at = s[GENE_AT + p] + BGA_VALUE_AT + (role - 1) * TRADE_COLUMNS
+            gene = f[at + TRADE_COLUMN[GROUP_ID[space]]]
+            return min(s[CASH + p], np.int64(gene * (BID_SCALE * PRICE_A[space])))
+    if s[KIND + p] == EGA or s[KIND + p] == BGA:
         row = ownership_state(s, p, space)
         gene = f[s[GENE_AT + p] + EGA_BID_AT + row * BID_COLUMNS + GROUP_ID[space]]
         return min(s[CASH + p], np.int64(gene * (BID_SCALE * PRICE_A[space])))
@@ -870,7 +927,7 @@ def decide_leave(s, f, p):
         for space in LOTS:
             unowned += s[OWNER + space] == BANK
         return unowned >= (UNOWNED_TO_LEAVE_JAIL if kind == HEURISTIC else DEALER_LEAVE)
-    if kind == RGA or kind == EGA:
+    if kind == RGA or kind == EGA or kind == BGA:
         west, north = street_bits(s, p, WEST), street_bits(s, p, NORTH)
     elif kind == TGA:
         west, north = monopoly_bits(s, p, TGA_WEST), monopoly_bits(s, p, TGA_NORTH)
@@ -1175,10 +1232,11 @@ def trading_step(s, f, p):
 
 @njit(cache=True, inline="always")
 def any_lenient_partner(s, p):
-    """Whether a player left in the game besides ``p`` is an EGA or a dealer: the only
-    partners that may take a completion swap from a player who holds a complete group."""
+    """Whether a player left in the game besides ``p`` is an EGA, a BGA or a dealer: the
+    only partners that may take a completion swap from a player who holds a complete group."""
     for q in range(s[NPLAYERS]):
-        if q != p and s[ALIVE + q] and (s[KIND + q] == EGA or s[KIND + q] == DEALER):
+        kind = s[KIND + q]
+        if q != p and s[ALIVE + q] and (kind == EGA or kind == DEALER or kind == BGA):
             return True
     return False
 
@@ -1201,6 +1259,18 @@ def trade_limit(s, f, p, row, space):
 
 
 @njit(cache=True, inline="always")
+def worth(s, f, p, space):
+    """BGA ``p``'s worth gene for the colour group of ``space`` (BGA.worth)."""
+    return f[s[GENE_AT + p] + BGA_WORTH_AT + TRADE_COLUMN[GROUP_ID[space]]]
+
+
+@njit(cache=True, inline="always")
+def ask(s, f, p, space):
+    """BGA ``p``'s ask gene for the colour group of ``space`` (BGA.ask)."""
+    return f[s[GENE_AT + p] + BGA_ASK_AT + TRADE_COLUMN[GROUP_ID[space]]]
+
+
+@njit(cache=True, inline="always")
 def swap_with(s, f, p, q):
     """The first completion swap of ``p`` with ``q`` (for EGA, the first whose cash it pays is
     within its limit; for the dealer, the first that hands over no better group, asking
@@ -1219,10 +1289,17 @@ def swap_with(s, f, p, q):
             if GROUP_ID[give] != GROUP_ID[take]:
                 pay = PRICE_A[take] - PRICE_A[give]  # the side taking the dearer lot pays
                 if (pay >= 0 and s[CASH + p] >= pay) or (pay < 0 and s[CASH + q] >= -pay):
-                    if s[KIND + p] == DEALER:  # the first fair one, asking for q's spare cash
+                    kind = s[KIND + p]
+                    if kind == DEALER:  # the first fair one, asking for q's spare cash
                         if FAIR_SWAP[take, give]:
                             return give, take, min(pay, RESERVE - s[CASH + q])
-                    elif s[KIND + p] != EGA or pay <= trade_limit(s, f, p, TRADE_PAY, take):
+                    elif kind == BGA:  # within its limit, worth it, asking its share
+                        if pay <= trade_limit(s, f, p, TRADE_PAY, take) and worth(
+                            s, f, p, give
+                        ) <= worth(s, f, p, take):
+                            spare = max(0, s[CASH + q] + pay - RESERVE)
+                            return give, take, pay - np.int64(ask(s, f, p, take) * spare)
+                    elif kind != EGA or pay <= trade_limit(s, f, p, TRADE_PAY, take):
                         return give, take, pay
     return 0, 0, 0
 
@@ -1232,12 +1309,16 @@ def completion_accepts(s, f, q, p, give, take, pay):
     """The default answer of ``q`` to ``p``'s swap: it completes a group of ``q``'s, ``p``
     then holds no more complete groups than ``q`` gains, and ``q`` keeps $200 (or is paid);
     EGA's: it completes a group of its own, for at least its least-to-keep of ``take``'s;
+    BGA's: EGA's, if the group it hands over is worth no more to it than the one it gets;
     the dealer's: the group it hands over is no better, and it keeps $150 (or is paid).
     For a completion swap, the only offer the loop makes, that is read off the state: ``q``
     gains just the group of ``give``, ``p`` just the group of ``take``, and neither loses one
     (the other holds the rest of each), so the default takes it when ``p`` holds none yet."""
     if s[KIND + q] == EGA:
         return pay >= trade_limit(s, f, q, TRADE_KEEP, take)
+    if s[KIND + q] == BGA:  # EGA's answer, and the group it gives is worth no more
+        keeps = pay >= trade_limit(s, f, q, TRADE_KEEP, take)
+        return keeps and worth(s, f, q, take) <= worth(s, f, q, give)
     if s[KIND + q] == DEALER:  # p gains one group, as q does: fair, and q keeps its cash
         return FAIR_SWAP[give, take] and (pay > 0 or s[CASH + q] + pay >= DEALER_KEEP)
     return s[COMPLETE + p] == 0 and (pay > 0 or s[CASH + q] + pay >= RESERVE)

@@ -24,7 +24,7 @@ import numpy as np
 from ..starter import NUM_SPACES, Player
 from .buildings import interest, lift_cost, sale_price
 from .chromosomes import ownership_state
-from .dealer import Dealer, fair_swap
+from .dealer import Dealer, fair_swap, what_it_does
 from .lots import GROUPS
 from .rent import rent_due
 from .state import GROUP, GROUP_SPACES, HOTEL, PRICE, GameState, LotState, PlayerState
@@ -37,6 +37,7 @@ __all__ = [
     "HEURISTIC_BUY",
     "INTEREST",
     "LIFT_COST",
+    "LOT_DOES",
     "OWNERSHIP_STATE",
     "PATTERNS",
     "RENT",
@@ -161,6 +162,22 @@ def _dealer_bids() -> np.ndarray:
     return bids
 
 
+LOT_ROLES = ("other", "completes", "blocks")
+"""What a lot does for the player who gets it (:data:`LOT_DOES`' codes, in this order)."""
+
+
+def _lot_does() -> np.ndarray:
+    """What each lot does for the player who gets it, by space and pattern: 0 nothing
+    special, 1 it completes one of its colour groups, 2 it completes another player's
+    (:func:`~monopoly_lesson.game.dealer.what_it_does`)."""
+    table = np.zeros((SPACES, PATTERNS), np.int8)
+    for space in PRICE:
+        for codes in _patterns(len(GROUP_SPACES[GROUP[space]])):
+            game = _owned(_owners(space, codes))
+            table[space, pattern_number(codes)] = LOT_ROLES.index(what_it_does(game, 1, space))
+    return table
+
+
 def _fair_swaps() -> np.ndarray:
     """Whether the dealer gives the lot ``given`` for ``got``, by (got, given)
     (:func:`~monopoly_lesson.game.dealer.fair_swap`)."""
@@ -194,3 +211,6 @@ DEALER_BID = _dealer_bids()
 """The dealer's most to bid by space and ownership pattern, before the cap at its cash."""
 FAIR_SWAP = _fair_swaps()
 """Whether the dealer hands over the lot ``given`` for ``got``: ``FAIR_SWAP[got, given]``."""
+LOT_DOES = _lot_does()
+"""What a lot does for the player who gets it (0 other, 1 completes, 2 blocks: its
+:data:`LOT_ROLES`), by space and ownership pattern."""
