@@ -20,6 +20,7 @@ resumed run has it as an unbroken run does.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -176,8 +177,10 @@ def member_player(member: str) -> object:
     return genome_player(run.parameters["chromosome"], run.best[int(generation) - 1])
 
 
+@functools.lru_cache(maxsize=64)
 def field_codes(field: str) -> StrategyCodes:
-    """The compiled codes of a field's three members (not ``"self"``)."""
+    """The compiled codes of a field's three members (not ``"self"``), read once a process:
+    its saved genomes are pinned to a generation, which a run never writes again."""
     from ..game.fast import strategy_codes
 
     return strategy_codes([member_player(m) for m in field.split(",")], f"the field {field}")
