@@ -4,6 +4,7 @@ hall of fame; recorded, resumed exactly, and bad leagues refused with what is al
 from __future__ import annotations
 
 import json
+import shutil
 
 import numpy as np
 import pytest
@@ -80,55 +81,33 @@ def test_a_saved_genome_plays_as_the_best_of_its_generation(source):
 
 
 def test_a_run_folder_is_pinned_to_its_last_generation_and_kept_so_on_resume(source, tmp_path):
-    """``source`` without a generation means its last; a resumed run keeps the generation
-    its first start pinned even after the source has grown, and ends as an unbroken run."""
-    league = ["self", f"always,ega_trading,{source}", f"{source}@2,always,always"]
-    assert check_league(league)[1:] == [
-        f"always,ega_trading,{source}@4",
-        f"{source}@2,always,always",
-    ]
-    unbroken = evolve(
-        "tga",
-        "num_wins",
-        generations=4,
-        seed=2,
-        league=league,
-        hall_of_fame=1,
-        out=tmp_path / "unbroken",
-        **SMALL,
-    )
-    evolve(
-        "tga",
-        "num_wins",
-        generations=2,
-        seed=2,
-        league=league,
-        hall_of_fame=1,
-        out=tmp_path / "broken",
-        **SMALL,
-    )
-    grown = tmp_path / "grown"
-    evolve("rga", generations=6, seed=1, out=grown, **SMALL)
-    later = [*league[:2], f"{source}@2,always,always"]
-    resumed = evolve(
-        "tga",
-        "num_wins",
-        generations=4,
-        seed=2,
-        league=later,
-        hall_of_fame=1,
-        out=tmp_path / "broken",
-        resume=True,
-        **SMALL,
-    )
+    """A run folder without a generation means its last; a resumed run keeps the generation
+    its first start pinned even after that run has grown, and ends as an unbroken run."""
+    mine = tmp_path / "source"
+    shutil.copytree(source, mine)
+    league = ["self", f"always,ega_trading,{mine}", f"{mine}@2,always,always"]
+    pinned = check_league(league)
+    assert pinned == ["self", f"always,ega_trading,{mine}@4", f"{mine}@2,always,always"]
+
+    def run(league, out, generations, resume=False):
+        options = dict(league=league, hall_of_fame=1, resume=resume, **SMALL)
+        return evolve(
+            "tga", "num_wins", generations=generations, seed=2, out=tmp_path / out, **options
+        )
+
+    unbroken = run(league, "unbroken", 4)
+    run(league, "broken", 2)
+    evolve("rga", generations=6, seed=1, out=mine, resume=True, **SMALL)  # it grows
+    assert check_league(league)[1] == f"always,ega_trading,{mine}@6"
+    resumed = run(league, "broken", 4, resume=True)
     assert np.array_equal(resumed.fitness, unbroken.fitness)
     for name in ("history.csv", "best.npz", "population.npz", "recent.npz"):
         assert (tmp_path / "broken" / name).read_bytes() == (
             tmp_path / "unbroken" / name
         ).read_bytes()
     stored = json.loads((tmp_path / "broken" / "parameters.json").read_text())
-    assert stored["league"] == check_league(league) and stored["hall_of_fame"] == 1
-    assert f"--league always,ega_trading,{source}@4" in stored["command"]
+    assert stored["league"] == pinned and stored["hall_of_fame"] == 1
+    assert f"--league always,ega_trading,{mine}@4" in stored["command"]
     assert stored["command"].endswith("--hall-of-fame 1 --out " + str(tmp_path / "broken"))
 
 

@@ -625,18 +625,15 @@ def next_building(s, p, kind, reserve, level):
 
 
 @njit(cache=True, inline="always")
-def bga_build(s, p, reserve, level):
-    """BGA.build: the least built lot of its groups that has fewer than ``level`` buildings
-    (then the cheapest building, then the first space), if it keeps ``reserve``; with no
-    such lot, the default build."""
-    complete = s[COMPLETE + p]
-    if complete == 0:
-        return 0
-    best, best_key = 0, 0
+def least_built(s, p, level):
+    """The least built lot ``p`` may build on among its groups whose lots have fewer than
+    ``level`` buildings (then the cheapest building, then the first space), or 0: where
+    BGA and the dealer build (evenly across all their groups)."""
+    complete, best, best_key = s[COMPLETE + p], 0, 0
     for g in STREET_GROUPS:
         if not complete >> g & 1:
             continue
-        fewest = levels(s, g)[0]  # below level, so short of a hotel
+        fewest = levels(s, g)[0]  # only a lot with the fewest buildings may have the next
         if fewest >= level or any_mortgaged(s, g):
             continue
         for k in range(GSIZE[g]):
@@ -646,6 +643,16 @@ def bga_build(s, p, reserve, level):
                 continue
             if can_build(s, p, space):
                 best, best_key = space, key
+    return best
+
+
+@njit(cache=True, inline="always")
+def bga_build(s, p, reserve, level):
+    """BGA.build: the least built lot of its groups that has fewer than ``level`` buildings,
+    if it keeps ``reserve``; with no such lot, the default build."""
+    if s[COMPLETE + p] == 0:
+        return 0
+    best = least_built(s, p, level)
     if best == 0:
         return default_build(s, p, reserve)
     return best if s[CASH + p] - COST_A[best] >= reserve else 0
@@ -653,30 +660,13 @@ def bga_build(s, p, reserve, level):
 
 @njit(cache=True, inline="always")
 def dealer_build(s, p):
-    """Dealer.build: the least built lot it may build on across its groups (then the
-    cheapest building, then the first space), if it leaves DEALER_KEEP in hand, else 0."""
+    """Dealer.build: the least built lot it may build on across its groups, if it leaves
+    DEALER_KEEP in hand, else 0."""
     complete = s[COMPLETE + p]
     if complete == 0 or s[CASH + p] - CHEAPEST_BUILDING[complete] < DEALER_KEEP:
         return 0  # most turns: no complete group, or no building it could afford
-    best, best_key = 0, 0
-    for g in STREET_GROUPS:
-        if not complete >> g & 1:
-            continue
-        fewest = levels(s, g)[0]  # only a lot with the fewest buildings may have the next
-        if fewest == HOTEL or any_mortgaged(s, g):
-            continue
-        for k in range(GSIZE[g]):
-            space = GSPACES[g, k]
-            key = (fewest * 1000 + COST_A[space]) * SPACES + space  # (buildings, cost, space)
-            if (
-                s[BLD + space] == fewest
-                and can_build(s, p, space)
-                and (best == 0 or key < best_key)
-            ):
-                best, best_key = space, key
-    if best and s[CASH + p] - COST_A[best] >= DEALER_KEEP:
-        return best
-    return 0
+    best = least_built(s, p, HOTEL)
+    return best if best and s[CASH + p] - COST_A[best] >= DEALER_KEEP else 0
 
 
 @njit(cache=True, inline="always")
