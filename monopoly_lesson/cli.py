@@ -25,6 +25,7 @@ import pandas as pd
 
 from .checker.capstone_check import CAPSTONE_GAMES
 from .checker.notebook_check import MAX_GAMES, MAX_MEMORY_GB, MAX_TIMEOUT, check_notebook
+from .checker.sandbox import process_began
 from .checks import MAX_ROUNDS, check_max_rounds, check_seed
 from .evolution.experiment import CONNECT_TIMEOUT
 from .evolution.operators import (
@@ -497,6 +498,7 @@ def run_check(args: argparse.Namespace) -> None:
         memory_gb=args.memory,
         games=args.games,
         show_expected=args.show_expected,
+        started=process_began(),
     )
     if outcome.status == 2:
         raise UsageError(f"{PROG} check: {' '.join(outcome.report.split())}")

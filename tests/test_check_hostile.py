@@ -185,6 +185,17 @@ def test_a_cell_stuck_in_one_long_c_call_ends_within_the_time_limit(tmp_path):
     assert gone(pid_file), "the kernel is still running"
 
 
+def test_the_time_limit_counts_from_the_start_of_the_command():
+    """The seconds a command spends before the check begins (importing) are inside its limit."""
+    late = (
+        "import time\ntime.sleep(1.5)\n"
+        "from monopoly_lesson.checker.sandbox import process_began\n"
+        "print(time.monotonic() - process_began())"
+    )
+    done = subprocess.run([sys.executable, "-c", late], capture_output=True, text=True, timeout=60)
+    assert 1.5 <= float(done.stdout) < 30, done.stderr
+
+
 def test_a_memory_hog_is_unusable_with_the_limit_named(tmp_path):
     book = notebook(tmp_path, "hog = bytearray(10**10)", OWN_TAKE_TURN)
     done, _ = check(book, "--timeout", "120", "--memory", "1")

@@ -173,6 +173,7 @@ def check_notebook(
     memory_gb: float = 4,
     games: int = CAPSTONE_GAMES,
     show_expected: bool = False,
+    started: float | None = None,
 ) -> NotebookCheck:
     """Run and grade a student's notebook in a separate kernel, within ``timeout`` seconds.
 
@@ -187,9 +188,11 @@ def check_notebook(
     2: the notebook cannot be graded (missing, not a notebook, no strategy where the chapter
     needs one, too slow, too much memory), and
     the report is one line that says why. A wrong answer is told with the exercise's hint;
-    ``show_expected`` (for graders) gives the right value instead.
+    ``show_expected`` (for graders) gives the right value instead. The limit counts from
+    ``started`` (a ``time.monotonic()`` reading; by default now): the command line passes
+    its own start, so that ``--timeout`` covers the whole command.
     """
-    started = time.monotonic()
+    started = time.monotonic() if started is None else started
     check_limits(timeout, memory_gb, games)
     path = Path(path)
     if not path.is_file():
