@@ -95,6 +95,16 @@ def test_it_accepts_as_ega_does_if_the_group_it_hands_over_is_worth_no_more():
     assert player(trade=trade).accept_trade(game, me, offer) is False
 
 
+def test_it_mortgages_loose_lots_before_it_sells_a_house_as_the_dealer_does():
+    g, game, me = scene()
+    give(g, 1, *ORANGE, buildings=1)
+    give(g, 1, 13, 6)  # a utility and a railroad
+    assert player().raise_cash(game, me, 50) == ("mortgage", 13)  # EGA would sell first
+    assert EGA.random(0).raise_cash(game, me, 50) == ("sell", 17)
+    give(g, 1, 6, 13, mortgaged=True)
+    assert player().raise_cash(game, me, 50) == ("sell", 17)
+
+
 def test_its_genes_show_as_tables():
     tables = player(build=np.array([[1.0]])).genes()
     assert tables["value"].shape == (2, 8) and list(tables["swaps"].columns) == ["ask", "worth"]

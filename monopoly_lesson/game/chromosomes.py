@@ -38,7 +38,7 @@ from numpy.typing import ArrayLike
 from ..checks import at_the_call, seed_or_fresh
 from ..starter import NUM_SPACES
 from .buildings import why_not_build
-from .dealer import what_it_does
+from .dealer import Dealer, what_it_does
 from .lots import GROUPS, lots
 from .state import (
     GROUP,
@@ -560,6 +560,10 @@ class BGA(EGA):
     - **worth** (1 x 8, by colour group): what a group is worth in a swap: it hands over no
       lot of a group worth more than the one it gets (proposing or accepting; railroads
       and utilities have no worth gene and no such limit).
+
+    It raises cash as the dealer does, with no gene: it mortgages the lots outside its
+    complete groups before it sells a building (worth about 4 points of the dealer's win
+    rate against the heuristic, always-buy and the heuristic; the rules' order sells first).
     """
 
     name = "bga"
@@ -663,6 +667,8 @@ class BGA(EGA):
             return default_build(game, me, self.reserve)
         space = min(low, key=lambda s: (game.lots[s].buildings, HOUSE_COST[s], s))
         return space if me.cash - HOUSE_COST[space] >= self.reserve else None
+
+    raise_cash = Dealer.raise_cash
 
     def propose_trade(self, game: GameView, me: OwnView) -> Trade | None:
         """EGA's proposal among the swaps that hand over no group worth more than the one it

@@ -775,8 +775,8 @@ def default_raise_cash(s, p):
 
 @njit(cache=True)
 def dealer_raise_cash(s, p):
-    """Dealer.raise_cash: mortgage a lot outside its complete groups, else sell a building,
-    else mortgage any lot, cheapest first: (action, space) as default_raise_cash."""
+    """Dealer.raise_cash (BGA's too): mortgage a lot outside its complete groups, else sell a
+    building, else mortgage any lot, cheapest first: (action, space) as default_raise_cash."""
     free = unburdened(s, p)
     for space in LOTS_BY_PRICE:
         if free >> space & 1 and not holds_complete_group(s, p, GROUP_ID[space]):
@@ -795,7 +795,7 @@ def dealer_raise_cash(s, p):
 def raise_cash(s, p, owed):
     """Sell and mortgage until ``p`` has ``owed`` or nothing is left."""
     while s[CASH + p] < owed:
-        if s[KIND + p] == DEALER:
+        if s[KIND + p] == DEALER or s[KIND + p] == BGA:
             action, space = dealer_raise_cash(s, p)
         else:
             action, space = default_raise_cash(s, p)
