@@ -419,8 +419,8 @@ AT_THE_CALL = [
         lambda: play_games(["always", "best"]),
         ValueError,
         "strategies: unknown strategy 'best'; the built-in ones are always, never, heuristic, "
-        "dealer, random:P, rga, tga, sga, ega, bga; the shipped evolved players ega_trading, "
-        "ega_always, rga_level, rga_finish_order; and you (a person's seat).",
+        "dealer, random:P, rga, tga, sga, ega, bga; the shipped evolved players league, "
+        "ega_trading, ega_always, rga_level, rga_finish_order; and you (a person's seat).",
     ),
     (
         lambda: play_games(["always", "never"], games=2.5),
@@ -466,7 +466,7 @@ AT_THE_CALL = [
         lambda: load_shipped_run("rga_best"),
         ValueError,
         "name (of a shipped run) must be one of rga_finish_order, rga_level, ega_always, "
-        "ega_trading, got 'rga_best'.",
+        "ega_trading, league, got 'rga_best'.",
     ),
     (
         lambda: load_shipped_experiment("papers"),

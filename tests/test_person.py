@@ -395,7 +395,7 @@ def test_the_shipped_players_are_the_shipped_runs_best_by_name():
 def test_an_unknown_name_lists_the_shipped_players_and_you():
     with pytest.raises(
         ValueError,
-        match="the shipped evolved players ega_trading, ega_always, "
+        match="the shipped evolved players league, ega_trading, ega_always, "
         "rga_level, rga_finish_order; and you \\(a person's seat\\)",
     ):
         strategy_named("ega_best")

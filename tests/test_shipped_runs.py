@@ -25,7 +25,8 @@ def each_run(request):
 
 
 def again(p: dict, generations: int):
-    """The run of parameters ``p`` (as run.json records them) for its first generations."""
+    """The run of parameters ``p`` (as run.json records them) for its first generations (a
+    hall of fame plays from its first member on, so before it the run is one without)."""
     options = {name: p[name] for name in OPERATORS if name in p}
     return evolve(
         p["chromosome"],
@@ -38,6 +39,8 @@ def again(p: dict, generations: int):
         max_rounds=p["max_rounds"],
         progress=False,
         trading=p.get("trading", False),
+        league=p.get("league"),
+        hall_of_fame=hall if (hall := p.get("hall_of_fame", 0)) < generations else 0,
         **options,
     )
 

@@ -45,10 +45,11 @@ __all__ = [
 ]
 
 DATA = Path(__file__).resolve().parent.parent / "data"  # monopoly_lesson/data
-SHIPPED_RUNS = ("rga_finish_order", "rga_level", "ega_always", "ega_trading")
-"""The runs in the package's data folder: the paper's RGA run, and three with a
+SHIPPED_RUNS = ("rga_finish_order", "rga_level", "ega_always", "ega_trading", "league")
+"""The runs in the package's data folder: the paper's RGA run, three with a
 diversity-keeping start and absolute fitness (RGA; EGA against three always-buy players;
-EGA with trading on)."""
+EGA with trading on), and the league player (BGA with trading, against a league of fields
+and a hall of fame)."""
 SHIPPED_EXPERIMENTS = ("paper",)
 """The experiments in the package's data folder: the paper's grid (RGA, TGA and SGA x its
 five fitness functions, 1,000 players, 100 games each, seed 1)."""

@@ -1,9 +1,9 @@
 """Turning what a student writes into a strategy, checked before the game starts.
 
-A strategy may be a built-in's name (``always``, ``never``, ``heuristic``, ``random:P``,
-``rga``, ``tga``, ``sga``, ``ega``), a shipped evolved player's (:data:`SHIPPED_PLAYERS`:
-``ega_trading``, ``ega_always``, ``rga_level``, ``rga_finish_order``), ``you`` (a person's
-seat, :class:`~monopoly_lesson.game.person.You`), a
+A strategy may be a built-in's name (``always``, ``never``, ``heuristic``, ``dealer``,
+``random:P``, ``rga``, ``tga``, ``sga``, ``ega``, ``bga``), a shipped evolved player's
+(:data:`SHIPPED_PLAYERS`: ``league``, ``ega_trading``, ``ega_always``, ``rga_level``,
+``rga_finish_order``), ``you`` (a person's seat, :class:`~monopoly_lesson.game.person.You`), a
 :class:`~monopoly_lesson.game.strategies.Strategy`, a plain object with a ``buy`` method,
 or a buy function. :func:`watched_decisions` says which of
 its decisions run the student's code, which :func:`~monopoly_lesson.game.asking.ask` then gives
@@ -76,7 +76,7 @@ BUILT_IN: dict[str, type[Strategy]] = {
     "dealer": Dealer,
 }
 """The built-in strategies without parameters, by name."""
-SHIPPED_PLAYERS = ("ega_trading", "ega_always", "rga_level", "rga_finish_order")
+SHIPPED_PLAYERS = ("league", "ega_trading", "ega_always", "rga_level", "rga_finish_order")
 """The shipped evolved players, by the names of their shipped runs
 (:data:`monopoly_lesson.evolution.shipped.SHIPPED_RUNS`): each run's final best genome."""
 
