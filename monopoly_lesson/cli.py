@@ -498,7 +498,7 @@ def run_check(args: argparse.Namespace) -> None:
         memory_gb=args.memory,
         games=args.games,
         show_expected=args.show_expected,
-        started=process_began(),
+        started=args.began,
     )
     if outcome.status == 2:
         raise UsageError(f"{PROG} check: {' '.join(outcome.report.split())}")
@@ -1305,10 +1305,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status (0 ok, 1 a check fails, 2 bad input or a
     failure, said in one line)."""
     command = PROG
+    # A command's time limit counts from its start: this process's own when main reads the
+    # command line of the process (argv None), else from this call (main run in-process).
+    began = process_began() if argv is None else time.monotonic()
     try:
         _give_ctrl_c_back()
         parser = build_parser()
         args = parser.parse_args(argv)
+        args.began = began
         command = f"{PROG} {args.command}"
         COMMANDS[args.command](args)
     except UsageError as error:

@@ -196,6 +196,18 @@ def test_the_time_limit_counts_from_the_start_of_the_command():
     assert 1.5 <= float(done.stdout) < 30, done.stderr
 
 
+def test_a_check_run_in_process_counts_its_limit_from_the_call(tmp_path, monkeypatch):
+    """main() called with arguments (a grader's script, these tests) is not the process's
+    command line: a process started long ago does not eat the limit."""
+    from test_cli_check import check as check_in_process
+
+    import monopoly_lesson.cli as cli
+
+    monkeypatch.setattr(cli, "process_began", lambda: time.monotonic() - 1000)
+    done = check_in_process(notebook(tmp_path, OWN_TAKE_TURN), "--timeout", "120")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 def test_a_memory_hog_is_unusable_with_the_limit_named(tmp_path):
     book = notebook(tmp_path, "hog = bytearray(10**10)", OWN_TAKE_TURN)
     done, _ = check(book, "--timeout", "120", "--memory", "1")
