@@ -50,7 +50,7 @@ def players_of(sources: list[str]) -> list[object]:
 
 def targets(players: list[object], games: int, seed: int, trading: bool) -> dict[str, pd.DataFrame]:
     """Per field: a table of win rates (and intervals), one row per player and yardstick;
-    then ``"always vs 3 copies"``: always-buy's win rate against three copies of each."""
+    then always-buy's win rate against three copies of each."""
     tables = {}
     for label, field in FIELDS.items():
         table = win_rates_against([*players, *YARDSTICKS], field, games, seed, trading=trading)
@@ -60,7 +60,8 @@ def targets(players: list[object], games: int, seed: int, trading: bool) -> dict
         for player in players
     ]
     names = [str(getattr(player, "name", player)) for player in players]
-    tables["always vs 3 copies"] = pd.concat(exploited).set_axis(names)[COLUMNS].round(4)
+    exploited_table = pd.concat(exploited).set_axis(names)[COLUMNS].round(4)
+    tables["three copies of each (always-buy's win rate)"] = exploited_table
     return tables
 
 
