@@ -3,8 +3,8 @@
 import pytest
 
 from monopoly_lesson import SpaceTracker
-from monopoly_lesson.checker.answers import MalformedAnswer, read_describe, read_game, read_results
-from monopoly_lesson.checker.probe import describe_take_turn, play_game
+from monopoly_lesson.checker.answers import MalformedAnswer, read_game, read_results
+from monopoly_lesson.checker.probe import play_game
 from monopoly_lesson.checker.submission_code import read_code
 from monopoly_lesson.grading import rule_games
 from monopoly_lesson.starter import tallies
@@ -103,17 +103,7 @@ def test_the_answers_of_a_game_are_read_strictly():
         with pytest.raises(MalformedAnswer):
             read_game(broken, game.setup["turns"])
     with pytest.raises(MalformedAnswer):
-        read_describe({"callable": True})
-    with pytest.raises(MalformedAnswer):
         read_results([{"name": "result", "kind": "simulation", "counts": [1] * 40}])
-
-
-def test_the_package_engine_describes_itself_as_the_reference():
-    from monopoly_lesson import take_turn
-
-    assert describe_take_turn(take_turn)["is_reference"]
-    wrapped = describe_take_turn(lambda *a, **k: take_turn(*a, **k))
-    assert not wrapped["is_reference"] and wrapped["uses"] == ["take_turn"]
 
 
 def test_the_output_kept_per_cell_is_capped():

@@ -15,7 +15,6 @@ from .strategy_probe import TEXT_LIMIT as STRATEGY_TEXT
 
 __all__ = [
     "MalformedAnswer",
-    "read_describe",
     "read_game",
     "read_results",
     "read_strategy",
@@ -97,19 +96,6 @@ def read_game(answer: object, turns: int) -> tuple[list[dict], dict | None]:
     _require(_text(failed["type"], 200) and _text(failed["message"]), "the error is unreadable")
     _read_turn(failed["state"])
     return played, failed
-
-
-def read_describe(answer: object) -> dict:
-    """Where the notebook's take_turn comes from (see ``probe.describe_take_turn``)."""
-    keys = {"callable", "module", "is_reference", "uses"}
-    _require(isinstance(answer, dict) and set(answer) == keys, "not a description of take_turn")
-    described: dict = answer  # type: ignore[assignment]
-    flags = (described["callable"], described["is_reference"])
-    _require(all(type(flag) is bool for flag in flags), "not a description of take_turn")
-    uses = described["uses"]
-    names = isinstance(uses, list) and len(uses) <= 100 and all(_text(n, 200) for n in uses)
-    _require(_text(described["module"], 200) and names, "not a description of take_turn")
-    return described
 
 
 def _read_run(found: dict) -> None:

@@ -4,7 +4,8 @@ Run as a script (``python -I kernel_launcher.py PARENT MEMORY -- KERNEL COMMAND`
 imports nothing but the standard library: it caps the address space at MEMORY bytes (every
 process the kernel starts inherits the cap), turns core dumps off, asks Linux to kill the
 kernel if the checker (PARENT) dies, points stdin, stdout and stderr at ``/dev/null`` (the
-kernel's output reaches the checker only as Jupyter messages), and execs the kernel.
+kernel's output reaches the checker only as Jupyter messages), and execs the kernel. With
+``--pipes`` before ``--`` it keeps stdin and stdout (the graded process answers on them).
 """
 
 from __future__ import annotations
@@ -33,22 +34,26 @@ def die_with(parent: int) -> None:
         os._exit(1)
 
 
-def silence() -> None:
-    """Send the standard streams to /dev/null; no descriptor of the checker is kept open."""
+def silence(keep: tuple[int, ...] = ()) -> None:
+    """Send the standard streams but ``keep`` to /dev/null; no other descriptor of the
+    checker is kept open."""
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
-        os.dup2(null, fd)
+        if fd not in keep:
+            os.dup2(null, fd)
     os.closerange(3, 65536)
 
 
 def main(argv: list[str]) -> None:
-    """``PARENT MEMORY -- COMMAND...``: limit, silence and exec the command."""
-    parent, memory, separator, *command = argv
+    """``PARENT MEMORY [--pipes] -- COMMAND...``: limit, silence and exec the command."""
+    parent, memory, *rest = argv
+    pipes = rest[:1] == ["--pipes"]
+    separator, *command = rest[1:] if pipes else rest
     if separator != "--" or not command:
-        raise SystemExit("usage: kernel_launcher.py PARENT MEMORY -- COMMAND...")
+        raise SystemExit("usage: kernel_launcher.py PARENT MEMORY [--pipes] -- COMMAND...")
     limit(int(memory))
     die_with(int(parent))
-    silence()
+    silence((0, 1) if pipes else ())
     os.execv(command[0], command)
 
 

@@ -36,16 +36,13 @@ from typing import TYPE_CHECKING
 
 from ..grading import (
     GRADED_CHAPTERS,
-    GradeBook,
     GradingReport,
     check_results,
-    rule_games,
     rules_of,
 )
 from ..trends import trend_pass_rates
 from .answers import (
     MalformedAnswer,
-    read_describe,
     read_results,
     read_strategy,
     read_strategy_games,
@@ -76,6 +73,7 @@ from .submission_code import SubmissionCode, read_code
 
 if TYPE_CHECKING:
     from .kernel_session import KernelSession
+    from .sandbox import ProcessGuard
 
 __all__ = [
     "MAX_GAMES",
@@ -217,7 +215,9 @@ def check_notebook(
         expected = worker.submit(_expected, chapter.exercises)
         if chapter.take_turn != "none":  # the trends its rules make true, measured meanwhile
             worker.submit(trend_pass_rates, rules_of(_graded_chapter(chapter)))
-        answers = _run(notebook, path, code, chapter, games, (started, timeout), memory_gb)
+        answers = _run(
+            notebook, path, (code, sources), chapter, games, (started, timeout), memory_gb
+        )
         failed = tuple(failed_cells(notebook))
         if answers.unusable:
             cells = f" (cells that failed: {'; '.join(failed)})" if failed else ""
@@ -235,29 +235,80 @@ def _expected(exercises: tuple[Exercise, ...]) -> dict[str, float | str]:
 def _run(
     notebook: object,
     path: Path,
-    code: SubmissionCode,
+    read: tuple[SubmissionCode, list[tuple[int, str]]],
     chapter: Chapter,
     games: int,
     limit: tuple[float, float],
     memory_gb: float,
 ) -> _Answers:
-    """Run the notebook and ask the kernel the checker's questions, all within the time limit."""
+    """Run the notebook and ask its kernel the checker's questions, then (once that kernel
+    and all it started have gone) grade take_turn in a graded process, if the chapter has
+    one; all within the time limit."""
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
     from .kernel_session import KernelSession
     from .sandbox import ProcessGuard
 
-    answers, (started, timeout) = _Answers(), limit
+    (code, sources), answers, (started, timeout) = read, _Answers(), limit
+    memory = int(memory_gb * 2**30)
     with ProcessGuard(timeout, started) as guard:
-        session = KernelSession(notebook, str(path.parent.resolve()), guard, int(memory_gb * 2**30))
+        session = KernelSession(notebook, str(path.parent.resolve()), guard, memory)
         questions = _Questions(session, code, notebook, answers)
         try:
             asyncio.run(session.run(lambda s: questions.ask_all(chapter, games)))
         except (CellTimeoutError, DeadKernelError, RuntimeError, OSError, TimeoutError) as error:
             answers.unusable = _why_stopped(guard.expired, session.running, error, timeout)
+        grading = chapter.take_turn != "none" and not code.tampering()
+        if grading and not answers.unusable and guard.remaining() > 0:
+            guard.kill_all()  # nothing the notebook's kernel started is left to meddle
+            answers.stage = "the graded games (take_turn's games of the rules)"
+            _take_turn(code, sources, chapter, answers, (guard, memory))
     if guard.expired or session.timed_out or answers.unusable.startswith(TOO_LONG):
         answers.unusable = _too_long(timeout, session, len(notebook.cells), answers.stage)
     return _memory_problem(notebook, memory_gb, answers)
+
+
+def _take_turn(
+    code: SubmissionCode,
+    sources: list[tuple[int, str]],
+    chapter: Chapter,
+    answers: _Answers,
+    limits: tuple[ProcessGuard, int],
+) -> None:
+    """Grade take_turn where only the starter classes are given (see ``graded_session``):
+    a required take_turn that is missing, or the placeholder as handed out, is not
+    answered, and plays no game."""
+    from .graded_session import grade_take_turn
+
+    guard, memory = limits
+    graded = _graded_chapter(chapter)
+    answers.graded_chapter = graded
+    if chapter.take_turn == "required" and _handed_out_take_turn(code):
+        answers.take_turn_unanswered = True
+        return
+    grade = grade_take_turn(sources, graded, memory, guard)
+    if grade.stopped:
+        answers.unusable = (
+            TOO_LONG
+            if guard.remaining() <= 0
+            else f"the process that plays take_turn stopped ({grade.stopped})"
+        )
+        return
+    answers.described = {"callable": grade.callable}
+    if chapter.take_turn == "required" and not grade.callable:
+        answers.take_turn_unanswered = True
+        return
+    answers.reference = code.reference_use() or grade.not_own
+    answers.rules = None if answers.reference else grade.rules
+
+
+def _handed_out_take_turn(code: SubmissionCode) -> bool:
+    """Whether the notebook's last ``def take_turn`` is code a student edition hands out,
+    unchanged (a placeholder that raises), of its chapter or of any other."""
+    function = code.functions.get("take_turn")
+    if not isinstance(function, ast.FunctionDef):
+        return False
+    return any(fingerprint(function) in known for known in handed_out().values())
 
 
 TOO_LONG = "it ran longer than the time limit"
@@ -265,7 +316,7 @@ TOO_LONG = "it ran longer than the time limit"
 
 def _too_long(timeout: float, session: KernelSession, cells: int, stage: str) -> str:
     """Which part ran past the time limit: the kernel's start, the notebook's cells (the one
-    running), or what the checker asked after them (the graded games)."""
+    running), or what the checker did after them (the graded games)."""
     limit = f"{TOO_LONG} of {timeout:g} s"
     if session.cells_ran_in is None and session.running:
         return f"{limit} in the notebook's cells (cell {session.running} of {cells} was running)"
@@ -325,8 +376,7 @@ class _Questions:
         if self.code.tampering():
             return
         if chapter.take_turn != "none":
-            self.answers.stage = "the graded games (take_turn's games of the rules)"
-            await self.take_turn(_graded_chapter(chapter), chapter.take_turn == "required")
+            await self.results()
         for variable in chapter.strategies:
             if self.asking_on():
                 await self.strategy(variable, games, chapter.number)
@@ -334,46 +384,15 @@ class _Questions:
             self.answers.stage = "reading the exercises' answers"
             await self.exercises(chapter.exercises)
 
-    async def take_turn(self, graded: int | None, required: bool) -> None:
-        """Where take_turn comes from, every game of the checks (for chapter ``graded``'s
-        rules; None: every rule), then the results. A required take_turn that is missing, or
-        is a placeholder as handed out, is not answered: no game is played."""
-        from .kernel_session import Unanswered
-
-        answers = self.answers
-        try:
-            answers.described = read_describe(await self.ask({"kind": "describe"}))
-        except (Unanswered, MalformedAnswer) as error:
-            answers.unusable = f"the kernel did not answer the checker ({error})"
+    async def results(self) -> None:
+        """The results of the student's own simulation, if the notebook binds a take_turn
+        (used only if take_turn is then graded as the student's own: see :func:`_take_turn`)."""
+        if "take_turn" not in self.code.names or _handed_out_take_turn(self.code):
             return
-        if required and (not answers.described["callable"] or self.handed_out()):
-            answers.take_turn_unanswered = True
-            return
-        if not answers.described["callable"]:
-            return
+        self.answers.stage = "reading the results of the notebook's simulation"
         found = await self.results_found()
-        answers.reference = _reference_use(self.code, answers.described)
-        answers.graded_chapter = graded
-        games = [] if answers.reference else rule_games(chapter=graded)
-        sent = [self.session.send({"kind": "game", "game": g.setup}) for g in games]
         rerun = self.send_rerun(found[0]) if found else None
-        book = GradeBook(graded)
-        for game, question in zip(games, sent, strict=True):
-            try:
-                observed = await self.session.receive(question)
-            except Unanswered as error:
-                observed = {"unanswered": str(error)}
-            book.add(game, observed)
-        answers.rules = None if answers.reference else book.report()
         await self.find_results(found, rerun)
-
-    def handed_out(self) -> bool:
-        """Whether the notebook's last ``def take_turn`` is code a student edition hands out,
-        unchanged (a placeholder that raises), of its chapter or of any other."""
-        function = self.code.functions.get("take_turn")
-        if not isinstance(function, ast.FunctionDef):
-            return False
-        return any(fingerprint(function) in known for known in handed_out().values())
 
     async def results_found(self) -> list[dict]:
         """The notebook's simulation results and results tables, the likeliest first."""
@@ -664,18 +683,6 @@ def _exercises_verdict(
     graded = grade_answers(chapter.exercises, expected, answers.values, show_expected)
     report.failures += graded.failures
     report.texts.append(str(graded))
-
-
-def _reference_use(code: SubmissionCode, described: dict) -> str:
-    """Why take_turn is the package's reference engine or calls it ('' when it is not)."""
-    if described.get("is_reference"):
-        return f"take_turn is {described.get('module')}.take_turn"
-    static = code.reference_use()
-    if static:
-        return static
-    if described.get("uses"):
-        return "take_turn calls the package's " + ", ".join(described["uses"])
-    return ""
 
 
 def _results_text(answers: _Answers) -> tuple[list[str], str]:

@@ -1,14 +1,15 @@
-"""Play a ``take_turn`` on games the checker chose and report what happened, as plain data.
+"""Play a ``take_turn`` on games the checks chose and report what happened, as plain data.
 
-The checker of a submitted notebook asks the student's kernel for these answers, and
-:func:`~monopoly_lesson.grading.check_take_turn` plays the same games in its own process.
-A game is built from data (the start, the dice faces or a dice seed, the first cards) with
+:func:`~monopoly_lesson.grading.check_take_turn` plays a notebook's take_turn with these in
+the notebook's own process (a submission's take_turn is graded elsewhere: see
+:mod:`~monopoly_lesson.checker.graded_process`, whose copy of this game set-up a test keeps
+equal). A game is built from data (the start, the dice faces or a dice seed, the first cards) with
 the ordinary objects a student uses (``Player``, ``SpaceTracker``, ``PresetDice``,
 ``RandomDice``, ``CardDeck``), so a graded turn looks like any other. Each turn is observed:
 the tallies, the token, the jail state, the rolls and cards used and what was narrated.
 Nothing here decides whether a turn is right; the checker does, with the reference engine
-on its side. The other chapters' questions are answered the same way: the chapter-9
-strategy's games (:mod:`monopoly_lesson.checker.strategy_probe`) and the values of the variables
+on its side. The checker asks a submission's kernel the other questions here: the results
+of its simulations, the chapter-9 strategy's games (:mod:`monopoly_lesson.checker.strategy_probe`) and the values of the variables
 that hold exercise answers (:func:`values_in`).
 """
 
@@ -19,10 +20,8 @@ import inspect
 import io
 import json
 import numbers
-import types
 from collections.abc import Callable
 
-from .. import rules as reference
 from ..rules import LESSON_RULES, Rules, Seat
 from ..starter import PresetDice, RandomDice, tallies
 from . import strategy_probe
@@ -30,7 +29,6 @@ from . import strategy_probe
 __all__ = [
     "REFERENCE_NAMES",
     "answer",
-    "describe_take_turn",
     "game_seat",
     "observe",
     "play_game",
@@ -108,60 +106,6 @@ def play_game(take_turn: Callable[..., None] | None, game: dict) -> dict:
     return {"turns": turns, "failed": None}
 
 
-def describe_take_turn(take_turn: object) -> dict:
-    """Where ``take_turn`` comes from, and the reference engine's functions its code uses."""
-    code = getattr(take_turn, "__code__", None)
-    own = {id(getattr(reference, name)): name for name in REFERENCE_NAMES}
-    return {
-        "callable": callable(take_turn),
-        "module": str(getattr(take_turn, "__module__", ""))[:200],
-        "is_reference": take_turn is reference.take_turn or code is reference.take_turn.__code__,
-        "uses": sorted(_uses(take_turn, own, set())),
-    }
-
-
-def _uses(fn: object, own: dict[int, str], seen: set[int]) -> set[str]:
-    """The reference functions ``fn`` refers to, through the notebook's functions it calls."""
-    fn = getattr(fn, "func", fn)  # functools.partial
-    fn = getattr(fn, "__wrapped__", fn)
-    if id(fn) in seen or not isinstance(fn, types.FunctionType) or len(seen) > 200:
-        return set()
-    seen.add(id(fn))
-    found = {own[id(fn)]} if id(fn) in own else set()
-    if fn.__module__.startswith("monopoly_lesson"):
-        return found
-    values = [fn.__globals__.get(name) for name in _names(fn.__code__)]
-    values += [cell.cell_contents for cell in fn.__closure__ or () if _filled(cell)]
-    for value in values:
-        if isinstance(value, types.ModuleType) and value.__name__.startswith("monopoly_lesson"):
-            found |= {
-                f"{value.__name__}.{n}"
-                for n in _names(fn.__code__)
-                if id(getattr(value, n, None)) in own
-            }
-        elif id(value) in own:
-            found.add(own[id(value)])
-        else:
-            found |= _uses(value, own, seen)
-    return found
-
-
-def _names(code: types.CodeType) -> set[str]:
-    names = set(code.co_names)
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            names |= _names(const)
-    return names
-
-
-def _filled(cell: types.CellType) -> bool:
-    try:
-        cell.cell_contents  # noqa: B018
-    except ValueError:  # an empty cell
-        return False
-    return True
-
-
 def results_in(namespace: dict) -> list[dict]:
     """The simulation results and 40-row results tables among the notebook's variables."""
     from ..simulation import SimulationResult
@@ -211,8 +155,6 @@ def answer(request: str, namespace: dict) -> str:
     asked = json.loads(request)
     fn = namespace.get("take_turn")
     kind = asked["kind"]
-    if kind == "describe":
-        return json.dumps(describe_take_turn(fn))
     if kind == "results":
         return json.dumps(results_in(namespace))
     if kind == "rerun":
@@ -227,7 +169,7 @@ def answer(request: str, namespace: dict) -> str:
         return json.dumps(strategy_probe.play_recorded(value, asked["games"]))
     if kind == "values":
         return json.dumps(values_in(namespace, asked["names"]))
-    return json.dumps(play_game(fn, asked["game"]))  # type: ignore[arg-type]
+    raise ValueError(f"no such question: {kind!r}")
 
 
 def values_in(namespace: dict, names: list[str]) -> dict:

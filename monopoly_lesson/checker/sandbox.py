@@ -29,9 +29,11 @@ LAUNCHER = Path(__file__).with_name("kernel_launcher.py")
 PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER, PR_GET_CHILD_SUBREAPER = 4, 36, 37
 
 
-def launcher_command(parent: int, memory: int) -> list[str]:
-    """The command that starts a kernel (the rest of the command line) under the limits."""
-    return [sys.executable, "-I", str(LAUNCHER), str(parent), str(memory), "--"]
+def launcher_command(parent: int, memory: int, pipes: bool = False) -> list[str]:
+    """The command that starts a kernel (the rest of the command line) under the limits;
+    with ``pipes`` it keeps its stdin and stdout (the graded process answers on them)."""
+    keep = ["--pipes"] if pipes else []
+    return [sys.executable, "-I", str(LAUNCHER), str(parent), str(memory), *keep, "--"]
 
 
 def process_began() -> float:

@@ -1,0 +1,392 @@
+"""The process in which a student's take_turn is played for a grade: it holds only what the
+exercise gives the student.
+
+The checker starts this file as a script (``python -I -S graded_process.py PACKAGE PATH...``,
+through ``kernel_launcher.py`` for the memory cap), so that it imports nothing of the package
+but the starter classes (``monopoly_lesson.starter``, and the small ``checks`` it uses), read
+before any of the student's code runs. Every other name of the package is *withheld*: it can
+be imported, so that a notebook's cells run as they did in its own kernel, but any use of it
+raises :class:`WithheldError`, naming it. Once the starter is loaded an audit hook (which
+Python cannot remove) refuses to open any file but Python's own libraries (so no file of the
+package, no stored solution, nothing another process left), to start processes, to load C
+libraries or to open sockets. The reference engine and the checker are not here to be
+reached, by any route.
+
+The checker sends the notebook's code cells, read from the file in its own process, and then
+the games to play, one JSON request per line; this process answers each with one JSON line
+of what happened (see :func:`play_game`). It decides nothing: the checker compares the
+answers with its own reference engine, in its own process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import inspect
+import io
+import json
+import numbers
+import os
+import signal
+import sys
+import types
+from pathlib import Path
+
+TEXT_LIMIT = 2000  # characters kept of a turn's narration or an error message
+GAME_SECONDS = 10  # a game of the checks takes milliseconds: one this slow loops forever
+CELL_SECONDS = 30  # a cell that runs longer here is cut short (it already ran in the kernel)
+STARTER_MODULES = ("checks", "starter")
+"""The package's modules given to the student, loaded before the student's code runs."""
+GIVEN = "only the starter classes (Player, the dice, CardDeck, SpaceTracker, the board)"
+WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
+REFUSED_EVENTS = ("ctypes.", "subprocess.", "socket.", "os.", "shutil.", "pty.", "glob.")
+"""Audit events refused once the student's code runs (``os.listdir`` and ``os.scandir``
+are let through for Python's own libraries)."""
+
+
+class WithheldError(RuntimeError):
+    """A name of the package that the exercise does not give was used."""
+
+
+class TooSlow(BaseException):
+    """A game of the checks ran far longer than a correct take_turn needs."""
+
+
+class Room:
+    """What this process knows: where the package is, what may be read, what was reached."""
+
+    def __init__(self, package: Path, readable: list[str]) -> None:
+        self.package = package.resolve()
+        self.readable = [Path(p).resolve() for p in readable]
+        self.reached: list[dict] = []  # {"what", "when"}: "uses NAME", "reads PATH", ...
+        self.phase = "cells"  # "cells" while the notebook's code runs, "turns" in the games
+        self.sealed = False
+
+    def reach(self, what: str) -> None:
+        """Note that the student's code reached ``what`` (kept once per phase)."""
+        entry = {"what": what[:300], "when": self.phase}
+        if entry not in self.reached and len(self.reached) < 100:
+            self.reached.append(entry)
+
+    def may_read(self, path: object) -> bool:
+        """Whether ``path`` is a file of Python's own libraries (not of the package)."""
+        if isinstance(path, bytes):
+            path = os.fsdecode(path)
+        if not isinstance(path, str):
+            return False
+        if path == os.devnull:
+            return True
+        real = Path(os.path.realpath(path))
+        if real == self.package or self.package in real.parents:
+            return False
+        return any(real == root or root in real.parents for root in self.readable)
+
+    def audit(self, event: str, args: tuple) -> None:
+        """Python's audit hook: refuse what the graded code may not do (once sealed)."""
+        if not self.sealed:
+            return
+        if event == "open":
+            path, mode, flags = (*args, None, None, None)[:3]
+            writes = bool(isinstance(flags, int) and flags & WRITE_FLAGS) or (
+                isinstance(mode, str) and any(c in mode for c in "wax+")
+            )
+            if writes or not self.may_read(path):
+                self._refuse(f"reads {self._shown(path)}")
+        elif event in ("os.listdir", "os.scandir"):
+            if not self.may_read(args[0] if args else "."):
+                self._refuse(f"lists {self._shown(args[0] if args else '.')}")
+        elif event.startswith(REFUSED_EVENTS):
+            self._refuse(f"calls {event}")
+
+    def _shown(self, path: object) -> str:
+        """A path as the report shows it: within the package, from the package's name."""
+        if isinstance(path, int):
+            return f"file descriptor {path}"
+        text = os.fsdecode(path) if isinstance(path, bytes) else str(path)
+        with contextlib.suppress(OSError, ValueError):
+            real = Path(os.path.realpath(text))
+            if real == self.package or self.package in real.parents:
+                return str(Path(self.package.name, real.relative_to(self.package)))
+        return text[:200]
+
+    def _refuse(self, what: str) -> None:
+        self.reach(what)
+        raise PermissionError(f"{what}: not available where take_turn is graded")
+
+
+ROOM: Room | None = None
+
+
+class Withheld:
+    """A name of the package that the exercise does not give: any use of it raises."""
+
+    __slots__ = ("_withheld_name",)
+
+    def __init__(self, name: str) -> None:
+        object.__setattr__(self, "_withheld_name", name)
+
+    def _refuse(self, *args: object, **kwargs: object) -> object:
+        name = object.__getattribute__(self, "_withheld_name")
+        if ROOM is not None:
+            ROOM.reach(f"uses {name}")
+        raise WithheldError(f"{name} is not available where take_turn is graded ({GIVEN})")
+
+    __call__ = __bool__ = __len__ = __iter__ = __contains__ = __getitem__ = _refuse
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __hash__ = _refuse  # type: ignore[assignment]
+    __int__ = __float__ = __index__ = __add__ = __radd__ = __sub__ = __rsub__ = _refuse
+    __mul__ = __rmul__ = __mod__ = __truediv__ = __floordiv__ = __neg__ = _refuse
+    __setattr__ = __delattr__ = __setitem__ = _refuse
+
+    def __getattr__(self, attribute: str) -> Withheld:
+        name = object.__getattribute__(self, "_withheld_name")
+        return Withheld(f"{name}.{attribute}")
+
+    def __repr__(self) -> str:
+        return f"<{object.__getattribute__(self, '_withheld_name')}: withheld>"
+
+
+class WithheldModule(types.ModuleType):
+    """A module of the package that the exercise does not give: its starter names are the
+    real ones, every other name is :class:`Withheld`."""
+
+    def __getattr__(self, attribute: str) -> object:
+        if attribute.startswith("__"):
+            raise AttributeError(attribute)
+        starter = sys.modules["monopoly_lesson.starter"]
+        if attribute in getattr(starter, "__all__", ()):
+            return getattr(starter, attribute)
+        return Withheld(f"{self.__name__}.{attribute}")
+
+
+class WithheldFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Makes every module of the package but the starter's a :class:`WithheldModule`."""
+
+    def find_spec(self, name: str, path: object = None, target: object = None) -> object:
+        if name.split(".")[0] != "monopoly_lesson" or name in sys.modules:
+            return None
+        return importlib.machinery.ModuleSpec(name, self, is_package=True)
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
+        module = WithheldModule(spec.name)
+        module.__path__ = []  # type: ignore[attr-defined]
+        return module
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        """Nothing to run: a withheld module has no code here."""
+
+
+def load_starter(package: Path) -> types.ModuleType:
+    """The package as the exercise gives it: the starter's names, the rest withheld."""
+    sys.meta_path.insert(0, WithheldFinder())
+    top = WithheldModule("monopoly_lesson")
+    top.__path__ = []  # type: ignore[attr-defined]
+    sys.modules["monopoly_lesson"] = top
+    for name in STARTER_MODULES:
+        spec = importlib.util.spec_from_file_location(
+            f"monopoly_lesson.{name}", package / f"{name}.py"
+        )
+        module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+        sys.modules[spec.name] = module  # type: ignore[union-attr]
+        spec.loader.exec_module(module)  # type: ignore[union-attr]
+        setattr(top, name, module)
+    starter = sys.modules["monopoly_lesson.starter"]
+    for name in starter.__all__:
+        setattr(top, name, getattr(starter, name))
+    return starter
+
+
+def run_cells(cells: list, namespace: dict) -> list[str]:
+    """Run the notebook's code cells in order, past any that fail; each failure in a line."""
+    failed = []
+    for number, source in cells:
+        try:
+            code = compile(source, f"<cell {number}>", "exec")
+            with contextlib.redirect_stdout(io.StringIO()):
+                exec(code, namespace)
+        except BaseException as error:  # a cell may raise anything, SystemExit included
+            if isinstance(error, KeyboardInterrupt):
+                raise
+            failed.append(f"cell {number}: {type(error).__name__}: {_clip(str(error), 200)}")
+    return failed
+
+
+def describe(namespace: dict) -> dict:
+    """The notebook's take_turn: defined, callable, and whether it is a withheld name."""
+    fn = namespace.get("take_turn")
+    inner = fn
+    for _ in range(20):  # functools.partial and functools.wraps lead to what is called
+        if _is_withheld(inner):
+            break
+        following = getattr(inner, "func", None)
+        if following is None:
+            following = getattr(inner, "__wrapped__", None)
+        if following is None:
+            break
+        inner = following
+    withheld = object.__getattribute__(inner, "_withheld_name") if _is_withheld(inner) else None
+    return {"defined": "take_turn" in namespace, "callable": callable(fn), "withheld": withheld}
+
+
+def _is_withheld(value: object) -> bool:
+    return type(value) is Withheld
+
+
+def make_seat(starter: types.ModuleType, game: dict, rules: dict) -> dict:
+    """The objects of one game, set up as ``game`` says, as a student's turn receives them."""
+    player = starter.Player(game.get("start", 1), verbose=True)
+    if game.get("jail_turns") is not None:
+        player.in_jail, player.pos, player.jail_turns = True, starter.JAIL, game["jail_turns"]
+    if game.get("dice_seed") is not None:
+        dice = starter.RandomDice(game["dice_seed"], verbose=True)
+    else:
+        dice = starter.PresetDice(game.get("dice") or [], verbose=True, sides=rules["dice_sides"])
+    lesson = rules["chance"] == "lesson"
+    chance_table = starter.chance_deck if lesson else starter.standard_chance_deck
+    seed = game.get("seed", 0)
+    return {
+        "player": player,
+        "tracker": starter.SpaceTracker(verbose=True),
+        "dice": dice,
+        "chance": starter.CardDeck(
+            chance_table,
+            seed=seed,
+            order=game.get("chance_order", ()),
+            verbose=True,
+            replace=rules["replacement"],
+        ),
+        "community": starter.CardDeck(
+            starter.community_deck,
+            seed=seed + 1,
+            order=game.get("chest_order", ()),
+            verbose=True,
+            replace=rules["replacement"],
+        ),
+    }
+
+
+def observe(starter: types.ModuleType, seat: dict, said: str = "") -> dict:
+    """What the rules define about a seat now, as JSON-ready data (``rolls`` None: not known)."""
+    player, dice = seat["player"], seat["dice"]
+    pos = player.pos
+    if isinstance(pos, bool) or not isinstance(pos, numbers.Integral):
+        pos = repr(pos)[:100]
+    jail_turns = player.jail_turns
+    return {
+        "counts": starter.tallies(seat["tracker"]),
+        "pos": pos if isinstance(pos, str) else int(pos),
+        "in_jail": bool(player.in_jail),
+        "jail_turns": int(jail_turns) if isinstance(jail_turns, numbers.Integral) else -1,
+        "rolls": dice.rolls_used if isinstance(dice, starter.PresetDice) else None,
+        "chance": int(seat["chance"].draws),
+        "chest": int(seat["community"].draws),
+        "said": _clip(said),
+    }
+
+
+def play_game(
+    starter: types.ModuleType, take_turn: object, game: dict, rules: dict, slow: str = ""
+) -> dict:
+    """Play ``game["turns"]`` turns; every turn observed, and the error that stopped it.
+    After a game that ran too long (``slow``, its message) no more turns are played."""
+    seat = make_seat(starter, game, rules)
+    if slow:
+        failed = {"type": "TooSlow", "message": f"not played: {slow}"}
+        return {"turns": [], "failed": {**failed, "state": observe(starter, seat)}}
+    extra = {"rules": types.SimpleNamespace(**rules)} if _takes_rules(take_turn) else {}
+    turns: list[dict] = []
+    signal.setitimer(signal.ITIMER_REAL, GAME_SECONDS)
+    try:
+        for _ in range(game["turns"]):
+            said = io.StringIO()
+            try:
+                with contextlib.redirect_stdout(said):
+                    take_turn(  # type: ignore[operator]
+                        seat["player"],
+                        seat["tracker"],
+                        dice=seat["dice"],
+                        chance=seat["chance"],
+                        community=seat["community"],
+                        **extra,
+                    )
+            except (Exception, TooSlow) as error:  # a student's code may raise anything
+                failed = {"type": type(error).__name__, "message": _clip(str(error))}
+                state = observe(starter, seat, said.getvalue())
+                return {"turns": turns, "failed": {**failed, "state": state}}
+            turns.append(observe(starter, seat, said.getvalue()))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    return {"turns": turns, "failed": None}
+
+
+def _too_slow(signum: int, frame: object) -> None:
+    if ROOM is not None and ROOM.phase == "cells":
+        raise TooSlow(f"this cell took more than {CELL_SECONDS} s here, and was cut short")
+    raise TooSlow(f"this game took more than {GAME_SECONDS} s: take_turn may never end")
+
+
+def _takes_rules(take_turn: object) -> bool:
+    try:
+        return "rules" in inspect.signature(take_turn).parameters  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return False
+
+
+def _clip(text: str, limit: int = TEXT_LIMIT) -> str:
+    return text if len(text) <= limit else text[:limit] + " [...]"
+
+
+def serve(room: Room, starter: types.ModuleType, requests: object, answers: object) -> None:
+    """Answer the checker's requests, one JSON line each, until its input ends."""
+    namespace: dict = {"__name__": "__main__", "__builtins__": __builtins__}
+    rules: dict = {}
+    slow = ""
+    for line in requests:  # type: ignore[attr-defined]
+        asked = json.loads(line)
+        kind = asked.get("kind")
+        if kind == "load":
+            rules = dict(asked["rules"])
+            room.phase = "cells"
+            failed = run_cells([tuple(cell) for cell in asked["cells"]], namespace)
+            answer: object = {**describe(namespace), "failed_cells": failed[:50]}
+        elif kind == "game":
+            room.phase = "turns"
+            answer = play_game(starter, namespace.get("take_turn"), asked["game"], rules, slow)
+            failed = answer["failed"] or {}
+            if failed.get("type") == "TooSlow" and not slow:
+                slow = f"an earlier game ran too long ({failed['message']})"
+        elif kind == "reached":
+            answer = list(room.reached)
+        else:
+            answer = {"error": f"no such request: {kind!r}"}
+        answers.write(json.dumps(answer) + "\n")  # type: ignore[attr-defined]
+        answers.flush()  # type: ignore[attr-defined]
+
+
+def main(argv: list[str]) -> None:
+    """``PACKAGE PATH...``: load the starter, seal the process, answer on stdin/stdout."""
+    global ROOM
+    package, *paths = argv
+    sys.path[:] = list(dict.fromkeys(p for p in [*sys.path, *paths] if os.path.isdir(p)))
+    answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.dup2(null, 2)
+    sys.stdout = sys.stderr = io.StringIO()
+    requests = io.TextIOWrapper(os.fdopen(os.dup(0), "rb"), encoding="utf-8")
+    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+    sys.stdin = io.StringIO()
+    import numpy  # noqa: F401 - loaded before the seal, as the starter needs them
+    import pandas  # noqa: F401
+
+    room = ROOM = Room(Path(package), sys.path)
+    starter = load_starter(Path(package))
+    signal.signal(signal.SIGALRM, _too_slow)
+    sys.addaudithook(room.audit)
+    room.sealed = True
+    serve(room, starter, requests, answers)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

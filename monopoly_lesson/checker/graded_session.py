@@ -1,0 +1,215 @@
+"""Grade a notebook's take_turn in a process that holds only what the exercise gives.
+
+The checker sends the notebook's code cells (read from the file here, not from its kernel)
+to :mod:`~monopoly_lesson.checker.graded_process`, which runs them with the package's starter
+classes and nothing else of the package, then plays the games of the checks there and
+reports each turn as data. The reference engine plays the same games in this process, and
+:class:`~monopoly_lesson.grading.GradeBook` compares. Nothing the notebook can reach decides
+the grade: its own kernel is not asked about take_turn at all, and a take_turn that tries to
+use the package's engine (or read its files, or a stored solution) is told so by name.
+
+The random games' seeds are drawn from the notebook's code, so that no answer can be worked
+out in advance and pasted in, and the same notebook is always graded on the same games.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..grading import GradeBook, GradingReport, rule_games
+from ..rules import LESSON_RULES
+from .kernel_session import ANSWER_LIMIT, Unanswered
+from .sandbox import ProcessGuard, launcher_command
+
+__all__ = ["SCRIPT", "GradedProcess", "TakeTurnGrade", "grade_take_turn", "graded_seed"]
+
+SCRIPT = Path(__file__).with_name("graded_process.py")
+PACKAGE = Path(__file__).resolve().parent.parent
+RANDOM_GAMES_SEED = 2026  # the checks' own seed; a notebook's games are drawn from it
+
+
+def graded_seed(sources: list[tuple[int, str]]) -> int:
+    """The seed of a notebook's random games: the same for the same code, unknowable before."""
+    text = json.dumps(sources).encode()
+    return RANDOM_GAMES_SEED + int(hashlib.sha256(text).hexdigest()[:8], 16)
+
+
+def library_paths() -> list[str]:
+    """Where Python's own libraries and the lesson's dependencies are (never the package's
+    folder, the notebooks' or the current one): the graded process reads only these."""
+    import numpy
+    import pandas
+
+    paths = sysconfig.get_paths()
+    found = [paths[key] for key in ("stdlib", "platstdlib", "purelib", "platlib")]
+    found += [str(Path(module.__file__).resolve().parent.parent) for module in (numpy, pandas)]
+    return list(dict.fromkeys(p for p in found if Path(p).is_dir()))
+
+
+class GradedProcess:
+    """The graded process: started under the check's memory cap and watched by its guard;
+    questions sent as JSON lines, answers read as JSON lines (see ``graded_process``)."""
+
+    def __init__(self, memory: int) -> None:
+        self.folder = tempfile.TemporaryDirectory(prefix="graded-")
+        command = [
+            *launcher_command(os.getpid(), memory, pipes=True),
+            sys.executable,
+            "-I",
+            "-S",
+            str(SCRIPT),
+            str(PACKAGE),
+            *library_paths(),
+        ]
+        self.process = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            cwd=self.folder.name,
+            env={"PATH": os.defpath, "HOME": self.folder.name, "LC_ALL": "C.UTF-8"},
+        )
+
+    def send(self, request: dict) -> None:
+        """Put one question; answers come in the order asked."""
+        try:
+            self.process.stdin.write((json.dumps(request) + "\n").encode())  # type: ignore[union-attr]
+            self.process.stdin.flush()  # type: ignore[union-attr]
+        except (BrokenPipeError, OSError):
+            pass  # it has stopped: receive() says so
+
+    def receive(self) -> object:
+        """The next answer, read strictly; :class:`Unanswered` if none came."""
+        line = self.process.stdout.readline(ANSWER_LIMIT + 1)  # type: ignore[union-attr]
+        if not line:
+            raise Unanswered("the process that plays take_turn stopped")
+        if len(line) > ANSWER_LIMIT or not line.endswith(b"\n"):
+            raise Unanswered("the answer is too long")
+        try:
+            return json.loads(line)
+        except (ValueError, RecursionError):
+            raise Unanswered("the answer is not readable") from None
+
+    def close(self) -> None:
+        """Stop the process and remove its folder."""
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+        for stream in (self.process.stdin, self.process.stdout):
+            stream.close()  # type: ignore[union-attr]
+        self.folder.cleanup()
+
+
+@dataclass
+class TakeTurnGrade:
+    """What the graded process showed of a notebook's take_turn, and its grade."""
+
+    defined: bool = False
+    callable: bool = False
+    not_own: str = ""  # why take_turn is not the student's own work ('' when it is)
+    rules: GradingReport | None = None
+    failed_cells: list[str] = field(default_factory=list)
+    stopped: str = ""  # why the graded process gave no usable answer ('' when it did)
+
+
+def grade_take_turn(
+    sources: list[tuple[int, str]],
+    chapter: int | None,
+    memory: int,
+    guard: ProcessGuard,
+) -> TakeTurnGrade:
+    """Run the notebook's code cells in a graded process and grade its take_turn there on
+    the games of ``chapter``'s checks (None: every rule)."""
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    transform = TransformerManager().transform_cell
+    cells = [(number, _python(transform, source)) for number, source in sources]
+    grade = TakeTurnGrade()
+    room = GradedProcess(memory)
+    try:
+        rules = {name: getattr(LESSON_RULES, name) for name in LESSON_RULES.__dataclass_fields__}
+        room.send({"kind": "load", "cells": cells, "rules": rules})
+        loaded = _read_loaded(room.receive())
+        grade.defined, grade.callable = loaded["defined"], loaded["callable"]
+        grade.failed_cells = loaded["failed_cells"]
+        playing = grade.callable and not loaded["withheld"]
+        games = rule_games(chapter=chapter, seed=graded_seed(sources)) if playing else []
+        for game in games:
+            room.send({"kind": "game", "game": game.setup})
+        room.send({"kind": "reached"})
+        book = GradeBook(chapter)
+        for game in games:
+            try:
+                observed = room.receive()
+            except Unanswered as error:
+                observed = {"unanswered": str(error)}
+            book.add(game, observed)
+        reached = _read_reached(room.receive())
+        grade.not_own = _not_own(loaded["withheld"], reached)
+        grade.rules = book.report() if playing and not grade.not_own else None
+    except Unanswered as error:
+        grade.stopped = str(error) if guard.remaining() > 0 else "the time limit ran out"
+    finally:
+        room.close()
+    return grade
+
+
+def _python(transform: object, source: str) -> str:
+    """A cell as Python (``%magics`` turned into calls), as its kernel would run it."""
+    try:
+        return transform(source)  # type: ignore[operator]
+    except (SyntaxError, ValueError):
+        return source
+
+
+def _read_loaded(answer: object) -> dict:
+    keys = {"defined", "callable", "withheld", "failed_cells"}
+    if not isinstance(answer, dict) or set(answer) != keys:
+        raise Unanswered("its answer about take_turn is not readable")
+    flags_ok = type(answer["defined"]) is bool and type(answer["callable"]) is bool
+    withheld = answer["withheld"]
+    cells = answer["failed_cells"]
+    texts_ok = isinstance(cells, list) and all(isinstance(c, str) for c in cells[:50])
+    if not (flags_ok and texts_ok and (withheld is None or isinstance(withheld, str))):
+        raise Unanswered("its answer about take_turn is not readable")
+    return {**answer, "withheld": (withheld or "")[:300], "failed_cells": cells[:50]}
+
+
+def _read_reached(answer: object) -> list[dict]:
+    ok = isinstance(answer, list) and all(
+        isinstance(a, dict) and isinstance(a.get("what"), str) and a.get("when") in _WHEN
+        for a in answer
+    )
+    if not ok:
+        raise Unanswered("its answer about what take_turn used is not readable")
+    return answer  # type: ignore[return-value]
+
+
+_WHEN = ("cells", "turns")
+
+
+def _not_own(withheld: str, reached: list[dict]) -> str:
+    """Why take_turn is not the student's own work ('' if nothing says so): it is a name of
+    the package the exercise does not give, or it used one during its turns (or did what the
+    graded process refuses), or the cells read a file of the package or a notebook (a stored
+    solution)."""
+    found = [f"take_turn is {withheld}"] if withheld else []
+    turns = [entry["what"] for entry in reached if entry["when"] == "turns"]
+    reads = [
+        entry["what"]
+        for entry in reached
+        if entry["when"] == "cells"
+        and entry["what"].startswith(("reads ", "lists "))
+        and (entry["what"].split(" ", 1)[1].startswith(PACKAGE.name) or ".ipynb" in entry["what"])
+    ]
+    found += [f"take_turn {what}" for what in dict.fromkeys(turns)]
+    found += [f"the notebook's code {what}" for what in dict.fromkeys(reads)]
+    return "; ".join(found[:3])

@@ -1,0 +1,217 @@
+"""take_turn graded where only the exercise's starter classes are given.
+
+The checker runs a notebook's code cells again in a process of their own (``graded_process``)
+that holds the starter classes and nothing else of the package, and plays the checks' games
+there. Neither the reference engine nor the checker can be reached from it, by any route: a
+notebook that tries is told so by name, and one that patches its own kernel changes nothing.
+"""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+from test_cli_check import OWN_TAKE_TURN
+
+from monopoly_lesson.checker.graded_session import grade_take_turn, graded_seed
+from monopoly_lesson.checker.sandbox import ProcessGuard
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+PACKAGE = Path(__file__).resolve().parent.parent / "monopoly_lesson"
+ONE_DIE = (
+    "def take_turn(player, tracker, *, dice, chance, community):\n"
+    "    d1, d2 = dice.roll()\n"
+    "    player.move_forward(d1)\n"
+    "    tracker.tally(player.pos)\n"
+)
+TURN = "def take_turn(player, tracker, *, dice, chance, community):\n"
+CALL = "(player, tracker, dice=dice, chance=chance, community=community)\n"
+
+
+def graded(*sources: str, chapter: int | None = None):
+    with ProcessGuard(120) as guard:
+        return grade_take_turn(list(enumerate(sources, 1)), chapter, 2**31, guard)
+
+
+def test_the_stored_solutions_pass_where_only_the_starter_is_given():
+    for name in ("01_moving_around", "04_doubles", "05_jail"):
+        book = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+        sources = [(n, c.source) for n, c in enumerate(book.cells, 1) if c.cell_type == "code"]
+        chapter = int(name[:2]) if int(name[:2]) < 5 else None
+        with ProcessGuard(120) as guard:
+            grade = grade_take_turn(sources, chapter, 2**31, guard)
+        assert grade.callable and not grade.not_own and not grade.stopped, name
+        assert grade.rules is not None and grade.rules.passed, (name, str(grade.rules))
+        # the package's other names are there to import, but withheld when used
+        assert any("monopoly_lesson.simulate is not available" in c for c in grade.failed_cells)
+
+
+def test_a_take_turn_of_its_own_is_graded_on_what_it_does():
+    assert graded(OWN_TAKE_TURN).rules.passed
+    broken = graded(ONE_DIE)
+    assert not broken.rules.passed and not broken.not_own
+    assert "moving forward and passing Go" in [c.rule for c in broken.rules.failures]
+
+
+@pytest.mark.parametrize(
+    ("source", "named"),
+    [
+        ("from monopoly_lesson.rules import take_turn as tt\ntake_turn = tt", "take_turn is"),
+        (
+            "import importlib\n"
+            "take_turn = getattr(importlib.import_module('monopoly_' + 'lesson.rules'), "
+            "'take_turn')",
+            "take_turn is monopoly_lesson.rules.take_turn",
+        ),
+        (
+            "import functools, monopoly_lesson as m\n"
+            "take_turn = functools.partial(getattr(m, 'take_' + 'turn'))",
+            "take_turn is monopoly_lesson.take_turn",
+        ),
+        (
+            "import importlib\n"
+            + TURN
+            + "    r = importlib.import_module('monopoly_lesson.rules')\n"
+            "    r.play_turn(r.Seat(player, tracker, dice, chance, community))\n",
+            "take_turn uses monopoly_lesson.rules.Seat",
+        ),
+        (
+            "import monopoly_lesson, os\n" + TURN + "    ns = {}\n"
+            "    folder = os.path.dirname(monopoly_lesson.starter.__file__)\n"
+            "    exec(open(os.path.join(folder, 'rules.py')).read(), ns)\n"
+            "    ns['take_turn']" + CALL,
+            "take_turn reads monopoly_lesson/rules.py",
+        ),
+        (
+            "import monopoly_lesson, pathlib\n"
+            "folder = pathlib.Path(monopoly_lesson.starter.__file__).parent\n"
+            "ns = {}\nexec((folder / 'rules.py').read_text(), ns)\ntake_turn = ns['take_turn']\n",
+            "the notebook's code reads monopoly_lesson/rules.py",
+        ),
+        (
+            f"import json\nbook = json.load(open({str(NOTEBOOKS / '05_jail.ipynb')!r}))\n"
+            "exec('\\n'.join(''.join(c['source']) for c in book['cells'] "
+            "if c['cell_type'] == 'code'))\n",
+            "the notebook's code reads " + str(NOTEBOOKS / "05_jail.ipynb"),
+        ),
+    ],
+    ids=["alias", "getattr", "partial", "in-turn", "exec-in-turn", "exec-at-top", "solution"],
+)
+def test_reaching_the_reference_engine_by_any_route_is_told_by_name(source, named):
+    grade = graded(source)
+    assert grade.not_own.startswith(named), grade.not_own
+    assert grade.rules is None
+
+
+@pytest.mark.parametrize(
+    ("attempt", "named"),
+    [
+        ("__import__('subprocess').run(['true'])", "take_turn calls subprocess.Popen"),
+        ("__import__('ctypes').CDLL(None)", "take_turn calls ctypes.dlopen"),
+        ("__import__('socket').socket()", "take_turn calls socket.__new__"),
+        ("open('notes.txt', 'w')", "take_turn reads notes.txt"),
+        ("__import__('os').listdir(" + repr(str(PACKAGE)) + ")", "take_turn lists monopoly_lesson"),
+    ],
+    ids=["process", "C library", "socket", "write a file", "list the package"],
+)
+def test_what_the_graded_process_refuses_is_named(attempt, named):
+    """Its own processes, C libraries, sockets and files could reach what judges it."""
+    grade = graded(TURN + f"    {attempt}\n")
+    assert grade.not_own.startswith(named), grade.not_own
+
+
+def test_a_take_turn_that_searches_memory_or_modules_finds_nothing_to_use():
+    """Neither the reference engine nor the checker is loaded there to be found."""
+    searching = (
+        "import gc, sys\n"
+        "found = [o for o in gc.get_objects() if getattr(o, '__name__', '') in "
+        "('play_turn', 'resolve_landing', 'grade_game')]\n"
+        "modules = [m for m in sys.modules if m.startswith('monopoly_lesson.')]\n"
+        "assert not found, found\n"
+        "assert modules == ['monopoly_lesson.checks', 'monopoly_lesson.starter'], modules\n"
+    )
+    grade = graded(searching, ONE_DIE)
+    assert grade.failed_cells == [], grade.failed_cells
+    assert not grade.rules.passed
+
+
+def test_a_take_turn_that_never_ends_fails_quickly_naming_the_game():
+    grade = graded(TURN + "    while True:\n        pass\n")
+    failures = grade.rules.failures
+    assert failures and "took more than" in str(failures[0])
+    assert not grade.stopped
+
+
+def test_the_random_games_are_drawn_from_the_code():
+    one, other = [(1, ONE_DIE)], [(1, ONE_DIE + "# mine\n")]
+    assert graded_seed(one) == graded_seed(list(one))
+    assert graded_seed(one) != graded_seed(other)
+
+
+def notebook(folder: Path, *sources: str) -> Path:
+    book = nbformat.v4.new_notebook()
+    book.cells = [nbformat.v4.new_markdown_cell("# 5. Jail")]
+    book.cells += [nbformat.v4.new_code_cell(source) for source in sources]
+    path = folder / "student.ipynb"
+    nbformat.write(book, path)
+    return path
+
+
+def check(path: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "monopoly_lesson", "check", str(path), "--timeout", "180"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+@pytest.mark.parametrize(
+    "cheat",
+    [
+        # the kernel's own answers made the reference engine's, through an alias
+        "import importlib\n"
+        "probe = importlib.import_module('monopoly_lesson.checker.probe')\n"
+        "played = probe.play_game\n"
+        "probe.play_game = lambda fn, game: played(None, game)\n",
+        # the reference engine switched on only when the check's variable is set
+        "import os\n"
+        "if os.environ.get('MONOPOLY_LESSON_CHECKED'):\n"
+        "    take_turn = getattr(__import__('monopoly_lesson'), 'take_' + 'turn')\n",
+        # the package patched through a module's namespace
+        "import monopoly_lesson.grading as g\n"
+        "vars(g)['grade_game'] = lambda game, seen, rules=None: g.CheckResult(game.rule, True)\n",
+    ],
+    ids=["kernel-patched", "switched-on-when-checked", "vars-patch"],
+)
+def test_what_the_notebooks_kernel_does_cannot_pass_a_broken_take_turn(tmp_path, cheat):
+    done = check(notebook(tmp_path, ONE_DIE, cheat))
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stdout.startswith("Broken rules: "), done.stdout[:300]
+    assert "All rules pass" not in done.stdout
+
+
+def test_the_graded_processs_games_are_the_probes_turn_for_turn():
+    """The graded process sets up and observes games with the starter alone (it may not
+    import the reference engine): its copy of ``probe``'s game set-up and observation gives
+    the same answer on every kind of game, for a take_turn right or wrong or raising."""
+    from monopoly_lesson import starter
+    from monopoly_lesson.checker import graded_process, probe
+    from monopoly_lesson.grading import rule_games
+    from monopoly_lesson.rules import LESSON_RULES
+
+    own, broken = {}, {}
+    exec(OWN_TAKE_TURN, own)  # noqa: S102
+    exec(ONE_DIE, broken)  # noqa: S102
+
+    def raising(player, tracker, *, dice, chance, community):
+        dice.roll()
+        raise ValueError("no")
+
+    rules = {name: getattr(LESSON_RULES, name) for name in LESSON_RULES.__dataclass_fields__}
+    games = rule_games(random_games=2, random_turns=40) + rule_games(random_games=0, chapter=2)
+    for take_turn in (own["take_turn"], broken["take_turn"], raising):
+        for game in games:
+            answer = graded_process.play_game(starter, take_turn, game.setup, rules)
+            assert answer == probe.play_game(take_turn, game.setup), game
