@@ -117,8 +117,8 @@ EXERCISES = (
         "the mean fitness of a generation under NUM_WINS, 100 games per player",
         num_wins_mean,
         0,
-        "each game gives one win to one of its four "
-        "players: how many wins does a player have on average after its 100 games?",
+        "each game gives 3 points to its winner and none to its other three "
+        "players: how many points does a player have on average after its 100 games?",
     ),
     Exercise(
         12,
