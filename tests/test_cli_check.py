@@ -248,8 +248,20 @@ CHAPTER_1 = "md:# 1. Moving around the board"
         [CHAPTER_1, GOOD.replace("def take_turn(", "def my_take_turn(")],  # another name
         [CHAPTER_1, PLACEHOLDER, "raise RuntimeError('half done')"],
         ["md:# Notes", PLACEHOLDER],  # a notebook of no known chapter
+        [CHAPTER_1, PLACEHOLDER.replace("Write this part of take_turn", "To do")],
+        [CHAPTER_1, PLACEHOLDER.split("    # YOUR")[0] + "    # YOUR CODE HERE\n    pass\n"],
+        [CHAPTER_1, PLACEHOLDER.split("    # YOUR")[0] + "    return None\n"],
     ],
-    ids=["placeholder", "deleted", "misnamed", "with-a-failed-cell", "no-chapter"],
+    ids=[
+        "placeholder",
+        "deleted",
+        "misnamed",
+        "with-a-failed-cell",
+        "no-chapter",
+        "its-message-edited",
+        "pass",
+        "return-none",
+    ],
 )
 def test_every_way_of_leaving_take_turn_unanswered_gets_one_verdict(tmp_path, sources):
     done = check(notebook(tmp_path, *sources))

@@ -1,5 +1,5 @@
 """The exercises a check grades (chapters 10 to 12), read without a kernel: what the chapters
-and the hints tell a student."""
+and the hints tell a student, and which answers count as not given."""
 
 from __future__ import annotations
 
@@ -10,7 +10,12 @@ import nbformat
 import numpy as np
 import pytest
 
-from monopoly_lesson.checker.exercise_answers import EXERCISES
+from monopoly_lesson.checker.exercise_answers import (
+    EXERCISES,
+    chapter_exercises,
+    grade_answers,
+    not_answered,
+)
 from monopoly_lesson.evolution.operators import FITNESS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -73,3 +78,33 @@ def test_chapter_11_says_what_num_wins_scores_before_its_exercise():
     assert said, "chapter 11 never says what NUM_WINS scores before its exercise"
     sentence = next(s for p in said for s in p.split(". ") if "NUM_WINS" in s)
     assert points_stated(sentence) == points_a_game_gives("num_wins"), sentence
+
+
+# -- what counts as not answered ---------------------------------------------------------
+
+
+NUM_WINS = chapter_exercises(11)
+NOT_GIVEN = not_answered("num_wins_mean")
+
+
+@pytest.mark.parametrize(
+    "given",
+    [{}, {"num_wins_mean": None}, {"num_wins_mean": {"other": "ellipsis", "repr": "Ellipsis"}}],
+    ids=["absent", "None", "Ellipsis"],
+)
+def test_an_answer_left_empty_is_not_answered_as_an_absent_one_is(given):
+    report = grade_answers(NUM_WINS, {"num_wins_mean": 75.0}, given)
+    assert report.failures == (NOT_GIVEN,)
+    assert report.missing == ["num_wins_mean"] and report.wrong == [] and not report.passed
+    assert "not answered  num_wins_mean: write your answer in the variable" in str(report)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [0, 0.0, {"float": "nan"}, "", "75", {"other": "NotImplementedType", "repr": "NotImplemented"}],
+)
+def test_a_number_or_any_other_value_is_an_answer(value):
+    """Only None and ``...`` are left empty: 0, NaN and a text are answers, and wrong here."""
+    report = grade_answers(NUM_WINS, {"num_wins_mean": 75.0}, {"num_wins_mean": value})
+    assert report.wrong == ["num_wins_mean"] and report.missing == []
+    assert report.failures[0].startswith("Wrong answer: num_wins_mean = ")

@@ -5,7 +5,7 @@ import pytest
 from monopoly_lesson import SpaceTracker
 from monopoly_lesson.checker.answers import MalformedAnswer, read_describe, read_game, read_results
 from monopoly_lesson.checker.probe import describe_take_turn, play_game
-from monopoly_lesson.checker.submission_code import read_code
+from monopoly_lesson.checker.submission_code import does_nothing, read_code
 from monopoly_lesson.grading import rule_games
 from monopoly_lesson.starter import tallies
 
@@ -86,6 +86,49 @@ def test_changing_a_students_own_objects_is_not_tampering():
         "p = Player()\np.pos = 5\nchance_deck.attrs['name'] = 'Chance'"
     )
     assert own.tampering() == []
+
+
+HEAD = "def take_turn(player, tracker, *, dice, chance, community):\n"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '    """Roll, move, tally."""\n    # YOUR CODE HERE\n'
+        '    raise NotImplementedError("Write this part of take_turn, then run its cell again.")\n',
+        '    raise NotImplementedError("I will do this later")\n',
+        "    raise ValueError\n",
+        "    pass\n",
+        "    ...\n",
+        '    """Roll, move, tally."""\n',
+        "    return\n",
+        '    """Roll, move, tally."""\n    # not yet\n    return None\n',
+        "    pass\n    raise NotImplementedError\n",
+    ],
+)
+def test_a_take_turn_that_does_nothing_is_a_placeholder(body):
+    assert does_nothing(code(HEAD + body).functions["take_turn"])
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        HEAD + "    d1, d2 = dice.roll()\n",
+        HEAD + "    dice.roll()\n    raise NotImplementedError\n",
+        HEAD + "    return dice.roll()\n",
+        HEAD + "    return 0\n",
+        "@trace\n" + HEAD + "    pass\n",
+        "take_turn = lambda player, tracker, **kw: tracker.tally(player.pos)",
+    ],
+)
+def test_a_take_turn_that_does_something_is_not(source):
+    assert not does_nothing(code(source).functions["take_turn"])
+
+
+def test_a_lambda_that_gives_none_does_nothing_and_an_absent_function_is_not_one():
+    assert does_nothing(code("take_turn = lambda *args, **kw: None").functions["take_turn"])
+    assert does_nothing(code("take_turn = lambda *args, **kw: ...").functions["take_turn"])
+    assert not does_nothing(None)
 
 
 def test_the_answers_of_a_game_are_read_strictly():

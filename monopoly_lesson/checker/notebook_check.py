@@ -72,7 +72,7 @@ from .exercise_answers import Exercise, grade_answers, not_answered
 from .handed_out import fingerprint, handed_out
 from .notebook_chapter import Chapter, notebook_chapter
 from .strategy_probe import STRATEGY_VARIABLE
-from .submission_code import SubmissionCode, read_code
+from .submission_code import SubmissionCode, does_nothing, read_code
 
 if TYPE_CHECKING:
     from .kernel_session import KernelSession
@@ -129,7 +129,7 @@ class _Answers:
     values_note: str = ""
     unusable: str = ""
     graded_chapter: int | None = None  # take_turn graded for this chapter's rules (None: all)
-    take_turn_unanswered: bool = False  # no take_turn, or the chapter's placeholder unchanged
+    take_turn_unanswered: bool = False  # no take_turn, or a placeholder (unchanged or empty)
 
     @property
     def take_turn_graded(self) -> bool:
@@ -369,8 +369,11 @@ class _Questions:
 
     def handed_out(self) -> bool:
         """Whether the notebook's last ``def take_turn`` is code a student edition hands out,
-        unchanged (a placeholder that raises), of its chapter or of any other."""
+        unchanged (a placeholder that raises), of its chapter or of any other, or a
+        placeholder edited to do nothing still (``pass``, ``...``, ``return None``, a ``raise``)."""
         function = self.code.functions.get("take_turn")
+        if does_nothing(function):
+            return True
         if not isinstance(function, ast.FunctionDef):
             return False
         return any(fingerprint(function) in known for known in handed_out().values())

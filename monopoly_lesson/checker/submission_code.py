@@ -16,7 +16,7 @@ from pathlib import Path
 
 from .probe import REFERENCE_NAMES
 
-__all__ = ["SubmissionCode", "read_code"]
+__all__ = ["SubmissionCode", "does_nothing", "read_code"]
 
 PACKAGE = "monopoly_lesson"
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
@@ -174,6 +174,28 @@ def read_code(sources: list[tuple[int, str]]) -> SubmissionCode:
         for statement in _top_level(tree.body):
             _bind(code, statement, number)
     return code
+
+
+def does_nothing(function: ast.AST | None) -> bool:
+    """Whether ``function`` (a ``def`` or a ``lambda``) does nothing at all: a placeholder,
+    whether as handed out or edited. Its body is only ``pass``, ``...``, texts (a docstring,
+    say), ``return`` or ``return None``, and ``raise`` of any error."""
+    if isinstance(function, ast.Lambda):
+        return isinstance(function.body, ast.Constant) and function.body.value in (None, ...)
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    return not function.decorator_list and all(map(_empty_statement, function.body))
+
+
+def _empty_statement(statement: ast.stmt) -> bool:
+    """``pass``, a constant on its own (``...``, a text), ``return [None]`` or any ``raise``."""
+    if isinstance(statement, (ast.Pass, ast.Raise)):
+        return True
+    if isinstance(statement, ast.Expr):
+        return isinstance(statement.value, ast.Constant)
+    return isinstance(statement, ast.Return) and (
+        statement.value is None or _is_none(statement.value)
+    )
 
 
 def _top_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
