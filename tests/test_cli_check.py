@@ -323,6 +323,30 @@ def test_a_take_turn_that_never_rolls_is_graded_not_stopped_by_the_time_limit(
     ) in summary
 
 
+@pytest.mark.parametrize(
+    ("patch", "changed"),
+    [
+        (
+            "import numpy as np\n\n_rng = np.random.default_rng\n"
+            "np.random.default_rng = lambda seed=None: _rng(0)",
+            "numpy.random.default_rng",
+        ),
+        ("import random\n\nsetattr(random, 'seed', lambda *args, **kwargs: None)", "random.seed"),
+    ],
+    ids=["numpy", "random"],
+)
+def test_correct_code_that_patches_the_libraries_randomness_is_not_graded(tmp_path, patch, changed):
+    """As a patch of the package is: nothing is played, and the library is named as itself."""
+    from monopoly_lesson.checker.notebook_check import NOT_GRADED
+
+    done = check(notebook(tmp_path, patch, GOOD))
+    assert done.returncode == 1, done.stdout + done.stderr
+    summary = done.stdout.split("\n\n")[0]
+    assert summary == f"{NOT_GRADED}: cell 1 changes a library's own code ({changed})"
+    assert "graded: nothing" in done.stdout
+    assert "Broken rules" not in done.stdout and "PASS" not in done.stdout
+
+
 def test_a_check_past_its_time_in_the_graded_games_says_so(tmp_path):
     """The cells run at once; the strategy's games are what take long (45 s leaves a loaded
     machine time to start the kernel and run the cells)."""

@@ -1,5 +1,7 @@
 """Reading a submission's code without running it, the checker's answers and output caps."""
 
+from pathlib import Path
+
 import pytest
 
 from monopoly_lesson import SpaceTracker
@@ -78,6 +80,73 @@ def test_a_students_own_functions_with_the_engines_names_are_their_own():
 )
 def test_changing_the_package_or_the_kernel_is_found(source, found):
     assert found in "; ".join(code(source).tampering())
+
+
+@pytest.mark.parametrize(
+    ("source", "changed"),
+    [
+        ("import numpy as np\nnp.random.seed = lambda *a: None", "numpy.random.seed"),
+        ("import numpy\nnumpy.random.default_rng = f", "numpy.random.default_rng"),
+        ("import random\nrandom.seed = f", "random.seed"),
+        ("import random as rnd\ndel rnd.shuffle", "random.shuffle"),
+        ("import numpy as np\nsetattr(np.random, 'seed', f)", "numpy.random.seed"),
+        ("import numpy.random as npr\nnpr.seed = f", "numpy.random.seed"),
+        ("import numpy.random\nnumpy.random.seed = f", "numpy.random.seed"),
+        ("from numpy import random as r\nr.shuffle = f", "numpy.random.shuffle"),
+        (
+            "from numpy.random import Generator\nGenerator.integers = f",
+            "numpy.random.Generator.integers",
+        ),
+        (
+            "from numpy.random import default_rng\ndefault_rng.__defaults__ = (1,)",
+            "numpy.random.default_rng.__defaults__",
+        ),
+        ("import pandas as pd\npd.DataFrame.sample = f", "pandas.DataFrame.sample"),
+        ("import numpy as np\nnp.random.seed, x = f, 1", "numpy.random.seed"),
+        ("import numpy as np\nvars(np.random)['seed'] = f", "numpy.random.seed"),
+        ("import numpy as np\nnp.random.__dict__['seed'] = f", "numpy.random.seed"),
+        ("import sys\nsys.modules['numpy.random'].seed = f", "numpy.random.seed"),
+        ("import importlib\nimportlib.import_module('numpy.random').seed = f", "numpy.random.seed"),
+        ("__import__('numpy.random').random.seed = f", "numpy.random.seed"),
+        ("import numpy as np\ndef quiet():\n    np.random.seed = f\nquiet()", "numpy.random.seed"),
+    ],
+)
+def test_changing_the_libraries_of_the_lessons_randomness_is_found_by_its_real_name(
+    source, changed
+):
+    assert code(source).tampering() == [f"cell 1 changes a library's own code ({changed})"]
+
+
+def test_a_library_bound_to_another_name_or_in_another_cell_is_still_found():
+    found = code("import numpy as np", "rnd = np.random", "rnd.seed = f").tampering()
+    assert found == ["cell 3 changes a library's own code (numpy.random.seed)"]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import numpy as np\nnp.random.seed(1)\nrng = np.random.default_rng(2)\nrng.x = 1",
+        "import random\nrandom.seed(3)\nrandom.shuffle(cards)",
+        "import pandas as pd\npd.options.display.max_rows = 20\npd.set_option('display.width', 99)",
+        "import numpy as np\ntable = np.zeros(3)\ntable[0] = 1\ntable.flags.writeable = False",
+        "import random\nrandom = RandomDice(seed=1)\nrandom.verbose = True",
+        "from numpy.random import default_rng\ndef default_rng(seed):\n    pass\n"
+        "default_rng.calls = 0",
+        "import numpy as np\nclass Dice:\n    pass\nDice.np = np\nDice.seed = np.random.seed",
+    ],
+)
+def test_using_those_libraries_or_setting_their_display_options_is_not_tampering(source):
+    assert code(source).tampering() == []
+
+
+def test_no_chapter_of_the_lesson_changes_the_package_the_libraries_or_the_kernel():
+    import nbformat
+
+    root = Path(__file__).resolve().parents[1] / "notebooks"
+    for path in sorted(root.glob("*.ipynb")):
+        cells = nbformat.read(path, as_version=4).cells
+        sources = [(n, c.source) for n, c in enumerate(cells, 1) if c.cell_type == "code"]
+        assert read_code(sources).tampering() == [], path.name
 
 
 def test_changing_a_students_own_objects_is_not_tampering():

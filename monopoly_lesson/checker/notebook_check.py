@@ -91,8 +91,8 @@ MAX_MEMORY_GB = 1024  # GB: the largest memory cap a check accepts
 MAX_GAMES = 100_000  # the most games a chapter-9 strategy may be asked to play
 RERUN_LIMIT = 3_000_000  # player-turns: a longer simulation is not re-run to verify it
 NOT_GRADED = (
-    "Not graded: the notebook changes the package's own code or how the kernel "
-    "runs code (not allowed)"
+    "Not graded: the notebook changes the package's own code, the libraries it uses (numpy, "
+    "random, pandas) or how the kernel runs code (not allowed)"
 )
 REFERENCE = "take_turn is the package's reference engine (or calls it), not the student's own work"
 
