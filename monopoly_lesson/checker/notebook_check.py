@@ -8,7 +8,8 @@ chose (with the ordinary dice, decks, players and trackers a student uses, or th
 strategy in whole games) and to report what happened, as data; the reference engine plays the
 same games here and the two are compared. The notebook's code is also read (not run) to find a
 take_turn that is the package's reference engine or calls it, and code that changes the
-package or how the kernel runs code.
+package, the libraries its randomness comes from (numpy, random, pandas) or how the kernel
+runs code.
 
 What is graded depends on the notebook's chapter (:mod:`monopoly_lesson.checker.notebook_chapter`):
 take_turn and the results in chapters 1-6 (and 0, 7, 8 if they have one), the student's
