@@ -96,7 +96,7 @@ from .rent_value import (
     simulated_rent,
 )
 from .rules import LESSON_RULES, Rules, Seat, card_destination, take_turn
-from .scenarios import SCENARIOS, Scenario, check_scenario, play_preset
+from .scenarios import SCENARIOS, NoRollError, Scenario, check_scenario, play_preset
 from .simulation import SimulationResult, results_table, simulate, space_table
 from .starter import (
     GO,
@@ -154,6 +154,7 @@ __all__ = [
     "LotState",
     "MonopolyGame",
     "NeverBuy",
+    "NoRollError",
     "Passive",
     "Player",
     "PlayerState",

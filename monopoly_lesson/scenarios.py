@@ -27,6 +27,7 @@ from .starter import (
 __all__ = [
     "SCENARIOS",
     "Difference",
+    "NoRollError",
     "Scenario",
     "check_scenario",
     "compare_turns",
@@ -35,6 +36,11 @@ __all__ = [
 ]
 
 TakeTurn = Callable[..., None]
+
+
+class NoRollError(RuntimeError):
+    """Raised by :func:`play_preset` when a turn ends without a roll of the dice: every turn
+    starts with one, so a take_turn that never rolls would never use the preset dice up."""
 
 
 @dataclass(frozen=True)
@@ -125,7 +131,8 @@ def play_preset(
 
     ``turns=None`` plays until the preset dice are used up. Cards after the preset ones
     come from decks shuffled with ``seed``. With ``verbose`` every event is narrated.
-    Returns the :class:`~monopoly_lesson.rules.Seat` played, with its ``tallies``.
+    Returns the :class:`~monopoly_lesson.rules.Seat` played, with its ``tallies``. A turn
+    that rolls no dice is a :class:`NoRollError` at once (every turn starts with a roll).
 
     >>> play_preset(dice=[1, 3, 2, 3]).tallies  # Go to Income Tax (5), then Connecticut (10)
     {5: 1, 10: 1}
@@ -142,13 +149,26 @@ def play_preset(
     while (turns is None and seat.dice.rolls_left) or (turns and seat.turns_played < turns):
         if verbose:
             print(f"--- Turn {seat.turns_played + 1} ---")
+        rolled = seat.dice.rolls_used
         try:
             seat.play(take_turn)
         except DiceUsedUpError as error:
             raise DiceUsedUpError(
                 f"turn {seat.turns_played + 1} needs more dice: {error}"
             ) from None
+        if seat.dice.rolls_used == rolled:
+            raise NoRollError(_no_roll(seat.turns_played, take_turn))
     return seat
+
+
+def _no_roll(turn: int, take_turn: Callable[..., None] | None) -> str:
+    """What to tell a student whose turn ``turn`` rolled no dice: the rule, and the fix."""
+    name = getattr(take_turn, "__name__", "") if take_turn is not None else ""
+    name = name if name.isidentifier() else "take_turn"
+    return (
+        f"turn {turn} rolled no dice: every turn starts with a roll of the dice "
+        f"({name} must call dice.roll())."
+    )
 
 
 # -- playing a take_turn side by side with the rules -------------------------------------

@@ -331,8 +331,10 @@ def test_chapter_10_a_grader_may_see_the_expected_answers(tmp_path):
         'again.")\nprint(num_wins_mean)',
         "print('done')",
         "num_wins = 75",
+        "# YOUR CODE HERE\nnum_wins_mean = None\nprint(num_wins_mean)",
+        "num_wins_mean = ...  # to do\nprint(num_wins_mean)",
     ],
-    ids=["placeholder kept", "deleted", "misnamed"],
+    ids=["placeholder kept", "deleted", "misnamed", "None", "Ellipsis"],
 )
 def test_chapter_11_every_way_of_not_answering_gets_one_verdict(tmp_path, answer):
     done = check(notebook(tmp_path, "md:# 11. Evolving players", answer))

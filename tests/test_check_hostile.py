@@ -17,8 +17,8 @@ from test_cli_check import NO_ROLL_AGAIN, OWN_TAKE_TURN
 
 REFERENCE = "take_turn is the package's reference engine (or calls it), not the student's own work"
 NOT_GRADED = (
-    "Not graded: the notebook changes the package's own code or how the kernel runs code "
-    "(not allowed)"
+    "Not graded: the notebook changes the package's own code, the libraries it uses (numpy, "
+    "random, pandas) or how the kernel runs code (not allowed)"
 )
 
 

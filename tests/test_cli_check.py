@@ -9,6 +9,7 @@ import io
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -248,8 +249,20 @@ CHAPTER_1 = "md:# 1. Moving around the board"
         [CHAPTER_1, GOOD.replace("def take_turn(", "def my_take_turn(")],  # another name
         [CHAPTER_1, PLACEHOLDER, "raise RuntimeError('half done')"],
         ["md:# Notes", PLACEHOLDER],  # a notebook of no known chapter
+        [CHAPTER_1, PLACEHOLDER.replace("Write this part of take_turn", "To do")],
+        [CHAPTER_1, PLACEHOLDER.split("    # YOUR")[0] + "    # YOUR CODE HERE\n    pass\n"],
+        [CHAPTER_1, PLACEHOLDER.split("    # YOUR")[0] + "    return None\n"],
     ],
-    ids=["placeholder", "deleted", "misnamed", "with-a-failed-cell", "no-chapter"],
+    ids=[
+        "placeholder",
+        "deleted",
+        "misnamed",
+        "with-a-failed-cell",
+        "no-chapter",
+        "its-message-edited",
+        "pass",
+        "return-none",
+    ],
 )
 def test_every_way_of_leaving_take_turn_unanswered_gets_one_verdict(tmp_path, sources):
     done = check(notebook(tmp_path, *sources))
@@ -260,6 +273,78 @@ def test_every_way_of_leaving_take_turn_unanswered_gets_one_verdict(tmp_path, so
     )
     assert "take_turn: not graded (not answered)" in done.stdout
     assert "FAIL" not in done.stdout and "Broken rules" not in done.stdout
+
+
+CHAPTER_1_NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "01_moving_around.ipynb"
+FORGETS_TO_ROLL = (
+    "def take_turn(player, tracker, *, dice, chance, community):\n"
+    '    """Roll two dice, move forward by the total, tally the space landed on."""\n'
+    "    player.move_forward(7)  # the dice are never rolled\n"
+    "    tracker.tally(player.pos)\n"
+)
+
+
+def chapter_1_with(tmp_path, take_turn):
+    """Chapter 1 as a student hands it in, with ``take_turn`` in place of the solution's."""
+    book = nbformat.read(CHAPTER_1_NOTEBOOK, as_version=4)
+    cells = [cell for cell in book.cells if cell.cell_type == "code"]
+    cell = next(cell for cell in cells if "def take_turn(" in cell.source)
+    cell.source = take_turn
+    path = tmp_path / "alice_01.ipynb"
+    nbformat.write(book, path)
+    return path, book
+
+
+@pytest.mark.parametrize(
+    ("take_turn", "verdict"),
+    [
+        (FORGETS_TO_ROLL, "Broken rules: "),
+        (PLACEHOLDER.split("    # YOUR")[0] + "    pass\n", "Not answered: take_turn ("),
+    ],
+    ids=["forgets-to-roll", "pass"],
+)
+def test_a_take_turn_that_never_rolls_is_graded_not_stopped_by_the_time_limit(
+    tmp_path, take_turn, verdict
+):
+    """Chapter 1 plays its take_turn "until the preset dice are used up": a turn that rolls
+    no dice stops that cell at once, with the rule it breaks, and the rest is graded."""
+    path, book = chapter_1_with(tmp_path, take_turn)
+    done = check(path, "--timeout", "120")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "ran longer than the time limit" not in done.stdout + done.stderr
+    summary = done.stdout.split("\n\n")[0].splitlines()
+    assert summary[0].startswith(verdict), summary
+    preset = next(
+        n for n, cell in enumerate(book.cells, 1) if "play_preset(take_turn" in cell.source
+    )
+    assert (
+        f"  cell {preset}: NoRollError: turn 1 rolled no dice: every turn starts with a roll of "
+        "the dice (take_turn must call dice.roll())."
+    ) in summary
+
+
+@pytest.mark.parametrize(
+    ("patch", "changed"),
+    [
+        (
+            "import numpy as np\n\n_rng = np.random.default_rng\n"
+            "np.random.default_rng = lambda seed=None: _rng(0)",
+            "numpy.random.default_rng",
+        ),
+        ("import random\n\nsetattr(random, 'seed', lambda *args, **kwargs: None)", "random.seed"),
+    ],
+    ids=["numpy", "random"],
+)
+def test_correct_code_that_patches_the_libraries_randomness_is_not_graded(tmp_path, patch, changed):
+    """As a patch of the package is: nothing is played, and the library is named as itself."""
+    from monopoly_lesson.checker.notebook_check import NOT_GRADED
+
+    done = check(notebook(tmp_path, patch, GOOD))
+    assert done.returncode == 1, done.stdout + done.stderr
+    summary = done.stdout.split("\n\n")[0]
+    assert summary == f"{NOT_GRADED}: cell 1 changes a library's own code ({changed})"
+    assert "graded: nothing" in done.stdout
+    assert "Broken rules" not in done.stdout and "PASS" not in done.stdout
 
 
 def test_a_check_past_its_time_in_the_graded_games_says_so(tmp_path):

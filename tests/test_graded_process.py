@@ -202,8 +202,8 @@ def test_the_graded_processs_games_are_the_probes_turn_for_turn():
     from monopoly_lesson.rules import LESSON_RULES
 
     own, broken = {}, {}
-    exec(OWN_TAKE_TURN, own)  # noqa: S102
-    exec(ONE_DIE, broken)  # noqa: S102
+    exec(OWN_TAKE_TURN, own)
+    exec(ONE_DIE, broken)
 
     def raising(player, tracker, *, dice, chance, community):
         dice.roll()

@@ -1,10 +1,12 @@
 """The five scenarios of the rules page (``notebooks/rules.md``): exact tallies and end state,
 and ``check_scenario``, which plays a student's take_turn through one of them."""
 
+import functools
+
 import pytest
 
 from monopoly_lesson import SCENARIOS as PACKAGE_SCENARIOS
-from monopoly_lesson import Seat, check_scenario, play_preset, take_turn
+from monopoly_lesson import NoRollError, Seat, check_scenario, play_preset, take_turn
 
 
 def play(start, dice, *, turns=None, chance_order=(), chest_order=(), fn=None, **kwargs):
@@ -149,3 +151,68 @@ def test_check_scenario_raises_with_the_turn_what_is_expected_and_what_happened(
 def test_check_scenario_refuses_what_is_not_a_scenario(scenario, error):
     with pytest.raises(error, match="scenario"):
         check_scenario(take_turn, scenario)
+
+
+def forgets_to_roll(player, tracker, *, dice, chance, community):
+    """Moves and tallies, but never rolls the dice it is given."""
+    player.move_forward(7)
+    tracker.tally(player.pos)
+
+
+def does_nothing(player, tracker, *, dice, chance, community):
+    pass
+
+
+@pytest.mark.parametrize("fn", [forgets_to_roll, does_nothing, lambda *args, **kw: None])
+@pytest.mark.parametrize("turns", [None, 3])
+def test_a_take_turn_that_never_rolls_stops_play_preset_in_its_first_turn(fn, turns):
+    """Played until the preset dice are used up, it would play for ever: one turn is enough."""
+    calls = []
+
+    @functools.wraps(fn)  # the same signature: no rules keyword unless fn takes one
+    def counted(*args, **kwargs):
+        calls.append(1)
+        assert len(calls) < 10, "play_preset played on and on, turns that roll no dice"
+        return fn(*args, **kwargs)
+
+    with pytest.raises(NoRollError) as caught:
+        play_preset(counted, dice=[3, 4, 6, 5], turns=turns)
+    assert len(calls) == 1
+    name = counted.__name__ if counted.__name__.isidentifier() else "take_turn"
+    assert str(caught.value) == (
+        "turn 1 rolled no dice: every turn starts with a roll of the dice "
+        f"({name} must call dice.roll())."
+    )
+
+
+def test_a_turn_without_a_roll_is_named_and_shown_from_play_preset():
+    """The traceback is the caller's line and play_preset's, as for a bad argument: not the
+    seat's machinery, and no error chained to it."""
+    turns = []
+
+    def rolls_once(player, tracker, *, dice, chance, community):
+        assert len(turns) < 10, "play_preset played on and on, turns that roll no dice"
+        if not turns:
+            d1, d2 = dice.roll()
+            player.move_forward(d1 + d2)
+            tracker.tally(player.pos)
+        turns.append(1)
+
+    with pytest.raises(NoRollError, match=r"^turn 2 rolled no dice: ") as caught:
+        play_preset(rolls_once, dice=[3, 4, 6, 5, 1, 2])
+    frames = []
+    trace = caught.value.__traceback__
+    while trace is not None:
+        frames.append(trace.tb_frame.f_code.co_name)
+        trace = trace.tb_next
+    assert frames[-1] == "play_preset" and "play" not in frames
+    assert caught.value.__cause__ is None and caught.value.__context__ is None
+    assert isinstance(caught.value, RuntimeError) and len(turns) == 2
+
+
+def test_the_reference_engine_always_rolls_through_every_scenario():
+    for s in PACKAGE_SCENARIOS.values():
+        seat = play_preset(
+            dice=s.dice, start=s.start, chance_order=s.chance_order, chest_order=s.chest_order
+        )
+        assert seat.dice.rolls_left == 0 and seat.tallies == s.tallies

@@ -3,9 +3,10 @@
 A chapter's checkable exercise assigns its answer to a variable of a fixed name in a code
 cell (``boardwalk_hotel = ...``). The checker reads those variables from the student's
 kernel as data and compares them with the values it computes itself, from the package, in
-its own process. A variable the notebook does not define is not answered, which fails as a
-wrong answer does, with one message however it came about (the placeholder left in, the
-answer deleted or written under another name). A number is right when it is the exact value
+its own process. A variable the notebook does not define, or left empty (None or ``...``),
+is not answered, which fails as a wrong answer does, with one message however it came about
+(the placeholder left in, the answer deleted, left empty or written under another name); a
+number, NaN included, is an answer. A number is right when it is the exact value
 rounded to the digits the chapter shows, or closer; a group's name is right whatever its
 capitals and spacing. A wrong answer is told with the exercise's hint, not the right value
 (graders may ask for it).
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 __all__ = [
+    "EMPTY",
     "EXERCISES",
     "NOT_ANSWERED",
     "AnswersReport",
@@ -117,8 +119,8 @@ EXERCISES = (
         "the mean fitness of a generation under NUM_WINS, 100 games per player",
         num_wins_mean,
         0,
-        "each game gives one win to one of its four "
-        "players: how many wins does a player have on average after its 100 games?",
+        "each game gives 3 points to its winner and none to its other three "
+        "players: how many points does a player have on average after its 100 games?",
     ),
     Exercise(
         12,
@@ -147,6 +149,10 @@ placeholder is left in, the answer deleted or written under another name)."""
 def not_answered(name: str, how: str = "") -> str:
     """The one line that says ``name`` is not answered, and how to answer it."""
     return NOT_ANSWERED.format(name=name, how=how or f"write your answer in the variable {name}")
+
+
+EMPTY = (None, {"other": "ellipsis", "repr": "Ellipsis"})
+"""The encoded answers that give nothing (``name = None``, ``name = ...``): not answered."""
 
 
 def _shown(exercise: Exercise, value: float | str) -> str:
@@ -222,13 +228,13 @@ def grade_answers(
     """Grade the variables the notebook defines (``given``, encoded answers read strictly)
     against the ``expected`` values computed here.
 
-    A variable not defined is not answered. A wrong answer's note gives the exercise's hint,
-    not the right value, unless ``show_expected`` (for graders).
+    A variable not defined, or left empty (:data:`EMPTY`), is not answered. A wrong answer's
+    note gives the exercise's hint, not the right value, unless ``show_expected`` (for graders).
     """
     rows, failures = [], []
     for exercise in exercises:
         name = exercise.name
-        if name not in given:
+        if given.get(name) in EMPTY:
             failures.append(not_answered(name))
             rows.append((name, "not answered", f"write your answer in the variable {name}"))
             continue

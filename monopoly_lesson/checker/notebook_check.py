@@ -8,7 +8,8 @@ chose (with the ordinary dice, decks, players and trackers a student uses, or th
 strategy in whole games) and to report what happened, as data; the reference engine plays the
 same games here and the two are compared. The notebook's code is also read (not run) to find a
 take_turn that is the package's reference engine or calls it, and code that changes the
-package or how the kernel runs code.
+package, the libraries its randomness comes from (numpy, random, pandas) or how the kernel
+runs code.
 
 What is graded depends on the notebook's chapter (:mod:`monopoly_lesson.checker.notebook_chapter`):
 take_turn and the results in chapters 1-6 (and 0, 7, 8 if they have one), the student's
@@ -69,7 +70,7 @@ from .exercise_answers import Exercise, grade_answers, not_answered
 from .handed_out import fingerprint, handed_out
 from .notebook_chapter import Chapter, notebook_chapter
 from .strategy_probe import STRATEGY_VARIABLE
-from .submission_code import SubmissionCode, read_code
+from .submission_code import SubmissionCode, does_nothing, read_code
 
 if TYPE_CHECKING:
     from .kernel_session import KernelSession
@@ -89,8 +90,8 @@ MAX_MEMORY_GB = 1024  # GB: the largest memory cap a check accepts
 MAX_GAMES = 100_000  # the most games a chapter-9 strategy may be asked to play
 RERUN_LIMIT = 3_000_000  # player-turns: a longer simulation is not re-run to verify it
 NOT_GRADED = (
-    "Not graded: the notebook changes the package's own code or how the kernel "
-    "runs code (not allowed)"
+    "Not graded: the notebook changes the package's own code, the libraries it uses (numpy, "
+    "random, pandas) or how the kernel runs code (not allowed)"
 )
 REFERENCE = "take_turn is the package's reference engine (or calls it), not the student's own work"
 
@@ -127,7 +128,7 @@ class _Answers:
     values_note: str = ""
     unusable: str = ""
     graded_chapter: int | None = None  # take_turn graded for this chapter's rules (None: all)
-    take_turn_unanswered: bool = False  # no take_turn, or the chapter's placeholder unchanged
+    take_turn_unanswered: bool = False  # no take_turn, or a placeholder (unchanged or empty)
 
     @property
     def take_turn_graded(self) -> bool:
@@ -304,8 +305,11 @@ def _take_turn(
 
 def _handed_out_take_turn(code: SubmissionCode) -> bool:
     """Whether the notebook's last ``def take_turn`` is code a student edition hands out,
-    unchanged (a placeholder that raises), of its chapter or of any other."""
+    unchanged (a placeholder that raises), of its chapter or of any other, or a
+    placeholder edited to do nothing still (``pass``, ``...``, ``return None``, a ``raise``)."""
     function = code.functions.get("take_turn")
+    if does_nothing(function):
+        return True
     if not isinstance(function, ast.FunctionDef):
         return False
     return any(fingerprint(function) in known for known in handed_out().values())

@@ -8,9 +8,10 @@ the ordinary objects a student uses (``Player``, ``SpaceTracker``, ``PresetDice`
 ``RandomDice``, ``CardDeck``), so a graded turn looks like any other. Each turn is observed:
 the tallies, the token, the jail state, the rolls and cards used and what was narrated.
 Nothing here decides whether a turn is right; the checker does, with the reference engine
-on its side. The checker asks a submission's kernel the other questions here: the results
-of its simulations, the chapter-9 strategy's games (:mod:`monopoly_lesson.checker.strategy_probe`) and the values of the variables
-that hold exercise answers (:func:`values_in`).
+on its side. The checker asks a submission's kernel its other questions here: the results of
+its simulations, the chapter-9 strategy's games
+(:mod:`monopoly_lesson.checker.strategy_probe`) and the values of the variables that hold
+exercise answers (:func:`values_in`).
 """
 
 from __future__ import annotations

@@ -2,8 +2,9 @@
 
 The checker uses it for two findings that no answer from the kernel can hide: a final
 ``take_turn`` that is the package's reference engine or calls it, and code that changes the
-package's own functions or how the kernel runs code (input transformers and other hooks).
-It also tells which variables hold results of the student's own simulation.
+package's own functions, the libraries its randomness comes from (numpy, Python's random,
+pandas: ``np.random.seed = ...``), or how the kernel runs code (input transformers and
+other hooks). It also tells which variables hold results of the student's own simulation.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 
 from .probe import REFERENCE_NAMES
 
-__all__ = ["SubmissionCode", "read_code"]
+__all__ = ["SubmissionCode", "does_nothing", "read_code"]
 
 PACKAGE = "monopoly_lesson"
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
@@ -37,6 +38,12 @@ TALLY_MAKERS = {
     "play_preset",
     "play_game",
 }
+LIBRARIES = ("numpy", "random", "pandas")
+"""The libraries the lesson's randomness comes from (dice, decks, shuffles, samples): a
+notebook that changes what is in them changes what the checker's games deal out."""
+LIBRARY_SETTINGS = ("pandas.options",)
+"""What of those libraries a notebook may set: pandas' display options
+(``pd.options.display.max_rows = 20``)."""
 KERNEL_HOOKS = {
     "input_transformers_cleanup",
     "input_transformers_post",
@@ -62,12 +69,15 @@ class SubmissionCode:
     ``package:NAME`` (the package), ``own`` (defined here), ``result:own`` or
     ``result:package`` (a simulation by the student's take_turn or by the package's engine);
     ``imported`` a name imported from the package to what it imports
-    (``monopoly_lesson.game.rent``), whatever the name it is given.
+    (``monopoly_lesson.game.rent``), whatever the name it is given; ``libraries`` a name
+    bound to one of :data:`LIBRARIES` or something in it to its dotted name (``np`` to
+    ``numpy``, ``npr`` to ``numpy.random``).
     """
 
     cells: list[tuple[int, ast.Module]]
     names: dict[str, str] = field(default_factory=dict)
     imported: dict[str, str] = field(default_factory=dict)
+    libraries: dict[str, str] = field(default_factory=dict)
     functions: dict[str, ast.AST] = field(default_factory=dict)
     where: dict[str, int] = field(default_factory=dict)
 
@@ -86,7 +96,8 @@ class SubmissionCode:
         return None
 
     def tampering(self) -> list[str]:
-        """Each place where the code changes the package's code or how the kernel runs code."""
+        """Each place where the code changes the package's code, the code of the libraries the
+        lesson's randomness comes from (:data:`LIBRARIES`), or how the kernel runs code."""
         found = []
         for number, tree in self.cells:
             for node in ast.walk(tree):
@@ -113,6 +124,56 @@ class SubmissionCode:
                 return f"changes the package's own code ({self.package_name(container, name)})"
             if _is_system(container):
                 return f"changes the package's or Python's own code ({ast.unparse(container)[:80]})"
+            changed = self.library_changed(container, attribute, name)
+            if changed:
+                return f"changes a library's own code ({changed})"
+        return None
+
+    def library_changed(self, container: ast.expr, attribute: bool, name: str | None) -> str:
+        """The dotted name (``numpy.random.seed``) of what in :data:`LIBRARIES` a change to
+        ``container`` sets or deletes: its attribute ``name``, or, for an item of its
+        ``__dict__`` (``vars(np.random)["seed"]``), the item; '' when it is not theirs, or is
+        one of their :data:`LIBRARY_SETTINGS`."""
+        if not attribute:  # an item: of a library's namespace only
+            if isinstance(container, ast.Attribute) and container.attr == "__dict__":
+                container = container.value
+            elif (
+                isinstance(container, ast.Call)
+                and isinstance(container.func, ast.Name)
+                and container.func.id == "vars"
+                and len(container.args) == 1
+            ):
+                container = container.args[0]
+            else:
+                return ""
+        base = self.library(container)
+        if base is None:
+            return ""
+        dotted = f"{base}.{name}" if name else base
+        allowed = any(f"{dotted}.".startswith(f"{setting}.") for setting in LIBRARY_SETTINGS)
+        return "" if allowed else dotted
+
+    def library(self, node: ast.AST) -> str | None:
+        """The dotted name of the module of :data:`LIBRARIES` (or what is in it) that ``node``
+        refers to: a name the notebook bound to it, an attribute of one, ``sys.modules["x"]``,
+        ``importlib.import_module("x")`` or ``__import__("x")``; None if it is not one."""
+        if isinstance(node, ast.Name):
+            return self.libraries.get(node.id)
+        if isinstance(node, ast.Attribute):
+            base = self.library(node.value)
+            return f"{base}.{node.attr}" if base else None
+        if isinstance(node, ast.Subscript):
+            modules = isinstance(node.value, ast.Attribute) and _is_system(node.value)
+            return _library_named(node.slice) if modules else None
+        if isinstance(node, ast.Call) and node.args:
+            called = node.func.attr if isinstance(node.func, ast.Attribute) else None
+            called = node.func.id if isinstance(node.func, ast.Name) else called
+            named = _library_named(node.args[0])
+            if called == "import_module":
+                return named
+            if called == "__import__" and named:  # the top module, unless a fromlist is given
+                fromlist = len(node.args) > 3 or any(k.arg == "fromlist" for k in node.keywords)
+                return named if fromlist else named.split(".")[0]
         return None
 
     def package_name(self, node: ast.expr, attribute: str | None = None) -> str:
@@ -173,7 +234,65 @@ def read_code(sources: list[tuple[int, str]]) -> SubmissionCode:
     for number, tree in cells:
         for statement in _top_level(tree.body):
             _bind(code, statement, number)
+            _bind_library(code, statement)
     return code
+
+
+def does_nothing(function: ast.AST | None) -> bool:
+    """Whether ``function`` (a ``def`` or a ``lambda``) does nothing at all: a placeholder,
+    whether as handed out or edited. Its body is only ``pass``, ``...``, texts (a docstring,
+    say), ``return`` or ``return None``, and ``raise`` of any error."""
+    if isinstance(function, ast.Lambda):
+        return isinstance(function.body, ast.Constant) and function.body.value in (None, ...)
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    return not function.decorator_list and all(map(_empty_statement, function.body))
+
+
+def _empty_statement(statement: ast.stmt) -> bool:
+    """``pass``, a constant on its own (``...``, a text), ``return [None]`` or any ``raise``."""
+    if isinstance(statement, (ast.Pass, ast.Raise)):
+        return True
+    if isinstance(statement, ast.Expr):
+        return isinstance(statement.value, ast.Constant)
+    return isinstance(statement, ast.Return) and (
+        statement.value is None or _is_none(statement.value)
+    )
+
+
+def _library_named(node: ast.expr) -> str | None:
+    """The module a text names (``"numpy.random"``), if it is of :data:`LIBRARIES`."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value if node.value.split(".")[0] in LIBRARIES else None
+    return None
+
+
+def _bind_library(code: SubmissionCode, statement: ast.stmt) -> None:
+    """Record the names a top-level statement binds to :data:`LIBRARIES` or what is in them
+    (``import numpy as np``, ``from numpy import random``, ``rnd = np.random``); any other
+    binding of a name forgets it."""
+    found: dict[str, str | None] = {}
+    if isinstance(statement, ast.Import):
+        for alias in statement.names:
+            top = alias.name.split(".")[0]
+            name, dotted = (alias.asname, alias.name) if alias.asname else (top, top)
+            found[name] = dotted if top in LIBRARIES else None
+    elif isinstance(statement, ast.ImportFrom):
+        module = statement.module if not statement.level else None
+        for alias in statement.names:
+            theirs = module is not None and module.split(".")[0] in LIBRARIES
+            found[alias.asname or alias.name] = f"{module}.{alias.name}" if theirs else None
+    elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        found[statement.name] = None
+    elif isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
+        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+        value = code.library(statement.value)
+        found.update({t.id: value for t in targets if isinstance(t, ast.Name)})
+    for name, dotted in found.items():
+        if dotted is None or name == "*":
+            code.libraries.pop(name, None)
+        else:
+            code.libraries[name] = dotted
 
 
 def _top_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
@@ -280,9 +399,10 @@ def _local_names(node: ast.AST) -> set[str]:
 
 def _changed(node: ast.AST) -> list[tuple[ast.expr, bool, str | None]]:
     """What a statement changes: (object, True, the attribute's name if known) for an
-    attribute set, deleted or ``setattr``, (object, False, None) for an item set or deleted."""
+    attribute set, deleted or ``setattr``, (object, False, the key if a text) for an item set
+    or deleted; in a tuple of targets (``a, np.random.seed = ...``) each one."""
     if isinstance(node, (ast.Assign, ast.Delete)):
-        targets = node.targets
+        targets = list(_unpacked(node.targets))
     elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
         targets = [node.target]
     elif (
@@ -300,11 +420,26 @@ def _changed(node: ast.AST) -> list[tuple[ast.expr, bool, str | None]]:
         (
             target.value,
             isinstance(target, ast.Attribute),
-            target.attr if isinstance(target, ast.Attribute) else None,
+            target.attr if isinstance(target, ast.Attribute) else _text(target.slice),
         )
         for target in targets
         if isinstance(target, (ast.Attribute, ast.Subscript))
     ]
+
+
+def _unpacked(targets: list[ast.expr]) -> Iterator[ast.expr]:
+    """Each target of an assignment, those inside tuples and lists (and starred) too."""
+    for target in targets:
+        if isinstance(target, ast.Starred):
+            target = target.value
+        if isinstance(target, (ast.Tuple, ast.List)):
+            yield from _unpacked(target.elts)
+        else:
+            yield target
+
+
+def _text(node: ast.expr) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
 
 def _home(dotted: str) -> str:
