@@ -21,11 +21,14 @@ from monopoly_lesson.checker.answers import MalformedAnswer, read_strategy, read
 from monopoly_lesson.checker.capstone_check import (
     NO_STRATEGY,
     OPPONENTS,
+    TRADING,
     StrategyReport,
     capstone_games,
     decode,
     handed_out_reason,
     handed_out_strategy,
+    known_decisions,
+    plays_as_reason,
     refusal_before_running,
     replay_game,
 )
@@ -595,3 +598,106 @@ def test_the_chapter_itself_is_refused_unrun_only_without_mine():
     assert refusal_before_running(read_code(without)) == NO_STRATEGY
     renamed = [(n, source.replace(line, line.replace("mine =", "bold ="))) for n, source in sources]
     assert refusal_before_running(read_code(renamed)) == ""
+
+
+# -- a strategy judged by what it does: the starter or a built-in, however it is spelt ------
+
+
+def renamed_buy(g, m, s):
+    """The chapter's starter with other names."""
+    if m.cash - lots.at[s, "price"] >= 300:
+        return True
+    return lots.at[s, "group"] in ("orange", "red")
+
+
+def reordered_buy(game, me, space):
+    """The chapter's starter with its statements in another order."""
+    if lots.at[space, "group"] in ("orange", "red"):
+        return True
+    return me.cash - lots.at[space, "price"] >= 300
+
+
+def solution_buy(game, me, space):
+    """The chapter's solution: the starter, with railroads while $100 stays."""
+    if lots.at[space, "group"] == "railroad":
+        return me.cash - lots.at[space, "price"] >= 100
+    return my_buy(game, me, space)
+
+
+def own_buy(game, me, space):
+    """A rule of the student's own: keep $250, and always take a railroad."""
+    if lots.at[space, "group"] == "railroad":
+        return True
+    return me.cash - lots.at[space, "price"] >= 250
+
+
+def judged(variable, strategy, games=12):
+    """Record ``strategy``'s answers as the kernel does, replay them with a judge."""
+    owned = set(describe_strategy({variable: strategy}, variable)["where"])
+    judge = known_decisions(variable, owned, 9)
+    for setup in capstone_games(games, 2026, TRADING[variable]):
+        [record] = play_recorded(strategy, [setup])
+        assert replay_game(setup, record, strategy.name, judge).result is not None
+    return judge.plays_as()
+
+
+@pytest.mark.parametrize(
+    ("strategy", "plays_as"),
+    [
+        (make_strategy("mine", buy=renamed_buy), "the chapter's starter my_buy"),
+        (make_strategy("mine", buy=reordered_buy), "the chapter's starter my_buy"),
+        (make_strategy("mine", buy=lambda g, m, s: renamed_buy(g, m, s)), "the chapter's"),
+        (make_strategy("mine", buy=lambda g, m, s: Heuristic().buy(g, m, s)), "the built-in"),
+        (make_strategy("mine", buy=lambda g, m, s: True), "the built-in always"),
+    ],
+    ids=["renamed", "reordered", "wrapped", "a built-in's buy", "always"],
+)
+def test_a_strategy_that_plays_as_known_code_is_told_whatever_its_spelling(strategy, plays_as):
+    found = judged("mine", strategy)
+    assert list(found) == ["buy"], found
+    assert any(label.startswith(plays_as) for label in found["buy"]), found
+
+
+def test_a_strategy_of_the_students_own_plays_as_nothing_known():
+    assert judged("mine", make_strategy("mine", buy=own_buy)) == {}
+    assert judged("mine", make_strategy("mine", buy=solution_buy)) == {}
+
+
+def test_a_trade_policy_of_default_or_starter_decisions_is_told():
+    def offer(game, me):
+        trade = completion_swap(game, me)
+        return trade if trade is not None and trade.cash <= 100 else None
+
+    def answer(game, me, offer):
+        return completion_accepts(game, me, offer)
+
+    policy = make_strategy("trader", buy=own_buy, propose_trade=offer, accept_trade=answer)
+    found = judged("trader", policy, games=40)
+    assert found, "the starter's offer and the default answer"
+    starter, why = plays_as_reason("trader", found)
+    assert not starter and "accept_trade answers are those of the package's default" in why, why
+    own = make_strategy("trader", buy=own_buy, propose_trade=lambda g, m: None)
+    assert judged("trader", own, games=40) == {}
+
+
+def test_a_check_of_the_starter_respelt_says_it_is_not_answered(tmp_path):
+    """The chapter 9 solution with my_buy put back to the starter, renamed and reordered:
+    played, then told (the static reading of the code cannot know it)."""
+    book = nbformat.read(ROOT / "notebooks" / "09_whole_game.ipynb", as_version=4)
+    [cell] = [c for c in book.cells if c.cell_type == "code" and "def my_buy" in c.source]
+    start, end = cell.source.index("def my_buy"), cell.source.index("\n\n\nmine =")
+    respelt = inspect.getsource(reordered_buy).replace("def reordered_buy", "def my_buy")
+    cell.source = cell.source[:start] + respelt + cell.source[end:]
+    path = tmp_path / "alice_09.ipynb"
+    nbformat.write(book, path)
+    done = subprocess.run(
+        [sys.executable, "-m", "monopoly_lesson", "check", str(path), "--games", "40"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stdout.startswith(
+        "Not answered: mine (its buy answers are those of the chapter's starter my_buy, in "
+        "every game of the check: write your own strategy in the variable mine)"
+    ), done.stdout[:400]

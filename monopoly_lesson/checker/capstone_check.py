@@ -17,6 +17,8 @@ left, or ends the game otherwise than the kernel said.
 from __future__ import annotations
 
 import ast
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import TYPE_CHECKING
@@ -24,12 +26,13 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from ..game.engine import play_monopoly
+from ..game.plugins import BUILT_IN, SHIPPED_PLAYERS, strategy_named
 from ..game.result import GameResult
 from ..game.strategies import DECISIONS, Strategy, StrategyError
 from ..game.tournament import game_seed, strategy_labels, win_rates
 from ..game.trade import Trade
-from .handed_out import handed_out_at
-from .strategy_probe import GRADED, STRATEGY_VARIABLE, TRADER_VARIABLE
+from .handed_out import handed_out_at, handed_out_starters
+from .strategy_probe import GRADED, STRATEGY_VARIABLE, TRADER_VARIABLE, encode
 
 if TYPE_CHECKING:
     from .submission_code import SubmissionCode
@@ -41,12 +44,15 @@ __all__ = [
     "OPPONENTS",
     "TRADING",
     "GameReplay",
+    "Judge",
     "ScriptedStrategy",
     "StrategyReport",
     "capstone_games",
     "decode",
     "handed_out_strategy",
+    "known_decisions",
     "missing_strategy",
+    "plays_as_reason",
     "refusal_before_running",
     "replay_game",
 ]
@@ -135,6 +141,42 @@ def _raised(kind: str, message: str) -> Exception:
     return type(name, (Exception,), {"__str__": lambda self: message})()
 
 
+class Judge:
+    """Which known players answer a strategy's own decisions as it does, question for
+    question: the built-in and shipped players and the chapter's starter code.
+
+    ``candidates`` maps each decision the student wrote to the known functions that could
+    answer it (a label each). As the games are replayed every recorded answer is put to
+    them with its question; one that answers otherwise once is dropped. A decision whose
+    every answer a known function gave, over the whole check, is that function's work,
+    however it is spelt (names, order, wrappers).
+    """
+
+    def __init__(self, candidates: dict[str, dict[str, Callable[..., object]]]) -> None:
+        self.alive = {decision: dict(known) for decision, known in candidates.items()}
+        self.asked: Counter[str] = Counter()
+
+    def hear(self, decision: str, value: object, game: object, me: object, args: tuple) -> None:
+        """One recorded answer (encoded, as the kernel sent it) to a question of the game."""
+        if decision not in self.alive or (isinstance(value, dict) and "raised" in value):
+            return
+        self.asked[decision] += 1
+        for label, function in list(self.alive[decision].items()):
+            try:
+                same = encode(function(game, me, *args)) == value
+            except Exception:  # a known function that cannot answer this is not this one
+                same = False
+            if not same:
+                del self.alive[decision][label]
+
+    def plays_as(self) -> dict[str, list[str]]:
+        """For each decision the student wrote that the games asked, the known functions
+        that gave every one of its answers; {} if any such decision matches none (or none
+        was asked): then the strategy is the student's own."""
+        asked = {d: list(known) for d, known in self.alive.items() if self.asked[d]}
+        return asked if asked and all(asked.values()) else {}
+
+
 class ScriptedStrategy(Strategy):
     """Answers each question with the next answer recorded in the kernel, in order.
 
@@ -142,17 +184,18 @@ class ScriptedStrategy(Strategy):
     replay parted, ``last`` is the last answer given (decision and encoded value).
     """
 
-    def __init__(self, name: str, answers: list) -> None:
+    def __init__(self, name: str, answers: list, judge: Judge | None = None) -> None:
         self.name = name
         self._answers, self._next = answers, 0
         self.problem, self.last = "", ("", None)
+        self.judge = judge
 
     @property
     def unused(self) -> int:
         """Recorded answers never asked for."""
         return len(self._answers) - self._next
 
-    def _answer(self, decision: str) -> object:
+    def _answer(self, decision: str, game: object, me: object, *args: object) -> object:
         if not self.problem and self._next >= len(self._answers):
             self.problem = (
                 f"the game asks its {decision} decision, but the kernel recorded "
@@ -169,41 +212,43 @@ class ScriptedStrategy(Strategy):
         _, value = self._answers[self._next]
         self._next += 1
         self.last = (decision, value)
+        if self.judge is not None:
+            self.judge.hear(decision, value, game, me, args)
         if isinstance(value, dict) and "raised" in value:
             raise _raised(*value["raised"])
         return decode(value)
 
     def buy(self, game: object, me: object, space: int) -> bool:  # type: ignore[override]
         """The recorded buy answer."""
-        return self._answer("buy")  # type: ignore[return-value]
+        return self._answer("buy", game, me, space)  # type: ignore[return-value]
 
     def bid(self, game: object, me: object, space: int) -> int:  # type: ignore[override]
         """The recorded bid answer."""
-        return self._answer("bid")  # type: ignore[return-value]
+        return self._answer("bid", game, me, space)  # type: ignore[return-value]
 
     def leave_jail(self, game: object, me: object) -> bool:  # type: ignore[override]
         """The recorded leave_jail answer."""
-        return self._answer("leave_jail")  # type: ignore[return-value]
+        return self._answer("leave_jail", game, me)  # type: ignore[return-value]
 
     def build(self, game: object, me: object) -> int | None:  # type: ignore[override]
         """The recorded build answer."""
-        return self._answer("build")  # type: ignore[return-value]
+        return self._answer("build", game, me)  # type: ignore[return-value]
 
     def lift(self, game: object, me: object) -> int | None:  # type: ignore[override]
         """The recorded lift answer."""
-        return self._answer("lift")  # type: ignore[return-value]
+        return self._answer("lift", game, me)  # type: ignore[return-value]
 
     def raise_cash(self, game: object, me: object, owed: int) -> tuple[str, int] | None:  # type: ignore[override]
         """The recorded raise_cash answer."""
-        return self._answer("raise_cash")  # type: ignore[return-value]
+        return self._answer("raise_cash", game, me, owed)  # type: ignore[return-value]
 
     def propose_trade(self, game: object, me: object) -> Trade | None:  # type: ignore[override]
         """The recorded propose_trade answer."""
-        return self._answer("propose_trade")  # type: ignore[return-value]
+        return self._answer("propose_trade", game, me)  # type: ignore[return-value]
 
     def accept_trade(self, game: object, me: object, offer: Trade) -> bool:  # type: ignore[override]
         """The recorded accept_trade answer."""
-        return self._answer("accept_trade")  # type: ignore[return-value]
+        return self._answer("accept_trade", game, me, offer)  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)
@@ -223,9 +268,10 @@ class GameReplay:
     disagrees: str = ""
 
 
-def replay_game(setup: dict, record: dict, name: str) -> GameReplay:
-    """Replay one of :func:`capstone_games` with the answers the kernel recorded for it."""
-    script = ScriptedStrategy(name, record["answers"])
+def replay_game(setup: dict, record: dict, name: str, judge: Judge | None = None) -> GameReplay:
+    """Replay one of :func:`capstone_games` with the answers the kernel recorded for it; a
+    ``judge`` hears each answer with the question it answered."""
+    script = ScriptedStrategy(name, record["answers"], judge)
     seats = [script if seat is None else seat for seat in setup["seats"]]
     try:
         result = play_monopoly(
@@ -286,6 +332,7 @@ class StrategyReport:
     results: list[GameResult] = field(default_factory=list)
     failure: str = ""
     where: str = ""
+    plays_as: dict[str, list[str]] = field(default_factory=dict)  # see Judge.plays_as
 
     @property
     def passed(self) -> bool:
@@ -396,6 +443,41 @@ class StrategyReport:
 
 def _interval(row: pd.Series) -> str:
     return f"{row['ci_low']:.1%} to {row['ci_high']:.1%}"
+
+
+def known_decisions(variable: str, owned: set[str], chapter: int | None) -> Judge:
+    """A :class:`Judge` of the decisions of ``variable`` that the student wrote (``owned``,
+    among those it is graded on): each may answer as a built-in player's, a shipped
+    player's, the package's default, or one of the chapter's starter functions."""
+    players = {f"the built-in {name}": strategy_named(name) for name in BUILT_IN}
+    players |= {f"the shipped player {name}": strategy_named(name) for name in SHIPPED_PLAYERS}
+    starters = handed_out_starters(chapter)
+    candidates: dict[str, dict[str, Callable[..., object]]] = {}
+    for decision in sorted(owned & set(GRADED[variable])):
+        known: dict[str, Callable[..., object]] = {}
+        for label, player in players.items():
+            function = getattr(player, decision)
+            if getattr(function, "__func__", None) is getattr(Strategy, decision):
+                label = f"the package's default {decision}"
+            known.setdefault(label, function)
+        for name, function in starters.items():
+            known[f"the chapter's starter {name}"] = function
+        candidates[decision] = known
+    return Judge(candidates)
+
+
+def plays_as_reason(variable: str, plays_as: dict[str, list[str]]) -> tuple[bool, str]:
+    """Whether a strategy that plays as known code is only the chapter's starter (not
+    answered) rather than the package's players (not own work), and the words for it."""
+    starter = all(any("starter" in label for label in known) for known in plays_as.values())
+    parts = []
+    for decision, known in plays_as.items():
+        pick = [label for label in known if "starter" in label] if starter else known
+        parts.append(f"its {decision} answers are those of {pick[0]}")
+    said = "; ".join(parts) + ", in every game of the check"
+    if starter:
+        return True, f"{said}: write your own {WHAT[variable]} in the variable {variable}"
+    return False, f"{variable} plays as the package's own players: {said}"
 
 
 # -- before the games: a strategy to grade, and not the chapter's own starter --------------

@@ -15,12 +15,25 @@ import ast
 import functools
 import hashlib
 import json
+from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["DATA", "cell_functions", "fingerprint", "handed_out", "handed_out_at"]
+__all__ = [
+    "DATA",
+    "STARTERS",
+    "cell_functions",
+    "fingerprint",
+    "handed_out",
+    "handed_out_at",
+    "handed_out_starters",
+]
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "handed_out" / "functions.json"
 """Per chapter (its number, as text), each handed-out function's fingerprint and name."""
+STARTERS = DATA.with_name("starters.json")
+"""Per chapter, the source of each function its starter cells hand out (chapter 9's
+``my_buy``, ``my_offer``, ``my_answer``), to play them as a strategy's answers are
+compared with theirs."""
 SKIPPED_FIELDS = {"ctx", "type_comment", "kind", "name", "type_params"}
 """Fields that do not change what a function does (or differ between Python versions)."""
 
@@ -76,6 +89,27 @@ def cell_functions(source: str) -> list[Function]:
 def handed_out() -> dict[int, dict[str, str]]:
     """Per chapter, the fingerprint and name of each function its student edition writes."""
     chapters = json.loads(DATA.read_text())
+    return {int(chapter): dict(functions) for chapter, functions in chapters.items()}
+
+
+def handed_out_starters(chapter: int | None) -> dict[str, Callable[..., object]]:
+    """The starter functions ``chapter`` hands out, made from their stored source with the
+    package's names in scope, as the student edition's cell makes them."""
+    sources = _starter_sources().get(chapter, {}) if chapter is not None else {}
+    made: dict[str, Callable[..., object]] = {}
+    if sources:
+        import monopoly_lesson
+
+        for name, source in sources.items():
+            namespace = {n: getattr(monopoly_lesson, n) for n in monopoly_lesson.__all__}
+            exec(compile(source, f"<the chapter's starter {name}>", "exec"), namespace)
+            made[name] = namespace[name]
+    return made
+
+
+@functools.cache
+def _starter_sources() -> dict[int, dict[str, str]]:
+    chapters = json.loads(STARTERS.read_text()) if STARTERS.is_file() else {}
     return {int(chapter): dict(functions) for chapter, functions in chapters.items()}
 
 

@@ -61,7 +61,9 @@ from .capstone_check import (
     capstone_games,
     handed_out_reason,
     handed_out_strategy,
+    known_decisions,
     missing_strategy,
+    plays_as_reason,
     refusal_before_running,
     replay_game,
 )
@@ -485,6 +487,7 @@ class _Questions:
         report = answers.strategies[variable] = StrategyReport(
             found["variable"], found["name"], CAPSTONE_SEED, games, trading
         )
+        judge = known_decisions(variable, set(found["where"]), chapter)
         setups = capstone_games(games, CAPSTONE_SEED, trading)
         batches = [setups[start : start + BATCH] for start in range(0, games, BATCH)]
         sent = [
@@ -507,11 +510,12 @@ class _Questions:
                 )
                 return
             for setup, record in zip(batch, records, strict=True):
-                replay = replay_game(setup, record, found["name"])
+                replay = replay_game(setup, record, found["name"], judge)
                 place = _answer_place(replay, record, found["where"])
                 report.add(setup, replay, _place_text(self.notebook, place))
                 if report.failure:
                     return
+        report.plays_as = judge.plays_as()
 
     async def exercises(self, exercises: tuple[Exercise, ...]) -> None:
         """The values of the variables that hold the exercises' answers."""
@@ -664,6 +668,13 @@ def _strategy_verdict(graded: str, answers: _Answers, report: _Report) -> None:
         why = f"{variable} plays the package's {found['builtin']}, not the student's own"
         report.failures.append(f"Not the student's own work: {why}.")
         report.texts.append(f"{what}: not played ({why})")
+    elif played is not None and played.passed and played.plays_as:
+        starter, why = plays_as_reason(variable, played.plays_as)
+        if starter:
+            report.failures.append(not_answered(variable, why))
+        else:
+            report.failures.append(f"Not the student's own work: {why}.")
+        report.texts.append(f"{what}: {variable} played, not graded ({why})")
     elif played is not None:
         if played.passed:
             report.notes.append(played.headline())
