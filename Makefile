@@ -1,7 +1,8 @@
 # The two commands of the README:
 #   make lesson   create the environment and open the lesson (the student edition) in JupyterLab
 #   make test     create/update the environment and run the whole test suite
-# And for instructors: make solutions opens the notebooks with their solutions.
+# And for instructors: make solutions opens the notebooks with their solutions, and make release
+# writes what students are given (_release/monopoly-lesson.zip: no solution, no answer key).
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
@@ -11,7 +12,7 @@ STUDENT ?= _student
 # As root it is started with --allow-root, and says so.
 AS_ROOT := $(filter 0,$(shell id -u))
 
-.PHONY: lesson solutions test notebooks handouts student lint bench compiled-coverage clean
+.PHONY: lesson solutions release test notebooks handouts student lint bench compiled-coverage clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -56,6 +57,11 @@ lesson: $(VENV)/.lesson-installed | $(STUDENT)
 solutions: $(VENV)/.lesson-installed
 	$(JUPYTER_LAB) --ServerApp.root_dir=notebooks
 
+# What an instructor hands out: the student edition, the package without its answer key (a
+# wheel) and the student's own make lesson, in _release/monopoly-lesson/ and zipped beside it.
+release: $(VENV)/.lesson-installed
+	$(BIN)/python tools/release.py --out _release
+
 $(STUDENT): | $(VENV)/.lesson-installed
 	$(BIN)/python tools/student_edition.py --out $(STUDENT)
 
@@ -97,4 +103,4 @@ compiled-coverage: $(VENV)/.dev-installed
 	$(BIN)/python tools/compiled_coverage.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis *.egg-info _handouts _book _student
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis *.egg-info _handouts _book _student _release

@@ -489,10 +489,10 @@ def test_what_each_chapter_grades():
 
 
 def test_the_expected_answers_are_the_packages():
-    from monopoly_lesson.checker.exercise_answers import EXERCISES
+    from monopoly_lesson.checker.exercise_answers import EXERCISES, expected_answers
     from monopoly_lesson.rent_value import rent_per_turn
 
-    expected = {exercise.name: exercise.expected() for exercise in EXERCISES}
+    expected = expected_answers(EXERCISES)
     rent = rent_per_turn()
     assert expected["boardwalk_hotel"] == pytest.approx(rent.at[40, "hotel"])
     assert round(expected["boardwalk_hotel"], 2) == 57.97
@@ -541,10 +541,9 @@ def test_a_wrong_answer_says_so_with_its_hint_or_for_a_grader_the_answer(show_ex
 
 
 def test_every_exercise_has_a_hint_that_does_not_give_its_answer():
-    from monopoly_lesson.checker.exercise_answers import EXERCISES
+    from monopoly_lesson.checker.exercise_answers import EXERCISES, expected_answers
 
-    for exercise in EXERCISES:
-        expected = exercise.expected()
+    for exercise, expected in zip(EXERCISES, expected_answers(EXERCISES).values(), strict=True):
         shown = expected if isinstance(expected, str) else f"{expected:.{exercise.digits}f}"
         assert exercise.hint.endswith((".", "?")) and len(exercise.hint) > 40
         assert shown.lower() not in exercise.hint.lower(), exercise.name

@@ -1,5 +1,6 @@
 """The exercises a check grades (chapters 10 to 12), read without a kernel: what the chapters
-and the hints tell a student, and which answers count as not given."""
+and the hints tell a student, which answers count as not given, and the answer key that only
+the instructor's package holds."""
 
 from __future__ import annotations
 
@@ -10,9 +11,13 @@ import nbformat
 import numpy as np
 import pytest
 
+from monopoly_lesson.checker import exercise_answers
+from monopoly_lesson.checker.answer_key import ANSWERS
 from monopoly_lesson.checker.exercise_answers import (
     EXERCISES,
+    answer_key,
     chapter_exercises,
+    expected_answers,
     grade_answers,
     not_answered,
 )
@@ -69,7 +74,7 @@ def test_following_the_hint_gives_the_checkers_answer(exercise):
     stated = points_stated(exercise.hint)
     assert stated == points_a_game_gives(scoring), exercise.hint
     per_game = sum(stated) / 4  # the points above 0 are all a game gives out
-    assert per_game * 100 == pytest.approx(exercise.expected())
+    assert per_game * 100 == pytest.approx(ANSWERS[exercise.name]())
 
 
 def test_chapter_11_says_what_num_wins_scores_before_its_exercise():
@@ -108,3 +113,42 @@ def test_a_number_or_any_other_value_is_an_answer(value):
     report = grade_answers(NUM_WINS, {"num_wins_mean": 75.0}, {"num_wins_mean": value})
     assert report.wrong == ["num_wins_mean"] and report.missing == []
     assert report.failures[0].startswith("Wrong answer: num_wins_mean = ")
+
+
+def test_the_instructors_package_has_an_answer_function_for_each_exercise():
+    assert answer_key() is ANSWERS
+    assert list(ANSWERS) == [exercise.name for exercise in EXERCISES]
+    assert expected_answers(NUM_WINS) == {"num_wins_mean": 75.0}
+
+
+@pytest.fixture
+def no_answer_key(monkeypatch):
+    """The package as a student has it: built without its answer key (make release)."""
+    monkeypatch.setattr(exercise_answers, "ANSWER_KEY", "monopoly_lesson.checker.no_answer_key")
+
+
+@pytest.mark.parametrize("value", [75.0, 300, "75"])
+def test_without_the_answer_key_an_answer_is_left_to_the_instructor(no_answer_key, value):
+    """Right or wrong, an answer given is neither: nothing is compared, no hint given."""
+    expected = expected_answers(NUM_WINS)
+    assert expected is None
+    report = grade_answers(NUM_WINS, expected, {"num_wins_mean": value})
+    assert report.failures == () and report.wrong == [] and not report.graded
+    assert report.rows[0][1] == "given"
+    text = str(report)
+    assert "graded by the instructor's checker" in text
+    assert "right" not in text and "Hint" not in text
+    assert "75" not in text.replace(str(value), ""), "the right answer is given away"
+
+
+def test_without_the_answer_key_an_answer_not_given_is_still_not_answered(no_answer_key):
+    report = grade_answers(NUM_WINS, expected_answers(NUM_WINS), {"num_wins_mean": None})
+    assert report.failures == (NOT_GIVEN,)
+
+
+def test_an_answer_key_that_fails_to_import_is_not_taken_for_an_absent_one(monkeypatch, tmp_path):
+    (tmp_path / "broken_answer_key.py").write_text("raise ImportError('no module named numpy')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(exercise_answers, "ANSWER_KEY", "broken_answer_key")
+    with pytest.raises(ImportError, match="numpy"):
+        expected_answers(NUM_WINS)

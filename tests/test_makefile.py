@@ -56,3 +56,10 @@ def test_jupyterlab_says_when_it_runs_as_root_and_opens_no_terminal(target, tmp_
 def test_the_test_command_runs_the_suite_in_parallel_one_worker_per_thread():
     commands = dry_run("test")
     assert "-m pytest --nbval -n logical" in commands
+
+
+def test_the_release_is_written_by_the_release_tool():
+    """make release writes what students are given, beside the repository's own lesson."""
+    commands = dry_run("release")
+    assert "tools/release.py --out _release" in commands
+    assert "root_dir" not in commands, "make release only writes the release"

@@ -10,69 +10,49 @@ number, NaN included, is an answer. A number is right when it is the exact value
 rounded to the digits the chapter shows, or closer; a group's name is right whatever its
 capitals and spacing. A wrong answer is told with the exercise's hint, not the right value
 (graders may ask for it).
+
+The right answers come from the answer key, :mod:`monopoly_lesson.checker.answer_key`, which
+only the instructor's package holds: the package a student is given (``make release``) is
+built without it, and there the answers given are reported as graded by the instructor's
+checker (an answer not given is still told as not answered).
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import numpy as np
-
 __all__ = [
+    "ANSWER_KEY",
     "EMPTY",
     "EXERCISES",
+    "INSTRUCTORS_CHECKER",
     "NOT_ANSWERED",
     "AnswersReport",
     "Exercise",
+    "answer_key",
     "chapter_exercises",
+    "expected_answers",
     "grade_answers",
     "not_answered",
 ]
 
-
-def boardwalk_hotel() -> float:
-    """Boardwalk's rent per opponent turn with a hotel."""
-    from ..rent_value import rent_per_turn
-
-    return float(rent_per_turn().at[40, "hotel"])
-
-
-def hotel_payback() -> float:
-    """Opponent turns for Boardwalk's hotel (5 buildings at $200) to pay back its cost."""
-    from ..rent_value import rent_per_turn
-
-    rent = rent_per_turn()
-    return 1000 / float(rent.at[40, "hotel"] - rent.at[40, "complete_group"])
-
-
-def best_one_house() -> str:
-    """The group that earns the most rent per dollar with one house on each lot."""
-    from ..rent_value import rent_per_dollar
-
-    return str(rent_per_dollar().idxmax()["houses_1"])
-
-
-def num_wins_mean(games_per_player: int = 100) -> float:
-    """The mean fitness of a generation under NUM_WINS: a game's points shared by its seats."""
-    from ..evolution.operators import FITNESS
-
-    points = FITNESS["num_wins"]({"finish": np.array([[1, 2, 3, 4]])})
-    return float(points.mean() * games_per_player)
-
-
-def finish_order_mean(games_per_player: int = 100) -> float:
-    """The mean fitness of a generation under FINISH_ORDER: 3, 2, 1 and 0 points a game."""
-    from ..evolution.operators import FITNESS
-
-    points = FITNESS["finish_order"]({"finish": np.array([[1, 2, 3, 4]])})
-    return float(points.mean() * games_per_player)
+ANSWER_KEY = f"{__package__}.answer_key"
+"""The module of the answer functions: in the instructor's package, not in a student's."""
+INSTRUCTORS_CHECKER = (
+    "Exercises not graded here: {names} {are} graded by the instructor's checker "
+    "(this copy of the package has no answer key)."
+)
+"""What a check says of a chapter's exercises where the package has no answer key."""
 
 
 @dataclass(frozen=True)
 class Exercise:
-    """A checkable exercise: the variable that holds its answer and how to compute it.
+    """A checkable exercise: the variable that holds its answer and what it asks for (its
+    right answer is the answer key's, :func:`expected_answers`).
 
     ``digits``: the decimals the chapter shows (a number within half a unit of the last one
     is right); None for an answer in words. ``hint``: what to compute, shown with a wrong
@@ -82,7 +62,6 @@ class Exercise:
     chapter: int
     name: str
     what: str
-    expected: Callable[[], float | str]
     digits: int | None = None
     hint: str = ""
 
@@ -92,7 +71,6 @@ EXERCISES = (
         10,
         "boardwalk_hotel",
         "Boardwalk's rent per opponent turn with a hotel",
-        boardwalk_hotel,
         2,
         "read Boardwalk's (space 40) hotel rent in the chapter's table of rent per opponent turn.",
     ),
@@ -100,7 +78,6 @@ EXERCISES = (
         10,
         "hotel_payback",
         "opponent turns to pay back Boardwalk's hotel",
-        hotel_payback,
         1,
         "divide the hotel's cost (five buildings at $200) by what the "
         "hotel adds per opponent turn to the complete group's double rent.",
@@ -109,7 +86,6 @@ EXERCISES = (
         10,
         "best_one_house",
         "the best group per dollar with one house",
-        best_one_house,
         hint="find the group with the most rent per dollar in the one-house column of "
         "the chapter's rent-per-dollar table, and give its name as text.",
     ),
@@ -117,7 +93,6 @@ EXERCISES = (
         11,
         "num_wins_mean",
         "the mean fitness of a generation under NUM_WINS, 100 games per player",
-        num_wins_mean,
         0,
         "each game gives 3 points to its winner and none to its other three "
         "players: how many points does a player have on average after its 100 games?",
@@ -126,7 +101,6 @@ EXERCISES = (
         12,
         "finish_order_mean",
         "the mean fitness of a generation under FINISH_ORDER, 100 games per player",
-        finish_order_mean,
         0,
         "each game gives 3, 2, 1 and 0 "
         "points to its four players: how many points does a player have on average "
@@ -139,6 +113,27 @@ EXERCISES = (
 def chapter_exercises(chapter: int | None) -> tuple[Exercise, ...]:
     """The checkable exercises of ``chapter``."""
     return tuple(exercise for exercise in EXERCISES if exercise.chapter == chapter)
+
+
+def answer_key() -> dict[str, Callable[[], float | str]] | None:
+    """The answer functions by exercise name, or None where the package was built without
+    its answer key (a student's, written by ``make release``).
+
+    Only the module's absence counts as no key: an answer key that is there but fails to
+    import raises its error.
+    """
+    if importlib.util.find_spec(ANSWER_KEY) is None:
+        return None
+    return importlib.import_module(ANSWER_KEY).ANSWERS
+
+
+def expected_answers(exercises: tuple[Exercise, ...]) -> dict[str, float | str] | None:
+    """The right answers of ``exercises``, computed from the package; None without the
+    answer key (the exercises are then graded by the instructor's checker only)."""
+    key = answer_key()
+    if key is None:
+        return None
+    return {exercise.name: key[exercise.name]() for exercise in exercises}
 
 
 NOT_ANSWERED = "Not answered: {name} ({how})"
@@ -192,10 +187,15 @@ def _expected_text(exercise: Exercise, expected: float | str) -> str:
 @dataclass(frozen=True)
 class AnswersReport:
     """Each checkable exercise of a chapter: right, wrong or not answered, one row each
-    (variable, verdict, note), and the summary line of each that does not pass."""
+    (variable, verdict, note), and the summary line of each that does not pass.
+
+    Without the answer key (``graded`` False) an answer given is neither right nor wrong:
+    its verdict is ``given``, and it is left to the instructor's checker.
+    """
 
     rows: tuple[tuple[str, str, str], ...]
     failures: tuple[str, ...] = ()
+    graded: bool = True
 
     @property
     def wrong(self) -> list[str]:
@@ -215,18 +215,25 @@ class AnswersReport:
     def __str__(self) -> str:
         right = sum(verdict == "right" for _, verdict, _ in self.rows)
         lines = [f"exercises: {right} of {len(self.rows)} answered right"]
+        if not self.graded:
+            given = sum(verdict == "given" for _, verdict, _ in self.rows)
+            lines = [
+                f"exercises: {given} of {len(self.rows)} answered, not graded here "
+                "(graded by the instructor's checker: this copy of the package has no answer key)"
+            ]
         lines += [f"{verdict:<13} {name}: {note}" for name, verdict, note in self.rows]
         return "\n".join(lines)
 
 
 def grade_answers(
     exercises: tuple[Exercise, ...],
-    expected: dict[str, float | str],
+    expected: dict[str, float | str] | None,
     given: dict[str, object],
     show_expected: bool = False,
 ) -> AnswersReport:
     """Grade the variables the notebook defines (``given``, encoded answers read strictly)
-    against the ``expected`` values computed here.
+    against the ``expected`` values computed here (None: no answer key, see
+    :func:`expected_answers`; an answer given is then left to the instructor's checker).
 
     A variable not defined, or left empty (:data:`EMPTY`), is not answered. A wrong answer's
     note gives the exercise's hint, not the right value, unless ``show_expected`` (for graders).
@@ -239,6 +246,9 @@ def grade_answers(
             rows.append((name, "not answered", f"write your answer in the variable {name}"))
             continue
         value = given[name]
+        if expected is None:
+            rows.append((name, "given", f"{_given(value)}, graded by the instructor's checker"))
+            continue
         right, what = _verdict(exercise, expected[name], value)
         if right:
             rows.append((name, "right", f"{_given(value)}, {exercise.what}"))
@@ -248,4 +258,4 @@ def grade_answers(
         )
         failures.append(f"Wrong answer: {name} = {_given(value)} {what}. {help_text}")
         rows.append((name, "WRONG", f"{_given(value)} {what} ({exercise.what}). {help_text}"))
-    return AnswersReport(tuple(rows), tuple(failures))
+    return AnswersReport(tuple(rows), tuple(failures), graded=expected is not None)

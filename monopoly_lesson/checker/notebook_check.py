@@ -15,7 +15,9 @@ What is graded depends on the notebook's chapter (:mod:`monopoly_lesson.checker.
 take_turn and the results in chapters 1-6 (and 0, 7, 8 if they have one), the student's
 strategy and trade policy in chapter 9 (:mod:`monopoly_lesson.checker.capstone_check`), the
 exercises' answer variables in chapters 10 to 12
-(:mod:`monopoly_lesson.checker.exercise_answers`), and in every chapter that its cells ran.
+(:mod:`monopoly_lesson.checker.exercise_answers`; in a student's package, which has no answer
+key, the answers given are left to the instructor's checker), and in every chapter that its
+cells ran.
 
 The time limit covers the whole check and is enforced from outside the kernel; when a check
 ends, for any reason, the kernel and every process the submission started are killed (see
@@ -68,7 +70,13 @@ from .capstone_check import (
     replay_game,
 )
 from .checked_kernel import import_quickly
-from .exercise_answers import Exercise, grade_answers, not_answered
+from .exercise_answers import (
+    INSTRUCTORS_CHECKER,
+    Exercise,
+    expected_answers,
+    grade_answers,
+    not_answered,
+)
 from .handed_out import fingerprint, handed_out
 from .notebook_chapter import Chapter, notebook_chapter
 from .strategy_probe import STRATEGY_VARIABLE
@@ -215,7 +223,7 @@ def check_notebook(
     if refused:  # told from its code: no need to run it first
         return NotebookCheck(2, f"{path.name} cannot be graded: {refused}")
     with ThreadPoolExecutor(1) as worker:  # the exercises' answers, while the notebook runs
-        expected = worker.submit(_expected, chapter.exercises)
+        expected = worker.submit(expected_answers, chapter.exercises)
         if chapter.take_turn != "none":  # the trends its rules make true, measured meanwhile
             worker.submit(trend_pass_rates, rules_of(_graded_chapter(chapter)))
         answers = _run(
@@ -228,11 +236,6 @@ def check_notebook(
                 2, f"{path.name} cannot be graded: {answers.unusable}{cells}", failed
             )
         return _verdict(code, chapter, answers, failed, expected.result(), show_expected)
-
-
-def _expected(exercises: tuple[Exercise, ...]) -> dict[str, float | str]:
-    """The right answers of the chapter's exercises, computed here from the package."""
-    return {exercise.name: exercise.expected() for exercise in exercises}
 
 
 def _run(
@@ -585,12 +588,13 @@ def _verdict(
     chapter: Chapter,
     answers: _Answers,
     failed: tuple[str, ...],
-    expected: dict[str, float | str],
+    expected: dict[str, float | str] | None,
     show_expected: bool = False,
 ) -> NotebookCheck:
     """The status and report: findings about the code first, then what the chapter grades
     (rules and trends, the strategy, the exercises), then the failed cells. A wrong answer
-    is told with its hint, or with the right value if ``show_expected``."""
+    is told with its hint, or with the right value if ``show_expected``; without the answer
+    key (``expected`` None) the answers given are left to the instructor's checker."""
     report = _Report(texts=[str(chapter)])
     tampering = code.tampering()
     if tampering:  # nothing was asked of its kernel (see _Questions.ask_all)
@@ -686,11 +690,16 @@ def _strategy_verdict(graded: str, answers: _Answers, report: _Report) -> None:
 def _exercises_verdict(
     chapter: Chapter,
     answers: _Answers,
-    expected: dict[str, float | str],
+    expected: dict[str, float | str] | None,
     report: _Report,
     show_expected: bool = False,
 ) -> None:
-    """Chapters 10 to 12: each answer variable right, wrong, or not answered (both fail)."""
+    """Chapters 10 to 12: each answer variable right, wrong, or not answered (both fail);
+    without the answer key, a note that the instructor's checker grades the answers."""
+    if expected is None:
+        names = [exercise.name for exercise in chapter.exercises]
+        are = "is" if len(names) == 1 else "are"
+        report.notes.append(INSTRUCTORS_CHECKER.format(names=", ".join(names), are=are))
     if answers.values is None:
         report.failures.append(f"Exercises not checked: {answers.values_note}")
         report.texts.append(f"exercises: {answers.values_note}")
