@@ -1,8 +1,10 @@
 """Submissions that try to fool, hang or outlive ``python -m monopoly_lesson check``.
 
-Each is a small notebook built here. The grade is computed in the checker's process, from
-what the kernel observed on games the checker chose, so none of them passes; every check
-ends within its time limit and leaves no process of the submission behind.
+Each is a chapter as handed out (chapter 6, graded against every rule; chapter 9 for a
+strategy) with the hostile code written where the student writes. The grade is computed in
+the checker's process, from what the kernel observed on games the checker chose, so none of
+them passes; every check ends within its time limit and leaves no process of the submission
+behind.
 """
 
 import subprocess
@@ -10,9 +12,9 @@ import sys
 import time
 from pathlib import Path
 
-import nbformat
 import psutil
 import pytest
+from handed_out_notebooks import answered, new_cell, write
 from test_cli_check import NO_ROLL_AGAIN, OWN_TAKE_TURN
 
 REFERENCE = "take_turn is the package's reference engine (or calls it), not the student's own work"
@@ -22,12 +24,13 @@ NOT_GRADED = (
 )
 
 
-def notebook(folder: Path, *sources: str, name: str = "student.ipynb") -> Path:
-    book = nbformat.v4.new_notebook()
-    book.cells = [nbformat.v4.new_code_cell(source) for source in sources]
-    path = folder / name
-    nbformat.write(book, path)
-    return path
+FIRST = answered(6, "")[1]
+"""The number of the first of the student's cells in chapter 6 (in place of its solutions)."""
+
+
+def notebook(folder: Path, *sources: str, name: str = "student.ipynb", chapter: int = 6) -> Path:
+    """The chapter as handed out, ``sources`` in place of its solution code cells."""
+    return write(answered(chapter, *sources)[0], folder, name)
 
 
 def check(path: Path, *extra: str) -> tuple[subprocess.CompletedProcess, float]:
@@ -59,9 +62,9 @@ def write_pid(pid_file: Path) -> str:
     [
         "from monopoly_lesson import take_turn",
         "import monopoly_lesson as ml\ntake_turn = ml.take_turn",
-        "from monopoly_lesson import take_turn as reference\n\n\n"
+        "from monopoly_lesson import take_turn as engine\n\n\n"  # chapter 6 has a reference
         "def take_turn(player, tracker, *, dice, chance, community):\n"
-        "    reference(player, tracker, dice=dice, chance=chance, community=community)\n",
+        "    engine(player, tracker, dice=dice, chance=chance, community=community)\n",
     ],
     ids=["imported", "assigned", "wrapped"],
 )
@@ -84,10 +87,10 @@ def test_replacing_the_grading_functions_changes_nothing(tmp_path):
     )
     done, _ = check(notebook(tmp_path, NO_ROLL_AGAIN, forged), "--timeout", "120")
     assert done.returncode == 1, done.stderr
-    summary = done.stdout.split("\n\n")[0]
+    summary = done.stdout.split("\n\n")[0].splitlines()[0]  # then the cells that failed
     assert summary == (
-        f"{NOT_GRADED}: cell 2 changes the package's own code "
-        "(monopoly_lesson.checker.notebook_check.grade_namespace); cell 2 changes the "
+        f"{NOT_GRADED}: cell {FIRST + 1} changes the package's own code "
+        f"(monopoly_lesson.checker.notebook_check.grade_namespace); cell {FIRST + 1} changes the "
         "package's own code (monopoly_lesson.grading.check_take_turn)"
     )
     assert "All rules pass" not in done.stdout and "PASS " not in done.stdout
@@ -102,12 +105,13 @@ def test_a_strategy_notebook_that_patches_the_package_is_not_graded_and_shows_no
         "_rent.rent_due = lambda game, space, dice: 0\n"
         "mine = make_strategy('mine', buy=lambda game, me, space: True)\n"
     )
-    book = notebook(tmp_path, patched, name="alice_09.ipynb")
-    done, _ = check(book, "--timeout", "120", "--games", "8")
+    book, at = answered(9, patched, replace=("bd7be85d",))  # the starter strategy's cell
+    done, _ = check(write(book, tmp_path, "alice.ipynb"), "--timeout", "180", "--games", "8")
     assert done.returncode == 1, done.stdout + done.stderr
     first = done.stdout.splitlines()[0]
     assert first == (
-        f"{NOT_GRADED}: cell 1 changes the package's own code (monopoly_lesson.game.rent.rent_due)"
+        f"{NOT_GRADED}: cell {at} changes the package's own code "
+        "(monopoly_lesson.game.rent.rent_due)"
     ), first
     assert "_rent" not in done.stdout
     assert " won " not in done.stdout and "win rate" not in done.stdout
@@ -209,8 +213,9 @@ def test_a_check_run_in_process_counts_its_limit_from_the_call(tmp_path, monkeyp
 
 
 def test_a_memory_hog_is_unusable_with_the_limit_named(tmp_path):
-    book = notebook(tmp_path, "hog = bytearray(10**10)", OWN_TAKE_TURN)
-    done, _ = check(book, "--timeout", "120", "--memory", "1")
+    book, _ = answered(6, OWN_TAKE_TURN)
+    book.cells.insert(0, new_cell("hog = bytearray(10**10)"))  # a cell of one's own, first
+    done, _ = check(write(book, tmp_path, "student.ipynb"), "--timeout", "120", "--memory", "1")
     assert done.returncode == 2
     assert "cannot be graded: it used more than 1 GB of memory (cell 1)" in done.stderr
     assert done.stderr.count("\n") == 1

@@ -2,7 +2,8 @@
 
 The check itself is mostly replaced by a fake command that exits with the status a
 notebook's text asks for, so these tests are about the tabulation, not the lesson's rules;
-two run the real check (take_turn chapters, and chapter-9 strategies).
+three run the real check (take_turn chapters, chapter-9 strategies, and which chapter a
+notebook is, printed on its line).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from handed_out_notebooks import answered, edition, submission, write
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -85,14 +87,14 @@ def test_one_line_per_notebook_with_its_exit_status(tmp_path, fake, capsys):
     lines = capsys.readouterr().out.splitlines()
     assert status == 1
     assert lines == [
-        "  0  pass        alice.ipynb",
-        "  1  fails       bob/ch1.ipynb",
+        "  0  pass        -           alice.ipynb",
+        "  1  fails       -           bob/ch1.ipynb",
         "       Broken rules: doubles roll again",
         "       Cells that failed (...):",
         "         cell 4: AssertionError: x",
-        "  2  unusable    carol.ipynb",
+        "  2  unusable    -           carol.ipynb",
         "       check: carol.ipynb cannot be graded: no take_turn",
-        "  3  error       dave.ipynb",
+        "  3  error       -           dave.ipynb",
         "4 submission(s): 1 pass, 1 fails, 1 unusable, 1 error",
     ]
 
@@ -110,7 +112,7 @@ def test_a_hanging_check_is_stopped_with_its_children(tmp_path, fake, capsys):
     assert tool.main([str(folder), "--timeout", "2"], command=fake) == 1
     assert time.monotonic() - start < 20
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "  -  timeout     alice.ipynb" and lines[1].endswith("bob.ipynb")
+    assert lines[0] == "  -  timeout     -           alice.ipynb" and lines[1].endswith("bob.ipynb")
 
 
 def test_the_number_of_games_is_passed_on_only_when_given(tmp_path, fake, capsys):
@@ -134,7 +136,7 @@ def test_the_summary_counts_the_failures_with_something_not_answered(tmp_path, f
     assert tool.main([str(folder)], command=fake) == 1
     lines = capsys.readouterr().out.splitlines()
     assert lines[1:3] == [
-        "  1  fails       bob.ipynb",
+        "  1  fails       -           bob.ipynb",
         "       Not answered: num_wins_mean (write your answer in the variable num_wins_mean)",
     ]
     assert lines[-1] == "4 submission(s): 1 pass, 3 fails (2 with something not answered)"
@@ -173,7 +175,6 @@ def test_an_empty_or_missing_folder_exits_2(tmp_path, fake, capsys):
 
 
 def test_the_real_check_shows_the_broken_rules_failed_cells_and_reasons(tmp_path, capsys):
-    import nbformat
 
     broken = (
         "def take_turn(player, tracker, *, dice, chance, community):\n"
@@ -184,25 +185,24 @@ def test_the_real_check_shows_the_broken_rules_failed_cells_and_reasons(tmp_path
         "    else:\n"
         "        tracker.tally(player.pos)\n"
     )
-    sources = [broken, "from monopoly_lesson import check_chapter\ncheck_chapter(take_turn, 2)"]
-    book = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
-    nbformat.write(book, tmp_path / "bob.ipynb")
+    submission(tmp_path, 2, broken, name="bob_05.ipynb", base="stored", replace=("02-05",))
     (tmp_path / "carol.ipynb").write_text("{not a notebook")
     assert tool.main([str(tmp_path), "--timeout", "120"]) == 1
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "  1  fails       bob.ipynb"
-    assert lines[1].startswith(
-        "       Broken rules: scenario 1 of the rules (dice onto Go to Jail)"
+    assert lines[0] == "  1  fails       chapter 2   bob_05.ipynb"  # its cells', not its name
+    assert lines[1].startswith("       Broken rules: Go to Jail by dice: from Indiana Avenue (24)")
+    assert lines[2] == (
+        "       The chapter's own checks failed: cell 10 (02-08, check_chapter(take_turn, 2))"
     )
     assert (
         "       Cells that failed (the notebook was run past them and graded at the end):" in lines
     )
     assert (
-        "         cell 2: AssertionError: Chapter 2: 1 of 3 checks fail; the first: Go to "
+        "         cell 10: AssertionError: Chapter 2: 1 of 3 checks fail; the first: Go to "
         "Jail by dice: from Indiana Avenue (24), 3 and 4 (scenario 1 of the rules), turn 1."
         in lines
     )
-    at = lines.index("  2  unusable    carol.ipynb")
+    at = lines.index("  2  unusable    -           carol.ipynb")
     assert lines[at + 1] == (
         "       python -m monopoly_lesson check: carol.ipynb cannot be graded: it is not a "
         "readable notebook (NotJSONError)"
@@ -212,7 +212,6 @@ def test_the_real_check_shows_the_broken_rules_failed_cells_and_reasons(tmp_path
 
 def test_the_real_check_grades_capstone_submissions(tmp_path, capsys):
     """Chapter 9 submissions, renamed as students send them, are graded, not unusable."""
-    import nbformat
 
     imports = "from monopoly_lesson import lots, make_strategy"
     good = "mine = make_strategy('mine', buy=lambda game, me, space: me.cash > 400)"
@@ -221,22 +220,23 @@ def test_the_real_check_grades_capstone_submissions(tmp_path, capsys):
         "accept_trade=lambda game, me, offer: False)"
     )
     broken = "mine = make_strategy('mine', buy=lambda game, me, space: 'yes')"
+    starters = ("bd7be85d", "d1f138bf")  # the chapter's starter strategy and trade policy
     for name, strategies in (
         ("alice_09", [good, trader]),
         ("bob_09", [broken, trader]),
         ("carol_09", [good]),
     ):
-        cells = [nbformat.v4.new_code_cell(source) for source in (imports, *strategies)]
-        nbformat.write(nbformat.v4.new_notebook(cells=cells), tmp_path / f"{name}.ipynb")
-    assert tool.main([str(tmp_path), "--timeout", "120", "--games", "12"]) == 1
+        book, _ = answered(9, imports, *strategies, replace=starters)
+        write(book, tmp_path, f"{name}.ipynb")
+    assert tool.main([str(tmp_path), "--timeout", "180", "--games", "12"]) == 1
     lines = capsys.readouterr().out.splitlines()
-    assert lines[:2] == ["  0  pass        alice_09.ipynb", "       All checks pass."]
+    assert lines[:2] == ["  0  pass        chapter 9   alice_09.ipynb", "       All checks pass."]
     assert lines[2].startswith("       mine won ") and "of 12 games (95% interval" in lines[2]
     assert lines[3].startswith("       trader won ")
-    assert lines[4] == "  1  fails       bob_09.ipynb"
+    assert lines[4] == "  1  fails       chapter 9   bob_09.ipynb"
     assert lines[5].startswith("       Broken strategy: mine: game 0 of the check's 12 (count")
     assert "mine's buy decision must return True or False, got 'yes'" in lines[5]
-    at = lines.index("  1  fails       carol_09.ipynb")
+    at = lines.index("  1  fails       chapter 9   carol_09.ipynb")
     assert lines[at + 1] == (
         "       Not answered: trader (write your trade policy in the variable trader)"
     )
@@ -246,3 +246,36 @@ def test_the_real_check_grades_capstone_submissions(tmp_path, capsys):
 def test_the_real_command_is_the_lesson_check_in_this_python():
     python, *command = tool.CHECK
     assert python == sys.executable and command == ["-m", "monopoly_lesson", "check"]
+
+
+def test_the_chapter_on_each_line_is_the_one_whose_handed_out_cells_it_holds(tmp_path):
+    """Read from the notebook as the check reads it, whatever its name, heading or metadata."""
+    book = edition(3)
+    book.cells[0].source = "# 1. Moving around the board"  # a changed cell: not graded
+    book.metadata["monopoly_lesson"] = {"chapter": 1}
+    write(book, tmp_path, "01_moving_around.ipynb")
+    (tmp_path / "notes.ipynb").write_text("{not a notebook")
+    assert tool.chapter_of(tmp_path / "01_moving_around.ipynb") == 3
+    assert tool.chapter_of(tmp_path / "notes.ipynb") is None
+    result = tool.Result(tmp_path / "01_moving_around.ipynb", 1, "Not graded: ...", 3)
+    assert tool.line(result, tmp_path) == "  1  fails       chapter 3   01_moving_around.ipynb"
+    result = tool.Result(tmp_path / "a" / "12_x.ipynb", 0, "All checks pass.", 12)
+    assert tool.line(result, tmp_path) == "  0  pass        chapter 12  a/12_x.ipynb"
+
+
+def test_the_real_check_prints_the_chapter_it_graded(tmp_path, capsys):
+    book = edition(3)
+    book.cells[0].source = "# 1. Moving around the board"
+    write(book, tmp_path / "in", "alice_01.ipynb")
+    write(edition(1), tmp_path / "in", "bob_03.ipynb")
+    assert tool.main([str(tmp_path / "in"), "--timeout", "120"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "  1  fails       chapter 3   alice_01.ipynb"
+    assert lines[1].startswith(
+        "       Not graded: handed-out cells were changed: cell 1 (772c9a0e, # 3. Chance and "
+    )
+    at = lines.index("  1  fails       chapter 1   bob_03.ipynb")
+    assert lines[at + 1] == (
+        "       Not answered: take_turn (write your own take_turn, in place of the chapter's "
+        "placeholders, and run the notebook to its end)"
+    )

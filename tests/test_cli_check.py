@@ -1,11 +1,16 @@
 """``python -m monopoly_lesson check NOTEBOOK``: exit 0 pass, 1 a rule fails, 2 cannot be graded.
 
 A notebook is run past the cells that fail (a chapter check that trips on a broken rule is
-the most common), graded at the end, and the failed cells are listed.
+the most common), graded at the end, and the failed cells are listed; the chapter's own
+handed-out checks that fail fail the check. Submissions start from a real chapter (its
+student edition, or as stored with its solutions) with the test's code written where the
+student writes (tests/handed_out_notebooks.py): the chapter is the one whose handed-out
+cells a notebook holds, and one that holds none is not graded.
 """
 
 import contextlib
 import io
+import re
 import subprocess
 import sys
 import time
@@ -13,6 +18,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from handed_out_notebooks import answered, edition, new_cell, submission, write
 
 from monopoly_lesson.cli import main
 
@@ -120,6 +126,7 @@ result = simulate(games=20, seed=1, take_turn=take_turn, progress=False)
 
 
 def notebook(tmp_path, *sources, name="student.ipynb"):
+    """A notebook of the given cells only ("md:" for Markdown): one of no chapter."""
     book = nbformat.v4.new_notebook()
     book.cells = [
         nbformat.v4.new_markdown_cell(source[3:])
@@ -163,9 +170,12 @@ def check_here(capsys, path, *extra):
 
 
 def test_a_correct_notebook_passes(tmp_path):
-    done = check(notebook(tmp_path, GOOD))
-    assert done.returncode == 0, done.stderr
+    done = check(submission(tmp_path, 6, GOOD, RUN_PAST_IT, base="stored"))
+    assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.startswith("All rules pass.\n\n")
+    assert "\n\ngraded as chapter 6 (recognised by the 22 cells 06_full_simulation.ipynb " in (
+        done.stdout
+    )
     assert "take_turn: all rules pass" in done.stdout
     assert "results: consistent with a correct simulation" in done.stdout
     assert "(from result)" in done.stdout
@@ -173,24 +183,23 @@ def test_a_correct_notebook_passes(tmp_path):
 
 
 def test_a_broken_rule_exits_1_with_the_report(tmp_path):
-    done = check(notebook(tmp_path, NO_ROLL_AGAIN))
+    done = check(submission(tmp_path, 6, NO_ROLL_AGAIN, base="stored"))
     assert done.returncode == 1
-    assert done.stdout.splitlines()[0].startswith("Broken rules: ")
-    assert "doubles roll again" in done.stdout.splitlines()[0]
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("Broken rules: ") and "doubles roll again" in lines[0]
     assert "FAIL  doubles roll again" in done.stdout
-    assert "no results of your own take_turn found" in done.stdout
+    summary = done.stdout.split("\n\n")[0].splitlines()
+    assert "The chapter's own checks failed: cell 8 (64936f31, check_chapter(take_turn, 6))" in (
+        summary
+    )
+    assert "  cell 8: AssertionError: Chapter 6: " in "\n".join(summary)
 
 
-def test_a_failing_chapter_check_is_graded_and_its_cell_listed(tmp_path):
-    """The issue's submission: send_to_jail does not tally Jail, so the chapter check fails."""
-    sources = [
-        "md:# Chapter 2",
-        "from monopoly_lesson import check_chapter",
-        BROKEN_SEND_TO_JAIL,
-        "check_chapter(take_turn, 2)",
-        RUN_PAST_IT,
-    ]
-    done = check(notebook(tmp_path, *sources))
+def test_a_failing_chapter_check_is_graded_and_fails_the_check(tmp_path):
+    """The issue's submission: send_to_jail does not tally Jail, so the chapter's own check
+    (handed out) fails, and with it the check."""
+    book = submission(tmp_path, 2, BROKEN_SEND_TO_JAIL, base="stored", replace=("02-05",))
+    done = check(book)
     assert done.returncode == 1, done.stderr
     summary = done.stdout.split("\n\n")[0].splitlines()
     assert summary[0] == (  # graded for chapter 2's rules: no cards, no doubles, no jail stay
@@ -198,17 +207,36 @@ def test_a_failing_chapter_check_is_graded_and_its_cell_listed(tmp_path):
         "the rules); 30 random games of 200 turns"
     )
     assert summary[1:] == [
+        "The chapter's own checks failed: cell 10 (02-08, check_chapter(take_turn, 2))",
         "Cells that failed (the notebook was run past them and graded at the end):",
-        "  cell 4: AssertionError: Chapter 2: 1 of 3 checks fail; the first: Go to Jail by dice: "
-        "from Indiana Avenue (24), 3 and 4 (scenario 1 of the rules), turn 1.",
+        "  cell 10: AssertionError: Chapter 2: 1 of 3 checks fail; the first: Go to Jail by "
+        "dice: from Indiana Avenue (24), 3 and 4 (scenario 1 of the rules), turn 1.",
     ]
     assert (
         "FAIL  Go to Jail by dice: from Indiana Avenue (24), 3 and 4 (scenario 1 of the rules) "
         "(turn 1): your take_turn tallied nothing this turn; the rules tally Jail (11)"
         in done.stdout
     )
-    assert "(from result)" in done.stdout, "the cell after the failure ran too"
+    assert "(from after)" in done.stdout, "the cells after the failure ran too"
     assert done.stderr == ""
+
+
+def test_a_take_turn_chapter_fails_on_its_own_failing_check_alone(tmp_path):
+    """Every rule passes, but the chapter's own check cell (handed out) fails: the check
+    fails, naming it (a failed cell of the student's own is only listed)."""
+    sabotage = "def check_chapter(*args, **kwargs):\n    raise AssertionError('not today')"
+    book, at = answered(6, GOOD, base="stored")
+    book.cells.insert(at, new_cell(sabotage))  # before the chapter's check cell
+    book.cells.append(new_cell("raise RuntimeError('a cell of my own')"))
+    done = check(write(book, tmp_path, "06_full_simulation.ipynb"))
+    assert done.returncode == 1, done.stdout + done.stderr
+    summary = done.stdout.split("\n\n")[0].splitlines()
+    assert summary[0] == (
+        "The chapter's own checks failed: cell 9 (64936f31, check_chapter(take_turn, 6))"
+    )
+    assert "  cell 9: AssertionError: not today" in summary
+    assert any(line.endswith("RuntimeError: a cell of my own") for line in summary)
+    assert "take_turn: all rules pass" in done.stdout
 
 
 @pytest.mark.parametrize(
@@ -217,13 +245,15 @@ def test_a_failing_chapter_check_is_graded_and_its_cell_listed(tmp_path):
         (
             ["import time\ntime.sleep(60)"],
             "student.ipynb cannot be graded: it ran longer than "
-            "the time limit of 8 s in the notebook's cells (cell 1 of 1 was running)",
+            "the time limit of 8 s in the notebook's cells (cell 4 of 18 was running)",
         ),
     ],
 )
 def test_notebooks_that_cannot_be_graded_exit_2_with_the_reason(tmp_path, sources, message):
     limit = "8" if "sleep" in sources[0] else "60"
-    done = check(notebook(tmp_path, *sources), "--timeout", limit)
+    book, at = answered(1, "x = 1")
+    book.cells[at - 1 : at] = [new_cell(source) for source in sources]
+    done = check(write(book, tmp_path, "student.ipynb"), "--timeout", limit)
     assert done.returncode == 2
     assert message in done.stderr
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
@@ -238,34 +268,29 @@ PLACEHOLDER = (
 )  # the student edition's take_turn, as handed out
 
 
-CHAPTER_1 = "md:# 1. Moving around the board"
-
-
 @pytest.mark.parametrize(
     "sources",
     [
-        [CHAPTER_1, PLACEHOLDER],  # the placeholder left in
-        [CHAPTER_1, "x = 1"],  # take_turn deleted
-        [CHAPTER_1, GOOD.replace("def take_turn(", "def my_take_turn(")],  # another name
-        [CHAPTER_1, PLACEHOLDER, "raise RuntimeError('half done')"],
-        ["md:# Notes", PLACEHOLDER],  # a notebook of no known chapter
-        [CHAPTER_1, PLACEHOLDER.replace("Write this part of take_turn", "To do")],
-        [CHAPTER_1, PLACEHOLDER.split("    # YOUR")[0] + "    # YOUR CODE HERE\n    pass\n"],
-        [CHAPTER_1, PLACEHOLDER.split("    # YOUR")[0] + "    return None\n"],
+        [PLACEHOLDER],  # the placeholder left in
+        ["x = 1"],  # take_turn deleted
+        [GOOD.replace("def take_turn(", "def my_take_turn(")],  # another name
+        [PLACEHOLDER, "raise RuntimeError('half done')"],
+        [PLACEHOLDER.replace("Write this part of take_turn", "To do")],
+        [PLACEHOLDER.split("    # YOUR")[0] + "    # YOUR CODE HERE\n    pass\n"],
+        [PLACEHOLDER.split("    # YOUR")[0] + "    return None\n"],
     ],
     ids=[
         "placeholder",
         "deleted",
         "misnamed",
         "with-a-failed-cell",
-        "no-chapter",
         "its-message-edited",
         "pass",
         "return-none",
     ],
 )
 def test_every_way_of_leaving_take_turn_unanswered_gets_one_verdict(tmp_path, sources):
-    done = check(notebook(tmp_path, *sources))
+    done = check(submission(tmp_path, 1, *sources))
     assert done.returncode == 1, done.stdout + done.stderr
     assert done.stdout.splitlines()[0] == (
         "Not answered: take_turn (write your own take_turn, in place of the chapter's "
@@ -348,19 +373,22 @@ def test_correct_code_that_patches_the_libraries_randomness_is_not_graded(tmp_pa
 
 
 def test_a_check_past_its_time_in_the_graded_games_says_so(tmp_path):
-    """The cells run at once; the strategy's games are what take long (45 s leaves a loaded
-    machine time to start the kernel and run the cells)."""
+    """The strategy's games are what take long (150 s leaves a loaded machine time to start
+    the kernel and run the chapter's cells, about 30 s)."""
     slow = (
         "import time\n\nfrom monopoly_lesson import make_strategy\n\n"
         "mine = make_strategy('mine', buy=lambda game, me, space: "
         "time.sleep(0.5) or True)"
     )
-    done = check(notebook(tmp_path, "# 9", slow, name="alice_09.ipynb"), "--timeout", "45")
+    book = edition(9)
+    book.cells.append(new_cell(slow))  # after the chapter's own games, which play its starter
+    done = check(write(book, tmp_path, "alice_09.ipynb"), "--timeout", "150")
     assert done.returncode == 2
-    assert done.stderr.startswith(
-        "python -m monopoly_lesson check: alice_09.ipynb cannot be graded: it ran longer than "
-        "the time limit of 45 s in the graded games (strategy mine's 400 games, 0 replayed), "
-        "after its cells ran in "
+    assert re.match(
+        r"python -m monopoly_lesson check: alice_09\.ipynb cannot be graded: it ran longer than "
+        r"the time limit of 150 s in the graded games \(strategy mine's 400 games, \d+ "
+        r"replayed\), after its cells ran in \d+ s\n$",
+        done.stderr,
     ), done.stderr
 
 
@@ -417,3 +445,118 @@ def test_a_bad_number_of_games_is_refused_in_one_line(tmp_path, capsys, value):
     status, out, err = check_here(capsys, notebook(tmp_path, "x = 1"), f"--games={value}")
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and "argument --games" in err
+
+
+# -- the chapter is the one whose handed-out cells the notebook holds ----------------------
+
+
+def heading(book, text):
+    """The notebook with its first cell, the chapter's heading, changed to ``text``."""
+    first = book.cells[0].source.split("\n", 1)
+    book.cells[0].source = "\n".join([text, *first[1:]]) if text else "\n".join(first[1:])
+    return book
+
+
+def no_code(book):
+    book.cells = [cell for cell in book.cells if cell.cell_type != "code"]
+    return book
+
+
+@pytest.mark.parametrize(
+    ("chapter", "cheat", "first"),
+    [
+        (
+            3,
+            lambda book: heading(book, "# 1. Moving around the board"),
+            "cell 1 (772c9a0e, # 3. Chance and Community Chest)",
+        ),
+        (3, lambda book: heading(book, ""), "cell 1 (772c9a0e, # 3. Chance and Community Chest)"),
+        (5, lambda book: heading(no_code(book), "# 8. What if"), "cell 1 (e7a81bf0, # 5. Jail)"),
+        (9, lambda book: heading(book, "# 0. Welcome"), "cell 1 (865cb374, # 9. The whole game)"),
+        (
+            11,
+            lambda book: heading(book, "# 7. Exact answers"),
+            "cell 1 (70876b79, # 11. Evolving players)",
+        ),
+    ],
+    ids=["ch3-headed-1", "ch3-heading-deleted", "ch5-no-code-headed-8", "ch9-headed-0", "ch11-7"],
+)
+def test_a_changed_heading_is_a_changed_handed_out_cell_and_is_not_graded(
+    tmp_path, chapter, cheat, first
+):
+    """Editing the heading no longer picks the chapter: the heading is a handed-out cell, so
+    the notebook is not graded (and not run), the changed cell named."""
+    done = check(write(cheat(edition(chapter)), tmp_path, "student.ipynb"))
+    assert done.returncode == 1, done.stdout + done.stderr
+    line = done.stdout.splitlines()[0]
+    assert line.startswith(f"Not graded: handed-out cells were changed: {first}"), line
+    assert f"(chapter {chapter}'s cells must stay as handed out; " in line
+    assert "not graded" in done.stdout.split("\n\n")[1]
+    if chapter == 5:  # every code cell deleted too, each named by its number as handed out
+        assert "; and deleted: handed-out cell 2 (05-01, from monopoly_lesson import " in line
+        assert "handed-out cell 16 (05-13, check_chapter(take_turn, 5))" in line
+
+
+def test_a_changed_and_a_deleted_handed_out_cell_are_named(tmp_path):
+    book = edition(5)
+    book.cells[15].source = "check_chapter(take_turn, 1)"  # 05-13, the chapter's own check
+    del book.cells[1]  # 05-01, the imports
+    book.cells.insert(0, new_cell("md:My notes"))  # cells of one's own may go anywhere
+    done = check(write(book, tmp_path, "05_jail.ipynb"))
+    assert done.returncode == 1
+    assert done.stdout.splitlines()[0] == (
+        "Not graded: handed-out cells were changed: cell 16 (05-13, check_chapter(take_turn, "
+        "5)); and deleted: handed-out cell 2 (05-01, from monopoly_lesson import TurnStepper, "
+        "chec...) (chapter 5's cells must stay as handed out; cells of your own may go anywhere)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("chapter", "name", "claimed", "first"),
+    [
+        (
+            3,
+            "01_moving_around.ipynb",
+            1,
+            "Broken rules: ",  # chapter 1's take_turn, in chapter 3 (cards): graded as 3
+        ),
+        (9, "00_welcome.ipynb", 0, "Not answered: mine (the chapter's starter my_buy"),
+        (11, "alice_07.ipynb", 7, "Not answered: num_wins_mean"),
+    ],
+    ids=["ch3-as-01", "ch9-as-00", "ch11-as-07"],
+)
+def test_a_renamed_notebook_with_another_chapter_in_its_metadata_is_graded_as_handed_out(
+    tmp_path, chapter, name, claimed, first
+):
+    made = {3: [NO_ROLL_AGAIN], 11: [""]}  # chapter 1's take_turn; chapter 11's answer emptied
+    book = answered(chapter, *made[chapter])[0] if chapter in made else edition(chapter)
+    book.metadata["monopoly_lesson"] = {"chapter": claimed}
+    heading = book.cells[0].source.splitlines()[0]
+    done = check(write(book, tmp_path, name))
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stdout.startswith(first), done.stdout
+    assert f"\n\ngraded as chapter {chapter} (recognised by the " in done.stdout
+    assert heading.startswith(f"# {chapter}.")
+    if chapter == 3:
+        assert "graded for the rules of chapters 1 to 3 (" in done.stdout
+
+
+@pytest.mark.parametrize("how", ["written from scratch", "ids stripped"])
+def test_a_notebook_holding_no_handed_out_cell_is_not_graded(tmp_path, capsys, how):
+    if how == "ids stripped":
+        book = answered(6, GOOD, base="stored")[0]
+        book.nbformat_minor = 4
+        for cell in book.cells:
+            del cell["id"]
+        path = write(book, tmp_path, "06_full_simulation.ipynb")
+    else:
+        path = notebook(tmp_path, "md:# 6. The full simulation", GOOD, name="06_mine.ipynb")
+    started = time.monotonic()
+    status, out, err = check_here(capsys, path)
+    assert status == 2 and out == ""
+    assert err == (
+        f"python -m monopoly_lesson check: {path.name} cannot be graded: it holds none of the "
+        "cells a chapter hands out (they are known by their ids); submit the chapter's "
+        "notebook as handed out (e.g. 05_jail.ipynb), with your work written in it\n"
+    )
+    assert time.monotonic() - started < 30, "it was run before it was refused"

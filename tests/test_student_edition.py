@@ -155,8 +155,32 @@ def test_outputs_and_solution_metadata_are_gone():
     nb = tool.student_edition(instructor_notebook())
     assert set(nb.metadata) == {"kernelspec"}
     assert nb.cells[0].outputs == [] and nb.cells[0].execution_count is None
-    assert nb.cells[0].metadata == {"tags": ["x"]}
-    assert nb.cells[2].metadata == {"tags": ["check"]}
+    assert {k: v for k, v in nb.cells[0].metadata.items() if k != "nbgrader"} == {"tags": ["x"]}
+    assert nb.cells[0].metadata.nbgrader["grade_id"] == nb.cells[0].id  # not the old "t1"
+    assert nb.cells[2].metadata.tags == ["check"]
+
+
+def test_each_cell_is_marked_as_nbgrader_marks_an_assignment():
+    """Cells that held solutions are solution cells; every other cell is locked, with
+    nbgrader's checksum (the one the check computes) and the cell's id as its grade_id."""
+    from nbgrader.nbgraderformat import MetadataValidator
+    from nbgrader.utils import compute_checksum
+
+    from monopoly_lesson.checker.handed_out_cells import locked_checksum
+
+    nb = tool.student_edition(instructor_notebook(), chapter=3)
+    MetadataValidator().validate_nb(nb)
+    assert nb.metadata.monopoly_lesson == {"chapter": 3}
+    marks = [(c.metadata.nbgrader["solution"], c.metadata.nbgrader["locked"]) for c in nb.cells]
+    assert marks == [(True, False), (True, False), (False, True), (True, False)]
+    for cell in nb.cells:
+        assert cell.metadata.nbgrader["grade_id"] == cell.id
+        assert cell.metadata.nbgrader["checksum"] == compute_checksum(cell)
+    check = nb.cells[2]
+    assert (check.metadata.editable, check.metadata.deletable) == (False, False)
+    assert "editable" not in nb.cells[0].metadata  # the student writes there
+    assert check.metadata.nbgrader["checksum"] == locked_checksum(check.source, "code", check.id)
+    assert locked_checksum(check.source + " ", "code", check.id) != compute_checksum(check)
 
 
 FOLDED = (
@@ -245,11 +269,16 @@ def test_chapters_1_to_6_mark_their_solutions():
 def test_student_notebook_is_valid_and_holds_no_solution(edition, source):
     teacher, student = read(source), read(edition / source.name)
     nbformat.validate(student)
-    assert set(student.metadata) <= {"kernelspec", "language_info"}
+    assert set(student.metadata) <= {"kernelspec", "language_info", "monopoly_lesson"}
+    assert student.metadata.monopoly_lesson == {"chapter": int(source.name[:2])}
     assert [c.cell_type for c in student.cells] == [c.cell_type for c in teacher.cells]
+    assert [c.id for c in student.cells] == [c.id for c in teacher.cells]  # ids are kept
     for i, (before, after) in enumerate(zip(teacher.cells, student.cells, strict=True)):
         assert "BEGIN SOLUTION" not in after.source and "END SOLUTION" not in after.source, i
         assert after.get("outputs", []) == [] and after.get("execution_count") is None, i
+        marks = after.metadata.nbgrader
+        solution = BEGIN in before.source  # a starter too: it is handed out to be changed
+        assert (marks["solution"], marks["locked"]) == (solution, not solution), i
         if BEGIN not in before.source:
             assert after.source == before.source, i  # prose, checks, simulations, figures
             continue
@@ -342,3 +371,57 @@ def test_student_notebook_runs_up_to_its_first_placeholder(edition, source):
 def test_the_rules_pages_come_with_the_edition(edition, page):
     assert (edition / page).read_text() == (ROOT / "notebooks" / page).read_text()
     assert not (edition / "README.md").exists(), "the authors' notes stay behind"
+
+
+def test_the_checks_record_of_locked_cells_is_the_editions(edition):
+    """cells.json (tools/handed_out.py) names each chapter's locked cells as its edition
+    locks them, and the stored solutions hold the same cells (so both are recognised)."""
+    from monopoly_lesson.checker.handed_out_cells import locked_cells, recognise
+
+    chapters = locked_cells()
+    assert sorted(chapters) == [int(path.name[:2]) for path in NOTEBOOKS]
+    for path in NOTEBOOKS:
+        student = read(edition / path.name)
+        file, locked = chapters[int(path.name[:2])]
+        assert file == path.name
+        assert [(c.id, c.number) for c in locked] == [
+            (cell.id, n)
+            for n, cell in enumerate(student.cells, 1)
+            if cell.metadata.nbgrader["locked"]
+        ]
+        assert [c.checksum for c in locked] == [
+            cell.metadata.nbgrader["checksum"]
+            for cell in student.cells
+            if cell.metadata.nbgrader["locked"]
+        ]
+        for notebook in (student, read(path)):
+            found = recognise(notebook)
+            assert (found.chapter, found.intact, found.held) == (
+                int(path.name[:2]),
+                True,
+                len(locked),
+            )
+    checks = {
+        chapter: [c.what for c in locked if c.check] for chapter, (_, locked) in chapters.items()
+    }
+    assert checks[5] == ["check_chapter(take_turn, 5)"] and checks[1][0].startswith("assert ")
+    assert not checks[9] and not checks[0]
+
+
+def test_a_locked_cell_that_is_not_as_in_notebooks_is_refused(tmp_path, monkeypatch):
+    """The edition must not change a cell it locks: the stored solution would not be known."""
+    handed = importlib.util.spec_from_file_location("handed_out", ROOT / "tools" / "handed_out.py")
+    module = importlib.util.module_from_spec(handed)
+    handed.loader.exec_module(module)
+    path = tmp_path / "05_jail.ipynb"
+    path.write_text((ROOT / "notebooks" / "05_jail.ipynb").read_text())
+    original = module.edition
+
+    def changed(at):
+        notebook = original(at)
+        notebook.cells[15].source += "\n"
+        return notebook
+
+    monkeypatch.setattr(module, "edition", changed)
+    with pytest.raises(ValueError, match=r"cell 16 \(05-13\) is locked in the student edition"):
+        module.chapter_cells(path)

@@ -5,15 +5,18 @@
 
 runs ``python -m monopoly_lesson check FILE`` on each ``*.ipynb`` under the folder (its
 subfolders too, for one folder per student; checkpoints are skipped), one after the other,
-and prints a line per file with the check's exit status:
+and prints a line per file with the check's exit status and the chapter it was graded as:
 
-    0  pass        alice/06_full_simulation.ipynb
-    1  fails       bob/09_whole_game.ipynb
-    2  unusable    carol/06_full_simulation.ipynb
+    0  pass        chapter 6   alice/06_full_simulation.ipynb
+    1  fails       chapter 9   bob/09_whole_game.ipynb
+    2  unusable    -           carol/06_full_simulation.ipynb
 
 then a summary, which counts the failing submissions with something not answered. The
 check grades what each notebook's chapter asks for (its take_turn, its chapter-9 strategy
-and trade policy, its exercises' answers, its cells), so a folder may mix chapters. Each
+and trade policy, its exercises' answers, its cells), so a folder may mix chapters. The
+chapter is the one whose handed-out cells the notebook holds, whatever its heading or file
+name (read here, as the check reads it, before the check runs: "-" for a file that holds no
+chapter's cells or is not a notebook). Each
 check is given ``--timeout`` (a positive number of seconds, at most a day), ``--games`` if
 given (the games a chapter-9 strategy plays) and ``--show-expected`` if given (a wrong
 answer's right value, instead of its hint); every process a submission started is killed
@@ -52,11 +55,13 @@ NOT_ANSWERED = "Not answered: "  # how the check's line of a piece not answered 
 
 @dataclass
 class Result:
-    """One submission's check: its exit status (None if it timed out) and its output."""
+    """One submission's check: its exit status (None if it timed out), its output, and the
+    chapter it was graded as (None: not recognised)."""
 
     path: Path
     status: int | None
     output: str
+    chapter: int | None = None
 
     @property
     def meaning(self) -> str:
@@ -77,6 +82,20 @@ def submissions(folder: Path) -> list[Path]:
     return sorted(p for p in found if ".ipynb_checkpoints" not in p.parts and p.is_file())
 
 
+def chapter_of(path: Path) -> int | None:
+    """The chapter the check grades the notebook at ``path`` as: the one whose handed-out
+    cells it holds (None if it holds none, or is not a readable notebook)."""
+    import nbformat
+
+    from monopoly_lesson.checker.notebook_chapter import notebook_chapter
+
+    try:
+        notebook = nbformat.read(path, as_version=4)
+    except Exception:  # nbformat raises many kinds of errors for a broken file
+        return None
+    return notebook_chapter(notebook).number
+
+
 def check_one(
     path: Path,
     command: Sequence[str] = CHECK,
@@ -93,6 +112,7 @@ def check_one(
     """
     from monopoly_lesson.checker.sandbox import ProcessGuard
 
+    chapter = chapter_of(path)  # before the check: the notebook's code could rewrite it
     with tempfile.TemporaryFile() as out:  # a file, not a pipe: a process left holding it
         with ProcessGuard(timeout + grace(timeout)) as guard:  # cannot keep us waiting
             games_option = [] if games is None else ["--games", str(games)]
@@ -113,8 +133,8 @@ def check_one(
         out.seek(0)
         output = out.read(MAX_OUTPUT).decode(errors="replace")
     if guard.expired:
-        return Result(path, None, f"{output}\n(stopped after {timeout:g} s)")
-    return Result(path, process.returncode, output)
+        return Result(path, None, f"{output}\n(stopped after {timeout:g} s)", chapter)
+    return Result(path, process.returncode, output, chapter)
 
 
 def grace(timeout: float) -> float:
@@ -147,9 +167,10 @@ def games_count(text: str) -> int:
 
 
 def line(result: Result, folder: Path) -> str:
-    """The report line of one submission: status, meaning, path within the folder."""
+    """The report line of one submission: status, meaning, chapter, path within the folder."""
     status = "-" if result.status is None else str(result.status)
-    return f"{status:>3}  {result.meaning:<10}  {result.path.relative_to(folder)}"
+    chapter = "-" if result.chapter is None else f"chapter {result.chapter}"
+    return f"{status:>3}  {result.meaning:<10}  {chapter:<10}  {result.path.relative_to(folder)}"
 
 
 def reasons(result: Result) -> list[str]:

@@ -33,6 +33,15 @@ Cells without markers (prose, checks, simulations, figures) are kept as they are
 output is cleared, so nothing the solutions computed (tables, figures, printed narration)
 reaches the students, and metadata other than the kernel's and language's is dropped.
 
+Each cell is then marked as nbgrader marks a generated assignment (cell metadata
+``nbgrader``, schema 3, its ``grade_id`` the cell's id): a cell that held a solution region
+(code to write or paste, a written answer, a starter to change) is a solution cell; every
+other cell is locked, with nbgrader's checksum of its source, and made neither editable nor
+deletable in JupyterLab. The notebook's metadata says its chapter
+(``"monopoly_lesson": {"chapter": 5}``). The check knows each chapter's locked cells
+(tools/handed_out.py records them) and grades a notebook as the chapter whose locked cells
+it holds, unchanged.
+
     python tools/student_edition.py [--out _student] [NOTEBOOK ...]
 
 writes ``_student/NN_name.ipynb`` for every chapter in notebooks/ (or for those given), and
@@ -66,6 +75,7 @@ TEXT_PLACEHOLDER = "*Your answer here.*"
 STARTER_TAG = "starter"  # a cell whose code is handed out to be changed: no placeholder
 # What a student edition keeps; any other metadata (nbgrader's, widget state, timings) goes.
 NOTEBOOK_METADATA = {"kernelspec", "language_info"}
+LESSON_METADATA = "monopoly_lesson"  # the notebook's metadata key for its chapter
 CELL_METADATA = {"tags", "editable", "deletable", "jupyter", "slideshow"}
 
 
@@ -158,6 +168,29 @@ def clean_metadata(notebook: nbformat.NotebookNode) -> None:
             cell.metadata["tags"] = tags
 
 
+def mark_cells(notebook: nbformat.NotebookNode, solutions: list[bool]) -> None:
+    """Mark each cell as nbgrader's ``generate_assignment`` does: a cell that held a solution
+    region is a solution cell, every other cell is locked (not editable, not deletable), each
+    with nbgrader's checksum; its ``grade_id`` is the cell's id, which is kept.
+
+    A written answer (Markdown) is also a grade cell of 0 points, as nbgrader's schema asks
+    of Markdown solution cells: it is read by the grader, not scored by the check.
+    """
+    from nbgrader.utils import compute_checksum
+
+    for number, (cell, solution) in enumerate(zip(notebook.cells, solutions, strict=True), 1):
+        answer = solution and cell.cell_type == "markdown"
+        marks = {"grade": answer, "solution": solution, "locked": not solution}
+        grade_id = cell.get("id") or f"cell-{number}"  # a notebook older than cell ids
+        cell.metadata["nbgrader"] = {**marks, "grade_id": grade_id, "schema_version": 3}
+        if answer:
+            cell.metadata["nbgrader"]["points"] = 0
+        if not solution:
+            cell.metadata["editable"] = False
+            cell.metadata["deletable"] = False
+        cell.metadata["nbgrader"]["checksum"] = compute_checksum(cell)
+
+
 def check_markers(notebook: nbformat.NotebookNode) -> None:
     """Refuse a marker that is nearly right (``### begin solution``, ``### BEGIN SOLUTON``...).
 
@@ -177,20 +210,33 @@ def check_markers(notebook: nbformat.NotebookNode) -> None:
                 )
 
 
-def student_edition(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """The student edition of one chapter: placeholders, no outputs, clean metadata."""
+def student_edition(
+    notebook: nbformat.NotebookNode, chapter: int | None = None
+) -> nbformat.NotebookNode:
+    """The student edition of one chapter: placeholders, no outputs, clean metadata, its
+    cells marked locked or solution, and (if given) its ``chapter`` in its metadata."""
     check_markers(notebook)
+    solutions = [BEGIN in cell.source for cell in notebook.cells]
     clear_solutions(notebook)
     for cell in notebook.cells:
         if cell.cell_type == "code":
             cell.source = name_the_functions(cell.source)
     ClearOutputPreprocessor().preprocess(notebook, {})
     clean_metadata(notebook)
+    mark_cells(notebook, solutions)
+    if chapter is not None:
+        notebook.metadata[LESSON_METADATA] = {"chapter": chapter}
     left = [i for i, cell in enumerate(notebook.cells) if BEGIN in cell.source]
     if left:
         raise ValueError(f"a solution marker is left in cell(s) {left}")
     nbformat.validate(notebook)
     return notebook
+
+
+def chapter_number(path: Path) -> int | None:
+    """A chapter's number, from its file name in notebooks/ (``05_jail.ipynb``: 5)."""
+    number = re.match(r"(\d+)_", Path(path).name)
+    return int(number.group(1)) if number else None
 
 
 def placeholders(notebook: nbformat.NotebookNode) -> int:
@@ -212,7 +258,7 @@ def write_student_edition(path: Path, out: Path) -> Path:
             "notebooks are: their solutions would be lost. Choose another --out folder."
         )
     try:
-        notebook = student_edition(nbformat.read(path, as_version=4))
+        notebook = student_edition(nbformat.read(path, as_version=4), chapter_number(path))
     except ValueError as error:
         raise ValueError(f"{path.name}: {error}") from None
     out.mkdir(parents=True, exist_ok=True)

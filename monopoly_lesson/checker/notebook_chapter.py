@@ -1,47 +1,46 @@
 """Which chapter a submitted notebook is, and what a check grades in it.
 
-A chapter is recognised from its content, its first Markdown heading (``# 9. The whole
-game``, or ``# Chapter 9``), and otherwise from its file name (``alice_09.ipynb``,
-``09_whole_game.ipynb``), since submissions are renamed. What each chapter is graded on:
+A chapter is recognised from the cells its student edition hands out locked, by their ids
+(:mod:`monopoly_lesson.checker.handed_out_cells`), never from its heading, file name or
+metadata, which a student can edit. What each chapter is graded on:
 
 - every chapter: its cells run and its own checks (``check_chapter``, ``assert``) pass;
-- chapters 1 to 6, and a notebook whose chapter is not recognised: its final ``take_turn``
-  (chapters 1 to 4: for the rules chapters 1 to N teach; the others: against every rule),
-  and its results against the trends of those rules (a notebook without one cannot be
-  graded);
+- chapters 1 to 6: its final ``take_turn`` (chapters 1 to 4: for the rules chapters 1 to N
+  teach; the others: against every rule), and its results against the trends of those
+  rules;
 - chapters 0, 7 and 8: the same, if the notebook defines a ``take_turn``;
 - chapter 9: the student's own strategy (``mine``) and trade policy (``trader``, with
   trading on), each played in many games;
 - chapters 10 to 12: the exercises whose answers are assigned to named variables.
+
+A notebook holding none of a chapter's handed-out cells is not graded at all.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, field
 
 from .exercise_answers import Exercise, chapter_exercises
+from .handed_out_cells import HandedOutCells, recognise
 from .strategy_probe import GRADED
 
-__all__ = ["CHAPTERS", "Chapter", "chapter_named", "notebook_chapter"]
+__all__ = ["CHAPTERS", "Chapter", "chapter_named", "notebook_chapter", "unrecognised"]
 
 CHAPTERS = range(13)
 """The lesson's chapters, 00 to 12."""
 TAKE_TURN_CHAPTERS = range(1, 7)
 """The chapters in which the student writes take_turn (and must have one to be graded)."""
 STRATEGY_CHAPTER = 9
-HEADING = re.compile(r"^#{1,6}\s+(?:chapter\s+)?(\d{1,2})(?![\d])", re.IGNORECASE)
-NUMBER = re.compile(r"(?<!\d)(\d{1,2})(?!\d)")
 
 
 @dataclass(frozen=True)
 class Chapter:
     """A notebook's chapter (None: not recognised), how it was recognised, what is graded.
 
-    ``take_turn`` is ``"required"`` (chapters 1-6 and unrecognised notebooks),
-    ``"optional"`` (graded if defined) or ``"none"``; ``strategies`` are the variables
-    holding the student's strategies that the check plays (chapter 9's).
+    ``take_turn`` is ``"required"`` (chapters 1-6), ``"optional"`` (graded if defined) or
+    ``"none"``; ``strategies`` are the variables holding the student's strategies that the
+    check plays (chapter 9's); ``cells`` is what the notebook holds of the chapter's
+    handed-out cells.
     """
 
     number: int | None
@@ -49,41 +48,47 @@ class Chapter:
     take_turn: str = "required"
     strategies: tuple[str, ...] = ()
     exercises: tuple[Exercise, ...] = ()
+    cells: HandedOutCells = field(default_factory=lambda: HandedOutCells(None))
 
     def __str__(self) -> str:
         if self.number is None:
-            return "chapter: not recognised (no chapter number in its first heading or file name)"
-        return f"chapter: {self.number} (from {self.found_by})"
+            return "chapter: not recognised (it holds none of the cells a chapter hands out)"
+        how = f" (recognised by {self.found_by})" if self.found_by else ""
+        return f"graded as chapter {self.number}{how}"
 
 
-def chapter_named(number: int | None, found_by: str = "") -> Chapter:
-    """What a check grades in chapter ``number`` (None: a notebook of no known chapter)."""
+def chapter_named(
+    number: int | None, found_by: str = "", cells: HandedOutCells | None = None
+) -> Chapter:
+    """What a check grades in chapter ``number``."""
+    cells = cells or HandedOutCells(number)
     if number is None or number in TAKE_TURN_CHAPTERS:
-        return Chapter(number, found_by)
+        return Chapter(number, found_by, cells=cells)
     if number == STRATEGY_CHAPTER:
-        return Chapter(number, found_by, take_turn="none", strategies=tuple(GRADED))
+        return Chapter(number, found_by, "none", tuple(GRADED), cells=cells)
     exercises = chapter_exercises(number)
-    return Chapter(number, found_by, "none" if exercises else "optional", exercises=exercises)
+    kind = "none" if exercises else "optional"
+    return Chapter(number, found_by, kind, exercises=exercises, cells=cells)
 
 
-def notebook_chapter(notebook: object, path: str | Path) -> Chapter:
-    """The chapter of a notebook: its first Markdown heading's number, else its file name's."""
-    for cell in getattr(notebook, "cells", []):
-        if cell.get("cell_type") != "markdown":
-            continue
-        headings = [
-            line
-            for line in str(cell.get("source", "")).splitlines()
-            if line.lstrip().startswith("#")
-        ]
-        if headings:
-            found = HEADING.match(headings[0].strip())
-            if found and int(found.group(1)) in CHAPTERS:
-                return chapter_named(int(found.group(1)), f'its first heading "{headings[0][:80]}"')
-            break
-    numbers = {int(n) for n in NUMBER.findall(Path(path).stem)} & set(CHAPTERS)
-    padded = {int(n) for n in re.findall(r"(?<!\d)(\d\d)(?!\d)", Path(path).stem)} & numbers
-    for found in (padded, numbers):
-        if len(found) == 1:
-            return chapter_named(found.pop(), f"its file name {Path(path).name}")
-    return chapter_named(None)
+def notebook_chapter(notebook: object) -> Chapter:
+    """The chapter of a notebook: the one whose handed-out (locked) cells it holds, by their
+    ids; its heading, file name and metadata are not read, since a student can edit them."""
+    cells = recognise(notebook)
+    if cells.chapter is None:
+        return Chapter(None, cells=cells)
+    found_by = f"the {cells.total} cells {cells.file} hands out, locked"
+    return chapter_named(cells.chapter, found_by, cells)
+
+
+def unrecognised(cells: HandedOutCells, name: str) -> str:
+    """Why a notebook of no recognised chapter cannot be graded, and what to submit."""
+    if cells.tied:
+        chapters = " and ".join(str(chapter) for chapter in cells.tied)
+        why = f"it holds as many handed-out cells of chapters {chapters}"
+    else:
+        why = "it holds none of the cells a chapter hands out (they are known by their ids)"
+    return (
+        f"{name} cannot be graded: {why}; submit the chapter's notebook as handed out "
+        "(e.g. 05_jail.ipynb), with your work written in it"
+    )

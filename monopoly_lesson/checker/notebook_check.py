@@ -11,7 +11,8 @@ take_turn that is the package's reference engine or calls it, and code that chan
 package, the libraries its randomness comes from (numpy, random, pandas) or how the kernel
 runs code.
 
-What is graded depends on the notebook's chapter (:mod:`monopoly_lesson.checker.notebook_chapter`):
+What is graded depends on the notebook's chapter, the one whose handed-out cells it holds
+(:mod:`monopoly_lesson.checker.notebook_chapter`):
 take_turn and the results in chapters 1-6 (and 0, 7, 8 if they have one), the student's
 strategy and trade policy in chapter 9 (:mod:`monopoly_lesson.checker.capstone_check`), the
 exercises' answer variables in chapters 10 to 12
@@ -78,7 +79,7 @@ from .exercise_answers import (
     not_answered,
 )
 from .handed_out import fingerprint, handed_out
-from .notebook_chapter import Chapter, notebook_chapter
+from .notebook_chapter import Chapter, notebook_chapter, unrecognised
 from .strategy_probe import STRATEGY_VARIABLE
 from .submission_code import SubmissionCode, does_nothing, read_code
 
@@ -193,10 +194,14 @@ def check_notebook(
     (or a near-certain trend) fails, take_turn or the strategy is not the student's own work,
     the strategy breaks a rule, an exercise is not answered (the chapter's starter code
     unchanged counts as not answered, and so does a take_turn missing or left as its
-    placeholder) or its answer is wrong, or (where no take_turn is graded) a cell failed;
+    placeholder) or its answer is wrong, or a cell failed (where take_turn is graded: one of the
+    chapter's own handed-out checks);
     2: the notebook cannot be graded (missing, not a notebook, no strategy where the chapter
     needs one, too slow, too much memory), and
-    the report is one line that says why. A wrong answer is told with the exercise's hint;
+    the report is one line that says why. The chapter is the one whose handed-out cells the
+    notebook holds: one that holds none is not graded (2), and one whose handed-out cells
+    were changed or deleted is not graded either (1, naming each) and is not run. A wrong
+    answer is told with the exercise's hint;
     ``show_expected`` (for graders) gives the right value instead. The limit counts from
     ``started`` (a ``time.monotonic()`` reading; by default now): the command line passes
     its own start, so that ``--timeout`` covers the whole command.
@@ -217,7 +222,13 @@ def check_notebook(
             2,
             f"{path.name} cannot be graded: it is not a readable notebook ({type(error).__name__})",
         )
-    chapter = notebook_chapter(notebook, path)
+    chapter = notebook_chapter(notebook)
+    if chapter.number is None:
+        return NotebookCheck(2, unrecognised(chapter.cells, path.name))
+    if not chapter.cells.intact:  # nothing is run: what it would show is not the chapter's
+        cells = chapter.cells
+        where = f"chapter {chapter.number} ({cells.held} of its {cells.total} handed-out cells"
+        return NotebookCheck(1, f"{cells.not_graded()}\n\n{where} found): not graded")
     code = read_code(sources)
     refused = refusal_before_running(code) if STRATEGY_VARIABLE in chapter.strategies else ""
     if refused:  # told from its code: no need to run it first
@@ -235,7 +246,14 @@ def check_notebook(
             return NotebookCheck(
                 2, f"{path.name} cannot be graded: {answers.unusable}{cells}", failed
             )
-        return _verdict(code, chapter, answers, failed, expected.result(), show_expected)
+        checks = _failed_checks(chapter, failed)
+        return _verdict(code, chapter, answers, failed, expected.result(), show_expected, checks)
+
+
+def _failed_checks(chapter: Chapter, failed: tuple[str, ...]) -> tuple[str, ...]:
+    """The chapter's own handed-out check cells among the cells that failed, each named."""
+    numbers = [int(cell.split(":")[0].removeprefix("cell ")) for cell in failed]
+    return tuple(chapter.cells.checks[n] for n in numbers if n in chapter.cells.checks)
 
 
 def _run(
@@ -590,11 +608,14 @@ def _verdict(
     failed: tuple[str, ...],
     expected: dict[str, float | str] | None,
     show_expected: bool = False,
+    failed_checks: tuple[str, ...] = (),
 ) -> NotebookCheck:
     """The status and report: findings about the code first, then what the chapter grades
     (rules and trends, the strategy, the exercises), then the failed cells. A wrong answer
     is told with its hint, or with the right value if ``show_expected``; without the answer
-    key (``expected`` None) the answers given are left to the instructor's checker."""
+    key (``expected`` None) the answers given are left to the instructor's checker. Where
+    take_turn is graded, a failed cell fails the check only if it is one of the chapter's
+    own handed-out checks (``failed_checks``); elsewhere every failed cell does."""
     report = _Report(texts=[str(chapter)])
     tampering = code.tampering()
     if tampering:  # nothing was asked of its kernel (see _Questions.ask_all)
@@ -610,6 +631,8 @@ def _verdict(
     if chapter.exercises and not tampering:
         _exercises_verdict(chapter, answers, expected, report, show_expected)
     cells_graded = not answers.take_turn_graded  # with take_turn, failed cells are only listed
+    if failed_checks and not cells_graded:  # ... but for the chapter's own checks
+        report.failures.append("The chapter's own checks failed: " + "; ".join(failed_checks))
     report.texts.append(f"cells: {len(failed)} failed" if failed else "cells: every cell ran")
     passed = not report.failures and not (failed and cells_graded)
     verdict = "All rules pass." if answers.take_turn_graded else "All checks pass."
