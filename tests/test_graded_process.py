@@ -12,6 +12,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from handed_out_notebooks import submission
 from test_cli_check import OWN_TAKE_TURN
 
 from monopoly_lesson.checker.graded_session import grade_take_turn, graded_seed
@@ -149,15 +150,6 @@ def test_the_random_games_are_drawn_from_the_code():
     assert graded_seed(one) != graded_seed(other)
 
 
-def notebook(folder: Path, *sources: str) -> Path:
-    book = nbformat.v4.new_notebook()
-    book.cells = [nbformat.v4.new_markdown_cell("# 5. Jail")]
-    book.cells += [nbformat.v4.new_code_cell(source) for source in sources]
-    path = folder / "student.ipynb"
-    nbformat.write(book, path)
-    return path
-
-
 def check(path: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "monopoly_lesson", "check", str(path), "--timeout", "180"],
@@ -186,7 +178,7 @@ def check(path: Path) -> subprocess.CompletedProcess:
     ids=["kernel-patched", "switched-on-when-checked", "vars-patch"],
 )
 def test_what_the_notebooks_kernel_does_cannot_pass_a_broken_take_turn(tmp_path, cheat):
-    done = check(notebook(tmp_path, ONE_DIE, cheat))
+    done = check(submission(tmp_path, 5, ONE_DIE, cheat))
     assert done.returncode == 1, done.stdout + done.stderr
     assert done.stdout.startswith("Broken rules: "), done.stdout[:300]
     assert "All rules pass" not in done.stdout

@@ -25,8 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 ANSWER_KEY = "monopoly_lesson/checker/answer_key.py"
 MARKERS = ("BEGIN SOLUTION", "END SOLUTION")
 NOT_GRADED_HERE = (
-    "Exercises not graded here: num_wins_mean is graded by the instructor's checker "
-    "(this copy of the package has no answer key)."
+    "Exercises not graded here: boardwalk_hotel, hotel_payback, best_one_house are graded by "
+    "the instructor's checker (this copy of the package has no answer key)."
 )
 
 pytestmark = pytest.mark.slow  # the release built, a fresh environment, three checks: ~40 s
@@ -158,21 +158,26 @@ def test_the_students_environment_cannot_import_the_answer_functions(student_pyt
     assert not list(package.rglob("*.ipynb")) and not (package / "checker/answer_key.py").exists()
 
 
-def chapter_11(release: Path, folder: Path, answer: str | None) -> Path:
-    """The release's chapter 11 cut to its heading and its exercise, answered with ``answer``
-    in place of the placeholder (None: as handed out). Its other cells evolve players for
-    minutes and play no part in what is checked here."""
-    notebook = nbformat.read(release / "notebooks" / "11_evolving_players.ipynb", as_version=4)
-    cells = [notebook.cells[0]]
-    cells += [cell for cell in notebook.cells if "num_wins_mean" in cell.source]
-    assert [cell.cell_type for cell in cells] == ["markdown", "markdown", "code"]
-    assert "# YOUR CODE HERE" in cells[-1].source
-    if answer is not None:
-        cells[-1].source = f"num_wins_mean = {answer}\nprint(num_wins_mean)"
-    notebook.cells = cells
+ANSWER_CELLS = {
+    "57f0b368": "boardwalk_hotel = {}\nhotel_payback = {}\n",
+    "2d843cca": "best_one_house = {!r}\n",
+}
+"""Chapter 10's two answer cells (by id), where the student writes the three answers."""
+
+
+def chapter_10(release: Path, folder: Path, answers: tuple | None) -> Path:
+    """The release's chapter 10, whole, its three answers written in its answer cells
+    (None: as handed out). It runs in seconds."""
+    notebook = nbformat.read(release / "notebooks" / "10_property_values.ipynb", as_version=4)
+    cells = {cell.id: cell for cell in notebook.cells}
+    assert all("# YOUR CODE HERE" in cells[id].source for id in ANSWER_CELLS)
+    if answers is not None:
+        hotel, payback, group = answers
+        cells["57f0b368"].source = ANSWER_CELLS["57f0b368"].format(hotel, payback)
+        cells["2d843cca"].source = ANSWER_CELLS["2d843cca"].format(group)
     folder.mkdir()
-    nbformat.write(notebook, folder / "11_evolving_players.ipynb")
-    return folder / "11_evolving_players.ipynb"
+    nbformat.write(notebook, folder / "10_property_values.ipynb")
+    return folder / "10_property_values.ipynb"
 
 
 def check_there(python: Path, notebook: Path) -> subprocess.CompletedProcess:
@@ -183,29 +188,30 @@ def check_there(python: Path, notebook: Path) -> subprocess.CompletedProcess:
 def test_a_students_check_leaves_the_exercise_to_the_instructors_checker(
     student_python, release, tmp_path
 ):
-    """Right or wrong, the answer is neither compared nor told: the report is the same."""
+    """Right or wrong, the answers are neither compared nor told: the report is the same."""
     reports = {}
-    for answer in ("75", "300"):
-        done = check_there(student_python, chapter_11(release, tmp_path / answer, answer))
+    for label, answers in (("right", (57.97, 18.2, "dark blue")), ("wrong", (1.25, 3.75, "green"))):
+        done = check_there(student_python, chapter_10(release, tmp_path / label, answers))
         assert done.returncode == 0, done.stdout + done.stderr
         assert done.stdout.startswith(f"All checks pass.\n{NOT_GRADED_HERE}\n")
-        for told in ("right", "Wrong answer", "Hint", "Expected"):
+        for told in ("Wrong answer", "Hint", "Expected"):
             assert told not in done.stdout
-        reports[answer] = done.stdout.replace(answer, "ANSWER")
-    assert reports["75"] == reports["300"]
-    given = "given         num_wins_mean: ANSWER, graded by the instructor's checker"
-    assert given in reports["75"]
+        text = done.stdout
+        for value in answers:
+            text = text.replace(str(value), "ANSWER")
+        reports[label] = text
+    assert reports["right"] == reports["wrong"]
+    given = "given         boardwalk_hotel: ANSWER, graded by the instructor's checker"
+    assert given in reports["right"]
 
 
 def test_a_students_check_still_says_an_exercise_left_as_handed_out_is_not_answered(
     student_python, release, tmp_path
 ):
-    done = check_there(student_python, chapter_11(release, tmp_path / "handed_out", None))
+    done = check_there(student_python, chapter_10(release, tmp_path / "handed_out", None))
     assert done.returncode == 1, done.stdout + done.stderr
     first = done.stdout.splitlines()[0]
-    assert first == (
-        "Not answered: num_wins_mean (write your answer in the variable num_wins_mean)"
-    )
+    assert first.startswith("Not answered: boardwalk_hotel (write your answer in the variable")
     assert NOT_GRADED_HERE in done.stdout and "Hint" not in done.stdout
 
 
