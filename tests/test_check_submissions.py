@@ -217,7 +217,7 @@ def test_the_real_check_grades_capstone_submissions(tmp_path, capsys):
     good = "mine = make_strategy('mine', buy=lambda game, me, space: me.cash > 400)"
     trader = (
         "trader = make_strategy('trader', buy=lambda game, me, space: me.cash > 400, "
-        "accept_trade=lambda game, me, offer: False)"
+        "accept_trade=lambda game, me, offer: me.cash > 700)"
     )
     broken = "mine = make_strategy('mine', buy=lambda game, me, space: 'yes')"
     starters = ("bd7be85d", "d1f138bf")  # the chapter's starter strategy and trade policy

@@ -141,6 +141,11 @@ def _raised(kind: str, message: str) -> Exception:
     return type(name, (Exception,), {"__str__": lambda self: message})()
 
 
+JUDGED_ANSWERS = 20
+"""The fewest answers of a decision that can show it to be another's (fewer may agree by
+chance: a check of a handful of games judges no decision)."""
+
+
 class Judge:
     """Which known players answer a strategy's own decisions as it does, question for
     question: the built-in and shipped players and the chapter's starter code.
@@ -170,10 +175,13 @@ class Judge:
                 del self.alive[decision][label]
 
     def plays_as(self) -> dict[str, list[str]]:
-        """For each decision the student wrote that the games asked, the known functions
-        that gave every one of its answers; {} if any such decision matches none (or none
-        was asked): then the strategy is the student's own."""
-        asked = {d: list(known) for d, known in self.alive.items() if self.asked[d]}
+        """For each decision the student wrote that the games asked at least
+        :data:`JUDGED_ANSWERS` times, the known functions that gave every one of its answers;
+        {} if any such decision matches none (or none was asked that often): then the
+        strategy is the student's own (a few answers alike may be chance)."""
+        asked = {
+            d: list(known) for d, known in self.alive.items() if self.asked[d] >= JUDGED_ANSWERS
+        }
         return asked if asked and all(asked.values()) else {}
 
 
