@@ -258,7 +258,8 @@ def _run(
     (code, sources), answers, (started, timeout) = read, _Answers(), limit
     memory = int(memory_gb * 2**30)
     sandbox = sandbox_for(path)
-    with ProcessGuard(timeout, started) as guard, sandbox or contextlib.nullcontext():
+    # the sandbox's folders are removed once every process of the check has been killed
+    with sandbox or contextlib.nullcontext(), ProcessGuard(timeout, started) as guard:
         folder = sandbox.workdir if sandbox else path.parent.resolve()
         session = KernelSession(notebook, str(folder), guard, memory, sandbox)
         questions = _Questions(session, code, notebook, answers)
