@@ -307,8 +307,9 @@ def _add_check(commands: argparse._SubParsersAction) -> None:
         "something fails (named first), 2 the notebook cannot be graded (not a notebook, no "
         "strategy where the chapter needs one, too slow, too much memory), "
         "with the reason. The grade is computed in this process; the submission's processes "
-        "are all killed when the check ends. Files and the network are not isolated: run "
-        "submissions in a container.",
+        "are all killed when the check ends. With bubblewrap (Linux) they run in a sandbox: "
+        "no network, no other submission, no file of yours but the notebook's own folder; "
+        "without it nothing is isolated (said on stderr): run submissions in a container.",
     )
     check.add_argument("notebook", help="the student's .ipynb file")
     check.add_argument(

@@ -20,8 +20,11 @@ chapter's cells or is not a notebook). Each
 check is given ``--timeout`` (a positive number of seconds, at most a day), ``--games`` if
 given (the games a chapter-9 strategy plays) and ``--show-expected`` if given (a wrong
 answer's right value, instead of its hint); every process a submission started is killed
-when its check ends. Submissions are code that can read and write the grader's files and
-use the network: run this in a container (see the README, "Checking submissions"). Below
+when its check ends. Each check isolates its submission where bubblewrap is installed (no
+network, no other submission, no file of the grader's but the notebook's own folder); where
+it is not, this says so once, and submissions are code that can read and write the
+grader's files and use the network: run this in a container (see the README, "Checking
+submissions"). Below
 the line of a submission that fails go the check's first lines: what fails (broken rules,
 a broken strategy, exercises not answered, among them the chapter's starter code left
 unchanged, and wrong answers) and the cells that failed when the notebook was run (it is
@@ -110,6 +113,7 @@ def check_one(
     is killed. Either way, every process it left behind (re-parented here, a subreaper) is
     killed before the next notebook is checked.
     """
+    from monopoly_lesson.checker.isolation import NOT_ISOLATED
     from monopoly_lesson.checker.sandbox import ProcessGuard
 
     chapter = chapter_of(path)  # before the check: the notebook's code could rewrite it
@@ -132,6 +136,7 @@ def check_one(
                 process.wait()
         out.seek(0)
         output = out.read(MAX_OUTPUT).decode(errors="replace")
+    output = output.replace(NOT_ISOLATED + "\n", "")  # said once for the folder, by main()
     if guard.expired:
         return Result(path, None, f"{output}\n(stopped after {timeout:g} s)", chapter)
     return Result(path, process.returncode, output, chapter)
@@ -221,6 +226,10 @@ def main(argv: list[str] | None = None, command: Sequence[str] = CHECK) -> int:
     if not notebooks:
         print(f"no notebooks (*.ipynb) found in {args.folder}", file=sys.stderr)
         return 2
+    from monopoly_lesson.checker.isolation import isolation_available, say_not_isolated
+
+    if not isolation_available():  # each check finds the same: said once, here
+        say_not_isolated()
     results = []
     for path in notebooks:
         result = check_one(path, command, args.timeout, args.games, args.show_expected)

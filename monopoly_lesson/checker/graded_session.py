@@ -26,6 +26,7 @@ from pathlib import Path
 
 from ..grading import GradeBook, GradingReport, rule_games
 from ..rules import LESSON_RULES
+from .isolation import Sandbox
 from .kernel_session import ANSWER_LIMIT, Unanswered
 from .sandbox import ProcessGuard, launcher_command
 
@@ -58,10 +59,13 @@ class GradedProcess:
     """The graded process: started under the check's memory cap and watched by its guard;
     questions sent as JSON lines, answers read as JSON lines (see ``graded_process``)."""
 
-    def __init__(self, memory: int) -> None:
+    def __init__(self, memory: int, sandbox: Sandbox | None = None) -> None:
+        """Start it; in ``sandbox`` (see :mod:`~monopoly_lesson.checker.isolation`) unless None."""
         self.folder = tempfile.TemporaryDirectory(prefix="graded-")
+        folder = Path(self.folder.name)
+        wrap = sandbox.graded_command(folder) if sandbox is not None else []
         command = [
-            *launcher_command(os.getpid(), memory, pipes=True),
+            *launcher_command(os.getpid(), memory, pipes=True, wrap=wrap),
             sys.executable,
             "-I",
             "-S",
@@ -125,15 +129,16 @@ def grade_take_turn(
     chapter: int | None,
     memory: int,
     guard: ProcessGuard,
+    sandbox: Sandbox | None = None,
 ) -> TakeTurnGrade:
-    """Run the notebook's code cells in a graded process and grade its take_turn there on
-    the games of ``chapter``'s checks (None: every rule)."""
+    """Run the notebook's code cells in a graded process (in ``sandbox``, unless None) and
+    grade its take_turn there on the games of ``chapter``'s checks (None: every rule)."""
     from IPython.core.inputtransformer2 import TransformerManager
 
     transform = TransformerManager().transform_cell
     cells = [(number, _python(transform, source)) for number, source in sources]
     grade = TakeTurnGrade()
-    room = GradedProcess(memory)
+    room = GradedProcess(memory, sandbox)
     try:
         rules = {name: getattr(LESSON_RULES, name) for name in LESSON_RULES.__dataclass_fields__}
         room.send({"kind": "load", "cells": cells, "rules": rules})

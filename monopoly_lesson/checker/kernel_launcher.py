@@ -4,8 +4,9 @@ Run as a script (``python -I kernel_launcher.py PARENT MEMORY -- KERNEL COMMAND`
 imports nothing but the standard library: it caps the address space at MEMORY bytes (every
 process the kernel starts inherits the cap), turns core dumps off, asks Linux to kill the
 kernel if the checker (PARENT) dies, points stdin, stdout and stderr at ``/dev/null`` (the
-kernel's output reaches the checker only as Jupyter messages), and execs the kernel. With
-``--pipes`` before ``--`` it keeps stdin and stdout (the graded process answers on them).
+kernel's output reaches the checker only as Jupyter messages), and execs the kernel (or the
+sandbox that starts it, which then lives under the same limits). With ``--pipes`` before
+``--`` it keeps stdin and stdout (the graded process answers on them).
 """
 
 from __future__ import annotations

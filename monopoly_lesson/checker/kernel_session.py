@@ -24,6 +24,7 @@ from nbclient.exceptions import DeadKernelError
 from nbformat.v4 import new_output
 
 from .checked_kernel import CHECKED_ENV
+from .isolation import Sandbox
 from .sandbox import ProcessGuard, launcher_command
 
 __all__ = ["ANSWER_LIMIT", "CELL_OUTPUT_LIMIT", "OUTPUT_LIMIT", "KernelSession", "Unanswered"]
@@ -78,6 +79,7 @@ class KernelSession:
     folder: str
     guard: ProcessGuard
     memory: int
+    sandbox: Sandbox | None = None  # where the kernel runs isolated (None: not isolated)
     client: _CappedClient = field(init=False)
     running: int = 0  # the cell being run (numbered from 1), 0 before and once all have run
     cells_ran_in: float | None = None  # seconds the cells took, once all have run
@@ -85,7 +87,11 @@ class KernelSession:
 
     def __post_init__(self) -> None:
         manager = _LimitedKernelManager(kernel_name="python3")
-        manager.launcher = launcher_command(os.getpid(), self.memory)
+        wrap: list[str] = []
+        if self.sandbox is not None:  # no network in the sandbox: unix sockets, not TCP
+            manager.transport, manager.connection_file = "ipc", self.sandbox.connection_file
+            wrap = self.sandbox.kernel_command()
+        manager.launcher = launcher_command(os.getpid(), self.memory, wrap=wrap)
         self.client = _CappedClient(
             self.notebook,
             km=manager,

@@ -22,15 +22,18 @@ cells ran.
 
 The time limit covers the whole check and is enforced from outside the kernel; when a check
 ends, for any reason, the kernel and every process the submission started are killed (see
-:mod:`monopoly_lesson.checker.sandbox`). Not isolated: the submission runs as the grader's
-user, so it can read and write that user's files and use the network. Run submissions in a
-container.
+:mod:`monopoly_lesson.checker.sandbox`). Where bubblewrap allows it, the kernel and the
+graded process run in a sandbox with no network that shows them the system, Python and the
+package read-only, the notebook's own folder to write in, and nothing else of the machine
+(:mod:`monopoly_lesson.checker.isolation`); elsewhere the check says once that it isolates
+nothing, and the submission runs as the grader's user.
 """
 
 from __future__ import annotations
 
 import ast
 import asyncio
+import contextlib
 import math
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -84,6 +87,7 @@ from .strategy_probe import STRATEGY_VARIABLE
 from .submission_code import SubmissionCode, does_nothing, read_code
 
 if TYPE_CHECKING:
+    from .isolation import Sandbox
     from .kernel_session import KernelSession
     from .sandbox import ProcessGuard
 
@@ -270,13 +274,17 @@ def _run(
     one; all within the time limit."""
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
+    from .isolation import sandbox_for
     from .kernel_session import KernelSession
     from .sandbox import ProcessGuard
 
     (code, sources), answers, (started, timeout) = read, _Answers(), limit
     memory = int(memory_gb * 2**30)
-    with ProcessGuard(timeout, started) as guard:
-        session = KernelSession(notebook, str(path.parent.resolve()), guard, memory)
+    sandbox = sandbox_for(path)
+    # the sandbox's folders are removed once every process of the check has been killed
+    with sandbox or contextlib.nullcontext(), ProcessGuard(timeout, started) as guard:
+        folder = sandbox.workdir if sandbox else path.parent.resolve()
+        session = KernelSession(notebook, str(folder), guard, memory, sandbox)
         questions = _Questions(session, code, notebook, answers)
         try:
             asyncio.run(session.run(lambda s: questions.ask_all(chapter, games)))
@@ -286,7 +294,7 @@ def _run(
         if grading and not answers.unusable and guard.remaining() > 0:
             guard.kill_all()  # nothing the notebook's kernel started is left to meddle
             answers.stage = "the graded games (take_turn's games of the rules)"
-            _take_turn(code, sources, chapter, answers, (guard, memory))
+            _take_turn(code, sources, chapter, answers, (guard, memory, sandbox))
     if guard.expired or session.timed_out or answers.unusable.startswith(TOO_LONG):
         answers.unusable = _too_long(timeout, session, len(notebook.cells), answers.stage)
     return _memory_problem(notebook, memory_gb, answers)
@@ -297,20 +305,20 @@ def _take_turn(
     sources: list[tuple[int, str]],
     chapter: Chapter,
     answers: _Answers,
-    limits: tuple[ProcessGuard, int],
+    limits: tuple[ProcessGuard, int, Sandbox | None],
 ) -> None:
     """Grade take_turn where only the starter classes are given (see ``graded_session``):
     a required take_turn that is missing, or the placeholder as handed out, is not
     answered, and plays no game."""
     from .graded_session import grade_take_turn
 
-    guard, memory = limits
+    guard, memory, sandbox = limits
     graded = _graded_chapter(chapter)
     answers.graded_chapter = graded
     if chapter.take_turn == "required" and _handed_out_take_turn(code):
         answers.take_turn_unanswered = True
         return
-    grade = grade_take_turn(sources, graded, memory, guard)
+    grade = grade_take_turn(sources, graded, memory, guard, sandbox)
     if grade.stopped:
         answers.unusable = (
             TOO_LONG

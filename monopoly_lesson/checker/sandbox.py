@@ -7,9 +7,9 @@ the checker instead of init; when the check ends, for any reason, every process 
 appeared under the checker during the check is killed. A watchdog thread enforces the time
 limit from outside the kernel: at the deadline it kills them all, whatever they are doing.
 
-Not isolated: the kernel runs as the same user, so it can read and write that user's files,
-use the network and signal that user's other processes. Run untrusted submissions in a
-container or a throwaway account.
+Where bubblewrap allows it, the launcher starts the kernel inside a sandbox (see
+:mod:`~monopoly_lesson.checker.isolation`): the limits, the watchdog and the killing at the
+end apply to it and to everything in it.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 
@@ -29,11 +30,15 @@ LAUNCHER = Path(__file__).with_name("kernel_launcher.py")
 PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER, PR_GET_CHILD_SUBREAPER = 4, 36, 37
 
 
-def launcher_command(parent: int, memory: int, pipes: bool = False) -> list[str]:
+def launcher_command(
+    parent: int, memory: int, pipes: bool = False, wrap: Sequence[str] = ()
+) -> list[str]:
     """The command that starts a kernel (the rest of the command line) under the limits;
-    with ``pipes`` it keeps its stdin and stdout (the graded process answers on them)."""
+    with ``pipes`` it keeps its stdin and stdout (the graded process answers on them).
+    ``wrap`` (a sandbox's command, see :mod:`~monopoly_lesson.checker.isolation`) goes
+    between the launcher and the kernel, so the limits apply to the sandbox too."""
     keep = ["--pipes"] if pipes else []
-    return [sys.executable, "-I", str(LAUNCHER), str(parent), str(memory), *keep, "--"]
+    return [sys.executable, "-I", str(LAUNCHER), str(parent), str(memory), *keep, "--", *wrap]
 
 
 def process_began() -> float:
