@@ -19,6 +19,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from handed_out_notebooks import edition
 from test_check_submissions import tool
 
 from monopoly_lesson.checker import isolation
@@ -49,8 +50,8 @@ def probe(name: str, expression: str) -> str:
 
 
 def write_notebook(path: Path, *sources: str) -> Path:
-    book = nbformat.v4.new_notebook()
-    book.cells = [nbformat.v4.new_markdown_cell("# 0. Where am I")]
+    """Chapter 0 as handed out, with the probe cells ``sources`` after its own."""
+    book = edition(0)
     book.cells += [nbformat.v4.new_code_cell(source) for source in sources]
     path.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(book, path)
@@ -151,7 +152,9 @@ def test_a_notebook_cannot_list_or_read_the_repositorys_notebooks(one_folder_eac
     done, *_ = one_folder_each
     assert saw(done, "list notebooks") == "'refused FileNotFoundError'"
     assert saw(done, "read solution") == "'refused FileNotFoundError'"
-    assert saw(done, "list repository") == "['monopoly_lesson']"  # the package, nothing beside
+    # the package and the environment it is installed in (where that lies in the repository)
+    shown = {str(p.name) for p in (ROOT / "monopoly_lesson", Path(sys.prefix)) if ROOT in p.parents}
+    assert saw(done, "list repository") == repr(sorted(shown))
 
 
 @needs_bwrap
@@ -234,3 +237,18 @@ def test_a_folder_of_submissions_says_once_that_it_cannot_isolate(tmp_path, monk
     out, err = capsys.readouterr()
     assert status == 0, out + err
     assert (out + err).count(NOT_ISOLATED) == 1 and NOT_ISOLATED in err
+
+
+def test_the_compiled_engines_are_copied_where_numba_looks_for_its_cache(tmp_path):
+    """In the sandbox the package is read-only, so numba would compile the fast engines
+    again in every check: a private copy of its cache files is laid out as numba reads a
+    NUMBA_CACHE_DIR."""
+    from numba.core.caching import _CacheLocator
+
+    isolation.copy_compiled(tmp_path)
+    source = isolation.PACKAGE / "game" / "fast_loop.py"
+    folder = tmp_path / _CacheLocator.get_suitable_cache_subpath(str(source))
+    cached = sorted(p.name for p in source.parent.glob("__pycache__/fast_loop.*.nb[ic]"))
+    if not cached:
+        pytest.skip("the fast engines are not compiled here (python -m monopoly_lesson compile)")
+    assert sorted(p.name for p in folder.glob("fast_loop.*")) == cached

@@ -22,6 +22,7 @@ trivial command), the check isolates nothing and says so once, on stderr
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import shutil
 import subprocess
@@ -136,14 +137,16 @@ def _within(path: Path, folder: Path) -> bool:
 
 def readable_paths() -> list[str]:
     """What the sandbox shows read-only besides the system's folders: Python (the
-    environment's and its base installation), the user's site-packages if any, and the
-    package's own folder (nothing beside it)."""
+    environment's and its base installation), the user's site-packages if any, every other
+    site-packages folder on Python's path (one a ``.pth`` file adds), and the package's own
+    folder (nothing beside it)."""
     import site
     import sysconfig
 
     prefixes = [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix]
     found = prefixes + [sysconfig.get_paths()[key] for key in ("stdlib", "purelib", "platlib")]
     found += [site.getusersitepackages(), str(PACKAGE)]
+    found += [p for p in sys.path if p and Path(p).name in ("site-packages", "dist-packages")]
     paths = [str(Path(p).absolute()) for p in found] + [os.path.realpath(p) for p in found]
     folders = [Path(p) for p in dict.fromkeys(paths) if Path(p).is_dir() and len(Path(p).parts) > 1]
     return [str(p) for p in folders if not any(q in p.parents for q in folders)]
@@ -167,6 +170,7 @@ class Sandbox:
     def __enter__(self) -> Sandbox:
         self.sockets = Path(tempfile.mkdtemp(prefix="mlk-"))
         self._made.append(str(self.sockets))
+        copy_compiled(self.sockets / "compiled")
         if not private_folder(self.notebook):
             fresh = tempfile.mkdtemp(prefix="monopoly-check-")
             self._made.append(fresh)
@@ -188,17 +192,34 @@ class Sandbox:
     def kernel_command(self) -> list[str]:
         """The start of the kernel's command: bwrap, writing only to its working folder, its
         sockets' folder and a private /tmp."""
-        return sandbox_command([self.workdir, self.sockets], self.workdir)
+        compiled = {"NUMBA_CACHE_DIR": str(self.sockets / "compiled")}
+        return sandbox_command([self.workdir, self.sockets], self.workdir, compiled)
 
     def graded_command(self, folder: Path) -> list[str]:
         """The start of the graded process's command: bwrap, writing only to ``folder``."""
         return sandbox_command([folder], folder)
 
 
-def sandbox_command(writable: Sequence[Path], workdir: Path) -> list[str]:
+def copy_compiled(folder: Path) -> None:
+    """A private copy of the package's compiled engines (numba's cache files), laid out as
+    numba reads a cache folder of its own (``NUMBA_CACHE_DIR``). In the sandbox the package
+    is read-only, and numba keeps no cache where it cannot write: without the copy, a
+    notebook that plays the fast engines would compile them again in every check (a minute,
+    and more memory than a check allows)."""
+    for cached in sorted(PACKAGE.rglob("__pycache__/*.nb[ic]")):
+        source_folder = cached.parent.parent
+        hashed = hashlib.sha1(str(source_folder).encode()).hexdigest()  # numba's own layout
+        target = folder / f"{source_folder.name}_{hashed}"
+        target.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(cached, target)
+
+
+def sandbox_command(
+    writable: Sequence[Path], workdir: Path, environment: dict[str, str] | None = None
+) -> list[str]:
     """A ``bwrap`` command line (the program's own command goes after it) that shows the
     system, Python and the package read-only, ``writable`` read-write, an empty private
-    /tmp and home, and nothing else; it starts in ``workdir``."""
+    /tmp and home, and nothing else; it starts in ``workdir``, with ``environment`` set."""
     mounts: list[tuple[int, int, list[str]]] = []  # (depth, order, arguments)
 
     def mount(order: int, arguments: list[str]) -> None:
@@ -225,4 +246,6 @@ def sandbox_command(writable: Sequence[Path], workdir: Path) -> list[str]:
     for _, _, arguments in mounts:
         command += arguments
     command += ["--setenv", "TMPDIR", "/tmp", "--unsetenv", "JPY_PARENT_PID"]
+    for name, value in (environment or {}).items():
+        command += ["--setenv", name, value]
     return [*command, "--chdir", str(Path(workdir).resolve()), "--"]
