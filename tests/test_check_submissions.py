@@ -31,6 +31,11 @@ elif text == "unusable":
     print(f"check: {name} cannot be graded: no take_turn", file=sys.stderr)
 print()
 print("checked", name)
+if text == "slow":  # a check that takes a second, noting when it ran
+    started = time.time()
+    time.sleep(1)
+    open(sys.argv[1] + ".ran", "w").write(f"{started} {time.time()}")
+    text = "pass"
 if text == "hang":  # a check that hangs, with a child of its own holding the output open
     subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     time.sleep(60)
@@ -95,6 +100,9 @@ def test_one_line_per_notebook_with_its_exit_status(tmp_path, fake, capsys):
         "  2  unusable    -           carol.ipynb",
         "       check: carol.ipynb cannot be graded: no take_turn",
         "  3  error       -           dave.ipynb",
+        "",
+        "Similarity of the graded code (normalised syntax trees; 1.00: the same code):",
+        "       (no take_turn or strategy of their own to compare)",
         "4 submission(s): 1 pass, 1 fails, 1 unusable, 1 error",
     ]
 
@@ -279,3 +287,52 @@ def test_the_real_check_prints_the_chapter_it_graded(tmp_path, capsys):
         "       Not answered: take_turn (write your own take_turn, in place of the chapter's "
         "placeholders, and run the notebook to its end)"
     )
+
+
+def test_notebooks_are_checked_as_many_at_once_as_asked(tmp_path, fake, capsys):
+    """Each check notes when it ran: with two at once the two overlap, one at a time not;
+    the lines come in the folder's order either way."""
+    for jobs, overlap in (("2", True), ("1", False)):
+        folder = submit(tmp_path / jobs, alice="slow", bob="slow")
+        assert tool.main([str(folder), "--jobs", jobs], command=fake) == 0
+        lines = capsys.readouterr().out.splitlines()
+        assert lines[0].endswith("alice.ipynb") and lines[1].endswith("bob.ipynb")
+        ran = [
+            [float(t) for t in (folder / f"{name}.ipynb.ran").read_text().split()]
+            for name in ("alice", "bob")
+        ]
+        (_, first_end), (second_start, _) = sorted(ran)
+        assert (second_start < first_end) is overlap, ran
+
+
+@pytest.mark.parametrize("value", ["0", "two", "-1"])
+def test_a_bad_number_of_jobs_is_refused_in_one_line(tmp_path, fake, capsys, value):
+    folder = submit(tmp_path / "in", alice="pass")
+    with pytest.raises(SystemExit) as stopped:
+        tool.main([str(folder), "--jobs", value], command=fake)
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert ": error: argument --jobs: must be " in err and err.count("\n") == 0
+
+
+def test_the_similarity_report_finds_a_copy_however_it_is_spelt(tmp_path, capsys):
+    """A copy of a classmate's take_turn with every name changed, statements swapped and
+    take_turn wrapped is paired with it; code written independently is not."""
+    from test_cli_check import OWN_TAKE_TURN
+    from test_similarity import respelt, solution_text
+
+    from monopoly_lesson.checker.similarity import PAIR_THRESHOLD
+
+    folder = tmp_path / "in"
+    write(answered(5, solution_text(), base="stored")[0], folder / "alice", "05_jail.ipynb")
+    write(answered(5, respelt(solution_text()))[0], folder / "bob", "05_jail.ipynb")
+    write(answered(5, OWN_TAKE_TURN)[0], folder / "carol", "05_jail.ipynb")
+    assert tool.main([str(folder)], command=[sys.executable, "-c", "pass"]) == 0
+    out = capsys.readouterr().out
+    report = out.split("Similarity of the graded code")[1].splitlines()
+    alice = next(line for line in report if "alice/05_jail.ipynb" in line)
+    assert alice.endswith("stored solution 1.00") and "reference engine 0.0" in alice
+    pairs = report[report.index(f"Pairs of one chapter at least {PAIR_THRESHOLD:.2f} alike:") + 1 :]
+    assert pairs[0].endswith("alice/05_jail.ipynb ~ bob/05_jail.ipynb")
+    assert float(pairs[0].split()[0]) >= 0.9
+    assert "carol" not in "\n".join(pairs)

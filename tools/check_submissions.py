@@ -1,11 +1,12 @@
 """Run the lesson's check on every submitted notebook in a folder, one line per submission.
 
     python tools/check_submissions.py SUBMISSIONS [--timeout 600] [--games 400]
-                                      [--show-expected] [--verbose]
+                                      [--show-expected] [--verbose] [--jobs N]
 
 runs ``python -m monopoly_lesson check FILE`` on each ``*.ipynb`` under the folder (its
-subfolders too, for one folder per student; checkpoints are skipped), one after the other,
-and prints a line per file with the check's exit status and the chapter it was graded as:
+subfolders too, for one folder per student; checkpoints are skipped), ``--jobs`` at once
+(by default one per processor: each check is one kernel at a time), and prints, in the
+folder's order, a line per file with the check's exit status and the chapter it was graded as:
 
     0  pass        chapter 6   alice/06_full_simulation.ipynb
     1  fails       chapter 9   bob/09_whole_game.ipynb
@@ -31,23 +32,34 @@ unchanged, and wrong answers) and the cells that failed when the notebook was ru
 run past them); below an unusable one, the reason it cannot be graded; below a pass, its
 notes (a strategy's win rate, cells that failed) if it has any. A check that crashes with
 another status shows as ``error``, one that runs past the timeout as ``timeout``.
-``--verbose`` prints each check's whole output instead. Exit status: 0 if every submission
-passed, 1 if any did not, 2 if there was none.
+``--verbose`` prints each check's whole output instead. Before the summary comes a
+similarity report:
+how alike each submission's graded code (what its take_turn reaches, or what its chapter-9
+strategies are made of) is to the reference engine and to its chapter's stored solution,
+and the pairs of one chapter's submissions that are nearly the same code, on syntax trees
+normalised so that names, statement order and wrappers do not hide a copy
+(:mod:`monopoly_lesson.checker.similarity`); it informs, it grades nothing. Exit status: 0
+if every submission passed, 1 if any did not, 2 if there was none.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
+import os
+import signal
 import subprocess
 import sys
 import tempfile
 from collections import Counter
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 CHECK = (sys.executable, "-m", "monopoly_lesson", "check")
+ROOT = Path(__file__).resolve().parents[1]
 MEANINGS = {0: "pass", 1: "fails", 2: "unusable"}
 MAX_TIMEOUT = 24 * 3600  # seconds, as the check command itself accepts
 MAX_OUTPUT = 1_000_000  # bytes of a check's output kept
@@ -109,37 +121,54 @@ def check_one(
     """Run the check command on one notebook, passing ``--timeout`` (and ``--games``,
     ``--show-expected``) on.
 
-    The check enforces that limit itself; should it overrun by more than a grace period it
-    is killed. Either way, every process it left behind (re-parented here, a subreaper) is
-    killed before the next notebook is checked.
+    The check enforces that limit itself, and kills every process of the submission when
+    it ends; should it overrun by more than a grace period, it is killed, with every
+    process it started. (What a check killed so leaves behind, detached, is killed when
+    the whole folder has been checked: see :func:`main`.)
     """
     from monopoly_lesson.checker.isolation import NOT_ISOLATED
-    from monopoly_lesson.checker.sandbox import ProcessGuard
 
     chapter = chapter_of(path)  # before the check: the notebook's code could rewrite it
     with tempfile.TemporaryFile() as out:  # a file, not a pipe: a process left holding it
-        with ProcessGuard(timeout + grace(timeout)) as guard:  # cannot keep us waiting
-            games_option = [] if games is None else ["--games", str(games)]
-            expected_option = ["--show-expected"] if show_expected else []
-            options = ["--timeout", f"{timeout:g}", *games_option, *expected_option]
-            process = subprocess.Popen(
-                [*command, str(path), *options],
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL,
-                start_new_session=True,  # its own session, so a timeout stops its children too
-            )
-            try:
-                process.wait(timeout=guard.remaining() + 0.5)
-            except subprocess.TimeoutExpired:
-                guard.expire()
-                process.wait()
+        games_option = [] if games is None else ["--games", str(games)]  # cannot stall us
+        expected_option = ["--show-expected"] if show_expected else []
+        options = ["--timeout", f"{timeout:g}", *games_option, *expected_option]
+        process = subprocess.Popen(
+            [*command, str(path), *options],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,  # its own session, so a timeout stops its children too
+        )
+        try:
+            process.wait(timeout=timeout + grace(timeout))
+            expired = False
+        except subprocess.TimeoutExpired:
+            expired = True
+            stop(process)
         out.seek(0)
         output = out.read(MAX_OUTPUT).decode(errors="replace")
     output = output.replace(NOT_ISOLATED + "\n", "")  # said once for the folder, by main()
-    if guard.expired:
+    if expired:
         return Result(path, None, f"{output}\n(stopped after {timeout:g} s)", chapter)
     return Result(path, process.returncode, output, chapter)
+
+
+def stop(process: subprocess.Popen) -> None:
+    """Kill a check that ran past its time, every process it started, and its session."""
+    import psutil
+
+    try:
+        found = psutil.Process(process.pid).children(recursive=True)
+    except psutil.Error:
+        found = []
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+    for child in found:
+        with contextlib.suppress(psutil.Error):
+            child.kill()
+    process.wait()
+    psutil.wait_procs(found, timeout=2)
 
 
 def grace(timeout: float) -> float:
@@ -221,25 +250,103 @@ def main(argv: list[str] | None = None, command: Sequence[str] = CHECK) -> int:
         help="show the right value of a wrong answer (by default, the exercise's hint)",
     )
     parser.add_argument("--verbose", action="store_true", help="show each check's output")
+    parser.add_argument(
+        "--jobs",
+        type=jobs_count,
+        default=os.cpu_count() or 1,
+        help="notebooks checked at once (default: one per processor)",
+    )
     args = parser.parse_args(argv)
     notebooks = submissions(args.folder) if args.folder.is_dir() else []
     if not notebooks:
         print(f"no notebooks (*.ipynb) found in {args.folder}", file=sys.stderr)
         return 2
     from monopoly_lesson.checker.isolation import isolation_available, say_not_isolated
+    from monopoly_lesson.checker.sandbox import ProcessGuard
 
     if not isolation_available():  # each check finds the same: said once, here
         say_not_isolated()
     results = []
-    for path in notebooks:
-        result = check_one(path, command, args.timeout, args.games, args.show_expected)
-        results.append(result)
-        print(line(result, args.folder), flush=True)
-        shown = result.output.strip().splitlines() if args.verbose else reasons(result)
-        if shown:
-            print("\n".join(f"{INDENT}{text}" for text in shown))
+    longest = len(notebooks) * (args.timeout + grace(args.timeout)) + 60
+    with ProcessGuard(longest), ThreadPoolExecutor(args.jobs) as pool:  # all killed at the end
+        checks = [
+            pool.submit(check_one, path, command, args.timeout, args.games, args.show_expected)
+            for path in notebooks
+        ]
+        for check in checks:  # in the folder's order, each as soon as it and those before are
+            result = check.result()
+            results.append(result)
+            print(line(result, args.folder), flush=True)
+            shown = result.output.strip().splitlines() if args.verbose else reasons(result)
+            if shown:
+                print("\n".join(f"{INDENT}{text}" for text in shown))
+    print(similarity_report(results, args.folder))
     print(summary(results))
     return 0 if all(result.status == 0 for result in results) else 1
+
+
+def jobs_count(text: str) -> int:
+    """``--jobs``: a whole number of checks at once, at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"must be a whole number of checks, got {text!r}"
+        ) from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {text!r}")
+    return value
+
+
+def similarity_report(results: list[Result], folder: Path) -> str:
+    """How alike each submission's graded code is to the reference engine and to its
+    chapter's stored solution, and the pairs of a chapter's submissions at least
+    :data:`~monopoly_lesson.checker.similarity.PAIR_THRESHOLD` alike (names, statement
+    order and wrappers do not hide a copy)."""
+    from monopoly_lesson.checker.similarity import (
+        PAIR_THRESHOLD,
+        notebook_code,
+        reference_code,
+        similarity,
+    )
+
+    reference = reference_code()
+    codes = {r.path: notebook_code(r.path) for r in results if r.chapter is not None}
+    codes = {path: code for path, code in codes.items() if code}
+    lines = ["", "Similarity of the graded code (normalised syntax trees; 1.00: the same code):"]
+    for result in results:
+        code = codes.get(result.path)
+        if code is None:
+            continue
+        stored = solution_of(result.chapter)
+        solution = f"{similarity(code, notebook_code(stored)):.2f}" if stored else "-"
+        lines.append(
+            f"{INDENT}{result.path.relative_to(folder)!s:<40}  reference engine "
+            f"{similarity(code, reference):.2f}  stored solution {solution}"
+        )
+    if len(lines) == 2:
+        return "\n".join([*lines, f"{INDENT}(no take_turn or strategy of their own to compare)"])
+    chapters = {r.path: r.chapter for r in results}
+    paths = sorted(codes)
+    pairs = [
+        (similarity(codes[one], codes[other]), one, other)
+        for n, one in enumerate(paths)
+        for other in paths[n + 1 :]
+        if chapters[one] == chapters[other]
+    ]
+    close = sorted((p for p in pairs if p[0] >= PAIR_THRESHOLD), reverse=True)
+    lines.append(f"Pairs of one chapter at least {PAIR_THRESHOLD:.2f} alike:")
+    lines += [
+        f"{INDENT}{score:.2f}  {one.relative_to(folder)} ~ {other.relative_to(folder)}"
+        for score, one, other in close
+    ] or [f"{INDENT}none"]
+    return "\n".join(lines)
+
+
+def solution_of(chapter: int | None) -> Path | None:
+    """The chapter's stored notebook (with its solutions), where notebooks/ is at hand."""
+    found = sorted((ROOT / "notebooks").glob(f"{chapter:02d}_*.ipynb")) if chapter else []
+    return found[0] if found else None
 
 
 if __name__ == "__main__":
