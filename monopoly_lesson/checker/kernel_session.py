@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import contextlib
 import json
 import os
 import queue
 import subprocess
+import tempfile
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from jupyter_client.manager import AsyncKernelManager
 from nbclient import NotebookClient
@@ -25,6 +28,7 @@ from nbformat.v4 import new_output
 
 from .checked_kernel import CHECKED_ENV
 from .isolation import Sandbox
+from .kernel_hook import write_hook
 from .sandbox import ProcessGuard, launcher_command
 
 __all__ = ["ANSWER_LIMIT", "CELL_OUTPUT_LIMIT", "OUTPUT_LIMIT", "KernelSession", "Unanswered"]
@@ -108,14 +112,27 @@ class KernelSession:
 
         The kernel's environment has
         :data:`~monopoly_lesson.checker.checked_kernel.CHECKED_ENV` set, so that the notebook's
-        figures are drawn without PNG images.
+        figures are drawn without PNG images, and starts with the hook that withholds the
+        answer key and the stored solutions (:mod:`monopoly_lesson.checker.kernel_hook`).
         """
         client = self.client
+        with contextlib.ExitStack() as stack:
+            if self.sandbox is not None:  # a folder the sandbox shows
+                hooks = self.sandbox.sockets / "site"
+                hooks.mkdir()
+            else:
+                hooks = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="mlk-")))
+            write_hook(hooks)  # the answer key and the stored solutions are withheld
+            path = os.pathsep.join(p for p in (str(hooks), os.environ.get("PYTHONPATH")) if p)
+            environment = {**os.environ, CHECKED_ENV: "1", "PYTHONPATH": path}
+            return await self._run(client, environment, questions)
+
+    async def _run(self, client: _CappedClient, environment: dict, questions: object) -> object:
         async with client.async_setup_kernel(
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
-            env={**os.environ, CHECKED_ENV: "1"},
+            env=environment,
         ):
             started = time.monotonic()
             for index, cell in enumerate(client.nb.cells):

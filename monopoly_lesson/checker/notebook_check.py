@@ -82,6 +82,7 @@ from .exercise_answers import (
     not_answered,
 )
 from .handed_out import fingerprint, handed_out
+from .kernel_hook import MARKER as WITHHELD
 from .notebook_chapter import Chapter, notebook_chapter, unrecognised
 from .strategy_probe import STRATEGY_VARIABLE
 from .submission_code import SubmissionCode, does_nothing, read_code
@@ -629,6 +630,12 @@ def _verdict(
     if tampering:  # nothing was asked of its kernel (see _Questions.ask_all)
         report.failures.append(f"{NOT_GRADED}: " + "; ".join(tampering))
         report.texts.append(f"graded: nothing ({NOT_GRADED.lower()})")
+    withheld = [cell for cell in failed if WITHHELD in cell]
+    if withheld:  # the kernel's hook refused it (see kernel_hook)
+        report.failures.append(
+            "Not the student's own work: the notebook tries to read what a checked notebook "
+            "may not (" + "; ".join(withheld) + ")"
+        )
     if answers.take_turn_unanswered:
         report.failures.append(not_answered("take_turn", TAKE_TURN_HOW))
         report.texts.append("take_turn: not graded (not answered)")
