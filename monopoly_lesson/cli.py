@@ -293,7 +293,7 @@ def _add_check(commands: argparse._SubParsersAction) -> None:
         help="run a student's notebook and grade what its chapter asks for",
         description="Run a student's notebook in its own kernel (a separate process, with a "
         "time limit), past any cell that fails, then grade what its chapter asks for (the "
-        "chapter is read from its first heading, else its file name): chapters 1-4 its final "
+        "chapter is the one whose handed-out cells it holds): chapters 1-4 its final "
         "take_turn for the rules chapters 1 to N teach, chapters 5-6 (and 0, 7, 8 if it has "
         "one) against every rule, and its results table against the trends of those rules; "
         "chapter 9 its own strategy (mine), played in "
@@ -336,6 +336,19 @@ def _add_check(commands: argparse._SubParsersAction) -> None:
         action="store_true",
         help="for graders: show the right value of a wrong answer (by default, a hint)",
     )
+    check.add_argument(
+        "--student",
+        type=_student,
+        default=None,
+        help="for graders: whose notebook it is (as on the roster of tools/student_edition.py "
+        "--roster): the exercises are graded for that student's own numbers",
+    )
+
+
+def _student(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the student must be named, e.g. --student alice")
+    return text.strip()
 
 
 def _check_games(text: str) -> int:
@@ -500,6 +513,7 @@ def run_check(args: argparse.Namespace) -> None:
         games=args.games,
         show_expected=args.show_expected,
         started=args.began,
+        student=args.student,
     )
     if outcome.status == 2:
         raise UsageError(f"{PROG} check: {' '.join(outcome.report.split())}")

@@ -336,3 +336,23 @@ def test_the_similarity_report_finds_a_copy_however_it_is_spelt(tmp_path, capsys
     assert pairs[0].endswith("alice/05_jail.ipynb ~ bob/05_jail.ipynb")
     assert float(pairs[0].split()[0]) >= 0.9
     assert "carol" not in "\n".join(pairs)
+
+
+def test_with_a_roster_each_notebook_is_checked_as_its_students(tmp_path, fake, capsys):
+    """The student is the notebook's folder (or its file name's start); one not on the
+    roster is not checked."""
+    folder = submit(tmp_path / "in", alice__ch11="pass", bob_11="pass", zoe__ch11="pass")
+    roster = tmp_path / "roster.csv"
+    roster.write_text("student,name\nalice,A\nbob,B\n")
+    status = tool.main([str(folder), "--roster", str(roster), "--verbose"], command=fake)
+    out = capsys.readouterr().out
+    assert status == 1
+    assert "options: --timeout 600 --student alice" in out
+    assert "options: --timeout 600 --student bob" in out
+    assert "zoe/ch11.ipynb is nobody's on the roster" in out
+    assert out.splitlines()[-1] == "3 submission(s): 2 pass, 1 unusable"
+    roster.write_text("name\nalice\n")
+    with pytest.raises(SystemExit) as stopped:
+        tool.main([str(folder), "--roster", str(roster)], command=fake)
+    assert stopped.value.code == 2
+    assert "a roster is a CSV file with a 'student' column" in capsys.readouterr().err

@@ -48,6 +48,7 @@ import argparse
 import contextlib
 import math
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -117,9 +118,10 @@ def check_one(
     timeout: float = 600,
     games: int | None = None,
     show_expected: bool = False,
+    student: str | None = None,
 ) -> Result:
     """Run the check command on one notebook, passing ``--timeout`` (and ``--games``,
-    ``--show-expected``) on.
+    ``--show-expected`` and the notebook's ``--student``, if given) on.
 
     The check enforces that limit itself, and kills every process of the submission when
     it ends; should it overrun by more than a grace period, it is killed, with every
@@ -132,7 +134,8 @@ def check_one(
     with tempfile.TemporaryFile() as out:  # a file, not a pipe: a process left holding it
         games_option = [] if games is None else ["--games", str(games)]  # cannot stall us
         expected_option = ["--show-expected"] if show_expected else []
-        options = ["--timeout", f"{timeout:g}", *games_option, *expected_option]
+        student_option = ["--student", student] if student else []
+        options = ["--timeout", f"{timeout:g}", *games_option, *expected_option, *student_option]
         process = subprocess.Popen(
             [*command, str(path), *options],
             stdout=out,
@@ -251,6 +254,13 @@ def main(argv: list[str] | None = None, command: Sequence[str] = CHECK) -> int:
     )
     parser.add_argument("--verbose", action="store_true", help="show each check's output")
     parser.add_argument(
+        "--roster",
+        type=Path,
+        default=None,
+        help="the roster the editions were written for (tools/student_edition.py --roster): "
+        "each notebook is graded for its student's own numbers",
+    )
+    parser.add_argument(
         "--jobs",
         type=jobs_count,
         default=os.cpu_count() or 1,
@@ -263,16 +273,25 @@ def main(argv: list[str] | None = None, command: Sequence[str] = CHECK) -> int:
         return 2
     from monopoly_lesson.checker.isolation import isolation_available, say_not_isolated
     from monopoly_lesson.checker.sandbox import ProcessGuard
+    from monopoly_lesson.checker.variants import read_roster
 
+    try:
+        roster = read_roster(args.roster) if args.roster else None
+    except (ValueError, OSError) as error:
+        parser.exit(2, f"check_submissions: {error}\n")
     if not isolation_available():  # each check finds the same: said once, here
         say_not_isolated()
     results = []
     longest = len(notebooks) * (args.timeout + grace(args.timeout)) + 60
     with ProcessGuard(longest), ThreadPoolExecutor(args.jobs) as pool:  # all killed at the end
-        checks = [
-            pool.submit(check_one, path, command, args.timeout, args.games, args.show_expected)
-            for path in notebooks
-        ]
+        checks = []
+        for path in notebooks:
+            student = student_of(path, args.folder, roster)
+            if roster is not None and student is None:
+                checks.append(pool.submit(off_roster, path, args.folder))
+                continue
+            options = (args.timeout, args.games, args.show_expected, student)
+            checks.append(pool.submit(check_one, path, command, *options))
         for check in checks:  # in the folder's order, each as soon as it and those before are
             result = check.result()
             results.append(result)
@@ -283,6 +302,24 @@ def main(argv: list[str] | None = None, command: Sequence[str] = CHECK) -> int:
     print(similarity_report(results, args.folder))
     print(summary(results))
     return 0 if all(result.status == 0 for result in results) else 1
+
+
+def student_of(path: Path, folder: Path, roster: list[str] | None) -> str | None:
+    """Whose notebook ``path`` is: its folder's name under ``folder`` (one folder per
+    student), else its file name's start (``alice_11.ipynb``); None without a roster, or
+    if that student is not on it."""
+    if roster is None:
+        return None
+    parts = path.relative_to(folder).parts
+    name = parts[0] if len(parts) > 1 else re.split(r"[_-]", path.stem)[0]
+    return name if name in roster else None
+
+
+def off_roster(path: Path, folder: Path) -> Result:
+    """A notebook of nobody on the roster: not checked."""
+    where = path.relative_to(folder)
+    why = f"check: {path.name} cannot be graded: {where} is nobody's on the roster"
+    return Result(path, 2, f"{why} (one folder per student, named as on the roster)")
 
 
 def jobs_count(text: str) -> int:

@@ -46,6 +46,16 @@ it holds, unchanged.
 
 writes ``_student/NN_name.ipynb`` for every chapter in notebooks/ (or for those given), and
 copies the rules pages beside them (``rules.md``, ``game_rules.md``).
+
+    python tools/student_edition.py --roster roster.csv --out editions
+
+writes one edition per student of the roster (a CSV file with a ``student`` column) into
+``editions/STUDENT/``: each asks for numbers of that student's own in the exercises that
+have one-number answers (chapters 11 and 12: the games per player), said in the exercise
+and kept, with the student's name, in the notebook's metadata
+(:mod:`monopoly_lesson.checker.variants`). Graders name the student when they check
+(``check --student``, ``check_submissions.py --roster``), so a classmate's or the stored
+solution's number is wrong.
 """
 
 from __future__ import annotations
@@ -53,6 +63,7 @@ from __future__ import annotations
 import argparse
 import ast
 import re
+import sys
 from difflib import SequenceMatcher
 from pathlib import Path
 
@@ -61,6 +72,10 @@ from nbconvert.preprocessors import ClearOutputPreprocessor
 from nbgrader.preprocessors import ClearSolutions
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from monopoly_lesson.checker.variants import Variant, read_roster, variant_for  # noqa: E402
+
 BEGIN, END = "BEGIN SOLUTION", "END SOLUTION"
 MARKERS = (f"### {BEGIN}", f"### {END}")  # a marker is a line of its own, exactly so
 YOUR_CODE_HERE = "# YOUR CODE HERE"
@@ -211,13 +226,18 @@ def check_markers(notebook: nbformat.NotebookNode) -> None:
 
 
 def student_edition(
-    notebook: nbformat.NotebookNode, chapter: int | None = None
+    notebook: nbformat.NotebookNode, chapter: int | None = None, variant: Variant | None = None
 ) -> nbformat.NotebookNode:
     """The student edition of one chapter: placeholders, no outputs, clean metadata, its
-    cells marked locked or solution, and (if given) its ``chapter`` in its metadata."""
+    cells marked locked or solution, and (if given) its ``chapter`` in its metadata. With a
+    student's ``variant`` its exercises (the cells the student writes in) ask for that
+    student's numbers, and its metadata names the student and the variant."""
     check_markers(notebook)
     solutions = [BEGIN in cell.source for cell in notebook.cells]
     clear_solutions(notebook)
+    for cell, solution in zip(notebook.cells, solutions, strict=True):
+        if variant is not None and solution and cell.cell_type == "markdown":
+            cell.source = variant.say(cell.source)
     for cell in notebook.cells:
         if cell.cell_type == "code":
             cell.source = name_the_functions(cell.source)
@@ -226,6 +246,8 @@ def student_edition(
     mark_cells(notebook, solutions)
     if chapter is not None:
         notebook.metadata[LESSON_METADATA] = {"chapter": chapter}
+    if variant is not None:
+        notebook.metadata.setdefault(LESSON_METADATA, {})["variant"] = variant.metadata()
     left = [i for i, cell in enumerate(notebook.cells) if BEGIN in cell.source]
     if left:
         raise ValueError(f"a solution marker is left in cell(s) {left}")
@@ -247,8 +269,9 @@ def placeholders(notebook: nbformat.NotebookNode) -> int:
     )
 
 
-def write_student_edition(path: Path, out: Path) -> Path:
-    """Write the student edition of the chapter at ``path`` into the folder ``out``.
+def write_student_edition(path: Path, out: Path, variant: Variant | None = None) -> Path:
+    """Write the student edition of the chapter at ``path`` into the folder ``out`` (for a
+    student's ``variant``, if given).
 
     The folder of the instructor's notebooks is refused: the solutions would be lost.
     """
@@ -258,7 +281,7 @@ def write_student_edition(path: Path, out: Path) -> Path:
             "notebooks are: their solutions would be lost. Choose another --out folder."
         )
     try:
-        notebook = student_edition(nbformat.read(path, as_version=4), chapter_number(path))
+        notebook = student_edition(nbformat.read(path, as_version=4), chapter_number(path), variant)
     except ValueError as error:
         raise ValueError(f"{path.name}: {error}") from None
     out.mkdir(parents=True, exist_ok=True)
@@ -272,14 +295,26 @@ def main(argv: list[str] | None = None) -> None:
     """Write the student edition of the given chapters, or of every chapter."""
     parser = argparse.ArgumentParser(description="Write the student edition of the lesson.")
     parser.add_argument("--out", type=Path, default=ROOT / "_student", help="output folder")
+    parser.add_argument(
+        "--roster",
+        type=Path,
+        help="a CSV file with a 'student' column: one edition per student, in OUT/STUDENT/, "
+        "each asking for numbers of that student's own",
+    )
     parser.add_argument("notebooks", nargs="*", help="chapters (default: notebooks/*.ipynb)")
     args = parser.parse_args(argv)
     try:
-        for path in chapters(args.notebooks):
-            write_student_edition(path, args.out)
+        students = read_roster(args.roster) if args.roster else [None]
+        for student in students:
+            variant = variant_for(student) if student else None
+            out = args.out / student if student else args.out
+            for path in chapters(args.notebooks):
+                write_student_edition(path, out, variant)
+            copy_pages(out)
+            if variant is not None:
+                print(f"{student}: {variant.games_per_player} games per player")
     except (ValueError, OSError) as error:
         parser.exit(2, f"student_edition: {error}\n")
-    copy_pages(args.out)
 
 
 def copy_pages(out: Path) -> None:

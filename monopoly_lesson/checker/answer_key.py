@@ -60,7 +60,7 @@ def finish_order_mean(games_per_player: int = 100) -> float:
     return float(points.mean() * games_per_player)
 
 
-ANSWERS: dict[str, Callable[[], float | str]] = {
+ANSWERS: dict[str, Callable[..., float | str]] = {
     "boardwalk_hotel": boardwalk_hotel,
     "hotel_payback": hotel_payback,
     "best_one_house": best_one_house,

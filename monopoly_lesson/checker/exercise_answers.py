@@ -23,7 +23,9 @@ import importlib
 import importlib.util
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+from .variants import DEFAULT, Variant
 
 __all__ = [
     "ANSWER_KEY",
@@ -64,6 +66,7 @@ class Exercise:
     what: str
     digits: int | None = None
     hint: str = ""
+    parameters: tuple[str, ...] = ()  # what of a student's variant its answer depends on
 
 
 EXERCISES = (
@@ -96,6 +99,7 @@ EXERCISES = (
         0,
         "each game gives 3 points to its winner and none to its other three "
         "players: how many points does a player have on average after its 100 games?",
+        ("games_per_player",),
     ),
     Exercise(
         12,
@@ -105,6 +109,7 @@ EXERCISES = (
         "each game gives 3, 2, 1 and 0 "
         "points to its four players: how many points does a player have on average "
         "after its 100 games?",
+        ("games_per_player",),
     ),
 )
 """Every checkable exercise, by chapter."""
@@ -115,7 +120,7 @@ def chapter_exercises(chapter: int | None) -> tuple[Exercise, ...]:
     return tuple(exercise for exercise in EXERCISES if exercise.chapter == chapter)
 
 
-def answer_key() -> dict[str, Callable[[], float | str]] | None:
+def answer_key() -> dict[str, Callable[..., float | str]] | None:
     """The answer functions by exercise name, or None where the package was built without
     its answer key (a student's, written by ``make release``).
 
@@ -127,13 +132,20 @@ def answer_key() -> dict[str, Callable[[], float | str]] | None:
     return importlib.import_module(ANSWER_KEY).ANSWERS
 
 
-def expected_answers(exercises: tuple[Exercise, ...]) -> dict[str, float | str] | None:
-    """The right answers of ``exercises``, computed from the package; None without the
-    answer key (the exercises are then graded by the instructor's checker only)."""
+def expected_answers(
+    exercises: tuple[Exercise, ...], variant: Variant = DEFAULT
+) -> dict[str, float | str] | None:
+    """The right answers of ``exercises`` for a student's ``variant``, computed from the
+    package; None without the answer key (the exercises are then graded by the instructor's
+    checker only)."""
     key = answer_key()
     if key is None:
         return None
-    return {exercise.name: key[exercise.name]() for exercise in exercises}
+    parameters = variant.parameters()
+    return {
+        exercise.name: key[exercise.name](**{p: parameters[p] for p in exercise.parameters})
+        for exercise in exercises
+    }
 
 
 NOT_ANSWERED = "Not answered: {name} ({how})"
@@ -230,6 +242,7 @@ def grade_answers(
     expected: dict[str, float | str] | None,
     given: dict[str, object],
     show_expected: bool = False,
+    variant: Variant = DEFAULT,
 ) -> AnswersReport:
     """Grade the variables the notebook defines (``given``, encoded answers read strictly)
     against the ``expected`` values computed here (None: no answer key, see
@@ -237,9 +250,11 @@ def grade_answers(
 
     A variable not defined, or left empty (:data:`EMPTY`), is not answered. A wrong answer's
     note gives the exercise's hint, not the right value, unless ``show_expected`` (for graders).
+    What the exercise asks and its hint are said with the student's ``variant``'s numbers.
     """
     rows, failures = [], []
-    for exercise in exercises:
+    for stored in exercises:
+        exercise = replace(stored, what=variant.say(stored.what), hint=variant.say(stored.hint))
         name = exercise.name
         if given.get(name) in EMPTY:
             failures.append(not_answered(name))

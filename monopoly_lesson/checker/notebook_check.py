@@ -86,6 +86,7 @@ from .kernel_hook import MARKER as WITHHELD
 from .notebook_chapter import Chapter, notebook_chapter, unrecognised
 from .strategy_probe import STRATEGY_VARIABLE
 from .submission_code import SubmissionCode, does_nothing, read_code
+from .variants import DEFAULT, Variant, notebook_variant, variant_for
 
 if TYPE_CHECKING:
     from .isolation import Sandbox
@@ -144,6 +145,7 @@ class _Answers:
     values_note: str = ""
     unusable: str = ""
     graded_chapter: int | None = None  # take_turn graded for this chapter's rules (None: all)
+    variant: Variant = DEFAULT  # the student's parameters the exercises are graded for
     take_turn_unanswered: bool = False  # no take_turn, or a placeholder (unchanged or empty)
 
     @property
@@ -189,6 +191,7 @@ def check_notebook(
     games: int = CAPSTONE_GAMES,
     show_expected: bool = False,
     started: float | None = None,
+    student: str | None = None,
 ) -> NotebookCheck:
     """Run and grade a student's notebook in a separate kernel, within ``timeout`` seconds.
 
@@ -209,10 +212,14 @@ def check_notebook(
     answer is told with the exercise's hint;
     ``show_expected`` (for graders) gives the right value instead. The limit counts from
     ``started`` (a ``time.monotonic()`` reading; by default now): the command line passes
-    its own start, so that ``--timeout`` covers the whole command.
+    its own start, so that ``--timeout`` covers the whole command. ``student`` (for
+    graders) names whose notebook it is: the exercises are graded for that student's
+    variant (:mod:`~monopoly_lesson.checker.variants`), and an edition handed to another
+    student is not graded (1); without it, the variant the notebook's metadata says.
     """
     started = time.monotonic() if started is None else started
     check_limits(timeout, memory_gb, games)
+    wanted = variant_for(student) if student is not None else None
     path = Path(path)
     if not path.is_file():
         return NotebookCheck(2, f"{path}: no such file")
@@ -234,12 +241,20 @@ def check_notebook(
         cells = chapter.cells
         where = f"chapter {chapter.number} ({cells.held} of its {cells.total} handed-out cells"
         return NotebookCheck(1, f"{cells.not_graded()}\n\n{where} found): not graded")
+    variant = notebook_variant(notebook)
+    if wanted is not None and variant.student not in ("", wanted.student):
+        return NotebookCheck(
+            1,
+            f"Not graded: this notebook is the edition handed to {variant.student}, "
+            f"not to {wanted.student}\n\n{chapter}",
+        )
+    variant = wanted or variant
     code = read_code(sources)
     refused = refusal_before_running(code) if STRATEGY_VARIABLE in chapter.strategies else ""
     if refused:  # told from its code: no need to run it first
         return NotebookCheck(2, f"{path.name} cannot be graded: {refused}")
     with ThreadPoolExecutor(1) as worker:  # the exercises' answers, while the notebook runs
-        expected = worker.submit(expected_answers, chapter.exercises)
+        expected = worker.submit(expected_answers, chapter.exercises, variant)
         if chapter.take_turn != "none":  # the trends its rules make true, measured meanwhile
             worker.submit(trend_pass_rates, rules_of(_graded_chapter(chapter)))
         answers = _run(
@@ -252,6 +267,7 @@ def check_notebook(
                 2, f"{path.name} cannot be graded: {answers.unusable}{cells}", failed
             )
         checks = _failed_checks(chapter, failed)
+        answers.variant = variant
         return _verdict(code, chapter, answers, failed, expected.result(), show_expected, checks)
 
 
@@ -742,7 +758,9 @@ def _exercises_verdict(
         report.failures.append(f"Exercises not checked: {answers.values_note}")
         report.texts.append(f"exercises: {answers.values_note}")
         return
-    graded = grade_answers(chapter.exercises, expected, answers.values, show_expected)
+    graded = grade_answers(
+        chapter.exercises, expected, answers.values, show_expected, answers.variant
+    )
     report.failures += graded.failures
     report.texts.append(str(graded))
 
