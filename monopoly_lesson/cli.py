@@ -287,29 +287,35 @@ def _add_rent(commands: argparse._SubParsersAction) -> None:
     _add_chance(rent, "standard", "the Chance deck (default standard, the whole game's)")
 
 
+CHECK_DESCRIPTION = (
+    "Run a student's notebook in its own kernel (a separate process, with a "
+    "time limit), past any cell that fails, then grade what its chapter asks for (the "
+    "chapter is the one whose handed-out cells it holds): chapters 1-4 its final "
+    "take_turn for the rules chapters 1 to N teach, chapters 5-6 (and 0, 7, 8 if it has "
+    "one) against every rule, and its results table against the trends of those rules; "
+    "chapter 9 its own strategy (mine), played in "
+    "--games games against heuristic, always and always, every answer checked, with its "
+    "win rates, and its trade policy (trader); chapters 10 to 12 the exercises' answer "
+    "variables; every chapter, that its cells ran. An exercise not answered (the "
+    "chapter's starter code or take_turn placeholder unchanged included) fails, as a "
+    "wrong answer does, which is "
+    "told with a hint (--show-expected: with the right value). The cells that failed are "
+    "listed. Exit status: 0 all pass, 1 "
+    "something fails (named first), 2 the notebook cannot be graded (not a notebook, no "
+    "strategy where the chapter needs one, too slow, too much memory), "
+    "with the reason. The grade is computed in this process; the submission's processes "
+    "are all killed when the check ends. With bubblewrap (Linux) they run in a sandbox: "
+    "no network, no other submission, no file of yours but the notebook's own folder; "
+    "without it nothing is isolated (said on stderr): run submissions in a container."
+)
+"""What ``check --help`` says the command does."""
+
+
 def _add_check(commands: argparse._SubParsersAction) -> None:
     check = commands.add_parser(
         "check",
         help="run a student's notebook and grade what its chapter asks for",
-        description="Run a student's notebook in its own kernel (a separate process, with a "
-        "time limit), past any cell that fails, then grade what its chapter asks for (the "
-        "chapter is the one whose handed-out cells it holds): chapters 1-4 its final "
-        "take_turn for the rules chapters 1 to N teach, chapters 5-6 (and 0, 7, 8 if it has "
-        "one) against every rule, and its results table against the trends of those rules; "
-        "chapter 9 its own strategy (mine), played in "
-        "--games games against heuristic, always and always, every answer checked, with its "
-        "win rates, and its trade policy (trader); chapters 10 to 12 the exercises' answer "
-        "variables; every chapter, that its cells ran. An exercise not answered (the "
-        "chapter's starter code or take_turn placeholder unchanged included) fails, as a "
-        "wrong answer does, which is "
-        "told with a hint (--show-expected: with the right value). The cells that failed are "
-        "listed. Exit status: 0 all pass, 1 "
-        "something fails (named first), 2 the notebook cannot be graded (not a notebook, no "
-        "strategy where the chapter needs one, too slow, too much memory), "
-        "with the reason. The grade is computed in this process; the submission's processes "
-        "are all killed when the check ends. With bubblewrap (Linux) they run in a sandbox: "
-        "no network, no other submission, no file of yours but the notebook's own folder; "
-        "without it nothing is isolated (said on stderr): run submissions in a container.",
+        description=CHECK_DESCRIPTION,
     )
     check.add_argument("notebook", help="the student's .ipynb file")
     check.add_argument(

@@ -219,8 +219,40 @@ def check_notebook(
     """
     started = time.monotonic() if started is None else started
     check_limits(timeout, memory_gb, games)
-    wanted = variant_for(student) if student is not None else None
     path = Path(path)
+    read = _read_submission(path, student)
+    if isinstance(read, NotebookCheck):  # refused before it runs
+        return read
+    notebook, sources, chapter, variant = read
+    code = read_code(sources)
+    refused = refusal_before_running(code) if STRATEGY_VARIABLE in chapter.strategies else ""
+    if refused:  # told from its code: no need to run it first
+        return NotebookCheck(2, f"{path.name} cannot be graded: {refused}")
+    with ThreadPoolExecutor(1) as worker:  # the exercises' answers, while the notebook runs
+        expected = worker.submit(expected_answers, chapter.exercises, variant)
+        if chapter.take_turn != "none":  # the trends its rules make true, measured meanwhile
+            worker.submit(trend_pass_rates, rules_of(_graded_chapter(chapter)))
+        answers = _run(
+            notebook, path, (code, sources), chapter, games, (started, timeout), memory_gb
+        )
+        failed = tuple(failed_cells(notebook))
+        if answers.unusable:
+            cells = f" (cells that failed: {'; '.join(failed)})" if failed else ""
+            return NotebookCheck(
+                2, f"{path.name} cannot be graded: {answers.unusable}{cells}", failed
+            )
+        checks = _failed_checks(chapter, failed)
+        answers.variant = variant
+        return _verdict(code, chapter, answers, failed, expected.result(), show_expected, checks)
+
+
+def _read_submission(
+    path: Path, student: str | None
+) -> NotebookCheck | tuple[object, list[tuple[int, str]], Chapter, Variant]:
+    """The notebook, its code cells, its chapter and the variant its exercises are graded
+    for; or why it is refused before it runs (not a readable notebook, no chapter's cells,
+    its handed-out cells changed, another student's edition)."""
+    wanted = variant_for(student) if student is not None else None
     if not path.is_file():
         return NotebookCheck(2, f"{path}: no such file")
     if path.suffix != ".ipynb":
@@ -248,27 +280,7 @@ def check_notebook(
             f"Not graded: this notebook is the edition handed to {variant.student}, "
             f"not to {wanted.student}\n\n{chapter}",
         )
-    variant = wanted or variant
-    code = read_code(sources)
-    refused = refusal_before_running(code) if STRATEGY_VARIABLE in chapter.strategies else ""
-    if refused:  # told from its code: no need to run it first
-        return NotebookCheck(2, f"{path.name} cannot be graded: {refused}")
-    with ThreadPoolExecutor(1) as worker:  # the exercises' answers, while the notebook runs
-        expected = worker.submit(expected_answers, chapter.exercises, variant)
-        if chapter.take_turn != "none":  # the trends its rules make true, measured meanwhile
-            worker.submit(trend_pass_rates, rules_of(_graded_chapter(chapter)))
-        answers = _run(
-            notebook, path, (code, sources), chapter, games, (started, timeout), memory_gb
-        )
-        failed = tuple(failed_cells(notebook))
-        if answers.unusable:
-            cells = f" (cells that failed: {'; '.join(failed)})" if failed else ""
-            return NotebookCheck(
-                2, f"{path.name} cannot be graded: {answers.unusable}{cells}", failed
-            )
-        checks = _failed_checks(chapter, failed)
-        answers.variant = variant
-        return _verdict(code, chapter, answers, failed, expected.result(), show_expected, checks)
+    return notebook, sources, chapter, wanted or variant
 
 
 def _failed_checks(chapter: Chapter, failed: tuple[str, ...]) -> tuple[str, ...]:
