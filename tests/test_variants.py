@@ -23,6 +23,7 @@ from monopoly_lesson.checker.variants import (
 )
 
 ROOT = Path(__file__).resolve().parents[1]
+CHAPTER_11 = ROOT / "notebooks" / "11_evolving_players.ipynb"
 STUDENTS = [f"student{n:02d}" for n in range(30)]
 
 
@@ -62,26 +63,24 @@ def test_each_students_answer_is_graded_for_their_own_numbers(chapter):
     assert str(theirs[alice]) not in wrong.failures[0].split("Hint")[1]
 
 
-def test_the_roster_writes_one_edition_per_student_asking_their_numbers(tmp_path):
-    roster = tmp_path / "roster.csv"
+def editions(folder: Path, rows: list[list[str]]) -> subprocess.CompletedProcess:
+    """``tools/student_edition.py --roster`` for a roster of ``rows``, for chapter 11."""
+    roster = folder / "roster.csv"
     with roster.open("w", newline="") as file:
-        csv.writer(file).writerows([["student", "name"], ["alice", "A"], ["bob", "B"]])
-    chapter = ROOT / "notebooks" / "11_evolving_players.ipynb"
-    done = subprocess.run(
-        [
-            sys.executable,
-            "tools/student_edition.py",
-            "--roster",
-            str(roster),
-            "--out",
-            str(tmp_path / "out"),
-            str(chapter),
-        ],
+        csv.writer(file).writerows(rows)
+    command = ["tools/student_edition.py", "--roster", str(roster), "--out", str(folder / "out")]
+    return subprocess.run(
+        [sys.executable, *command, str(CHAPTER_11)],
         capture_output=True,
         text=True,
         cwd=ROOT,
         timeout=300,
     )
+
+
+def test_the_roster_writes_one_edition_per_student_asking_their_numbers(tmp_path):
+    chapter = CHAPTER_11
+    done = editions(tmp_path, [["student", "name"], ["alice", "A"], ["bob", "B"]])
     assert done.returncode == 0, done.stderr
     for student in ("alice", "bob"):
         book = nbformat.read(tmp_path / "out" / student / chapter.name, as_version=4)
@@ -105,24 +104,7 @@ def test_the_roster_writes_one_edition_per_student_asking_their_numbers(tmp_path
     ],
 )
 def test_a_bad_roster_is_refused_in_one_line(tmp_path, rows, says):
-    roster = tmp_path / "roster.csv"
-    with roster.open("w", newline="") as file:
-        csv.writer(file).writerows(rows)
-    done = subprocess.run(
-        [
-            sys.executable,
-            "tools/student_edition.py",
-            "--roster",
-            str(roster),
-            "--out",
-            str(tmp_path / "out"),
-            "notebooks/11_evolving_players.ipynb",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-    )
+    done = editions(tmp_path, rows)
     assert done.returncode == 2 and says in done.stderr and done.stderr.count("\n") == 1
 
 
@@ -137,7 +119,7 @@ def test_a_notebooks_metadata_says_its_variant_or_the_stored_one():
 
 def alices_chapter_11(folder: Path, answer: str) -> Path:
     """Chapter 11 as stored, with the metadata of alice's edition and ``answer`` given."""
-    book = nbformat.read(ROOT / "notebooks" / "11_evolving_players.ipynb", as_version=4)
+    book = nbformat.read(CHAPTER_11, as_version=4)
     [cell] = [c for c in book.cells if c.get("id") == "52e766ea"]
     cell.source = f"num_wins_mean = {answer}\nprint(num_wins_mean)"
     book.metadata["monopoly_lesson"] = {"chapter": 11, "variant": variant_for("alice").metadata()}
