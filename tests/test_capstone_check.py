@@ -92,11 +92,11 @@ def test_every_seat_is_rotated_and_the_student_plays_every_game():
 @pytest.mark.parametrize(
     ("lie", "said"),
     [
-        ("flip", "the kernel recorded"),
-        ("drop", "the kernel recorded only"),
+        ("flip", "the graded process recorded"),
+        ("drop", "the graded process recorded only"),
         ("extra", "recorded answers were never asked for"),
         ("finish", "a strategy may read the game but not change it"),
-        ("error", "the kernel's game stopped"),
+        ("error", "the graded process's game stopped"),
     ],
 )
 def test_a_record_that_is_not_what_the_game_asked_is_caught(lie, said):
@@ -121,7 +121,7 @@ def test_a_record_that_is_not_what_the_game_asked_is_caught(lie, said):
     assert not report.passed
     assert said in report.failure
     assert report.summary().startswith("Broken strategy: mine: game 0 of the check's 1 (counted")
-    assert "the answers the kernel reported are not the ones its game got" in report.failure
+    assert "the answers the graded process reported are not the ones its game got" in report.failure
 
 
 def test_an_illegal_answer_fails_with_the_rules_objection():
@@ -341,7 +341,7 @@ def test_a_proposal_the_kernel_did_not_make_is_caught():
     report = replayed_trades(setups[game : game + 1], records[game : game + 1])
     assert not report.passed
     assert report.summary().startswith("Broken trade policy: trader: game ")
-    assert "the answers the kernel reported are not the ones its game got" in report.failure
+    assert "the answers the graded process reported are not the ones its game got" in report.failure
 
 
 def test_an_illegal_proposal_fails_with_the_rule_it_breaks():

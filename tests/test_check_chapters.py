@@ -268,7 +268,7 @@ def test_chapter_9_a_kernel_that_lies_about_its_games_is_caught(tmp_path, lie):
     assert done.returncode == 1, done.stdout + done.stderr
     first = summary(done)[0]
     assert first.startswith("Broken strategy: mine: game ")
-    assert "the answers the kernel reported are not the ones its game got" in first
+    assert "the answers the graded process reported are not the ones its game got" in first
 
 
 def test_chapter_9_the_packages_strategy_is_not_the_students_own(tmp_path):

@@ -111,7 +111,7 @@ def test_reaching_the_reference_engine_by_any_route_is_told_by_name(source, name
         ("__import__('subprocess').run(['true'])", "take_turn calls subprocess.Popen"),
         ("__import__('ctypes').CDLL(None)", "take_turn calls ctypes.dlopen"),
         ("__import__('socket').socket()", "take_turn calls socket.__new__"),
-        ("open('notes.txt', 'w')", "take_turn reads notes.txt"),
+        ("open('notes.txt', 'w')", "take_turn writes notes.txt"),
         ("__import__('os').listdir(" + repr(str(PACKAGE)) + ")", "take_turn lists monopoly_lesson"),
     ],
     ids=["process", "C library", "socket", "write a file", "list the package"],

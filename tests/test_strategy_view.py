@@ -378,7 +378,7 @@ def test_the_checker_reports_a_cheating_strategy_as_its_strategy_error(buy, said
     report = checked(make_strategy("mine", buy=buy))
     assert not report.passed
     assert said in report.failure
-    assert "the answers the kernel reported are not" not in report.failure
+    assert "the answers the graded process reported are not" not in report.failure
 
 
 def test_a_game_stopped_by_a_cheater_is_left_unchanged_and_readable():

@@ -2,16 +2,17 @@
 
 Chapter 9 asks for a strategy (``mine``, played without trading) and a trade policy
 (``trader``, played with trading on, against the built-in strategies' default traders).
-The student's strategy is the student's code, so it runs in the student's kernel only. The
+The student's strategy is the student's code, so it runs only in the graded process, which
+holds the whole game but not the checker (:mod:`monopoly_lesson.checker.graded_process`). The
 checker chooses the games (seeds, and the seats rotated as :func:`~monopoly_lesson.game.
 tournament.play_games` rotates them, against ``heuristic``, ``always`` and ``always``); the
-kernel plays them and reports, per game, the sequence of answers the strategy gave
+graded process plays them and reports, per game, the sequence of answers the strategy gave
 (:mod:`monopoly_lesson.checker.strategy_probe`). Here each game is replayed with the
 reference engine, the recorded answers fed back in order by a :class:`ScriptedStrategy`: the
 engine checks every answer against the rules, and the results (who won) are the replay's,
-never the kernel's. A kernel that reports answers its strategy did not give is caught when
+never the graded process's. A report of answers its strategy did not give is caught when
 the replay asks another question than the one recorded, runs out of answers, has answers
-left, or ends the game otherwise than the kernel said.
+left, or ends the game otherwise than the report said.
 """
 
 from __future__ import annotations
@@ -68,7 +69,7 @@ TRADING = {STRATEGY_VARIABLE: False, TRADER_VARIABLE: True}
 """Whether each graded variable's games are played with trading on."""
 MAX_ROUNDS = 100
 BATCH = 20
-"""Games the kernel is asked to play per question."""
+"""Games the graded process is asked to play per question."""
 NO_STRATEGY = (
     f"no strategy named {STRATEGY_VARIABLE} (the chapter's "
     f'{STRATEGY_VARIABLE} = make_strategy("mine", buy=my_buy))'
@@ -104,7 +105,7 @@ def capstone_games(
 
 
 class _Unprintable:
-    """An answer the kernel could only describe (its type and repr): no rule accepts it."""
+    """An answer the graded process could only describe (its type and repr): no rule accepts it."""
 
     def __init__(self, kind: str, text: str) -> None:
         self.kind, self.text = kind, text
@@ -130,7 +131,7 @@ def decode(value: object) -> object:
 
 
 class ReplayDisagrees(Exception):
-    """The replay asked the strategy something the kernel's record does not answer."""
+    """The replay asked the strategy something the graded process's record does not answer."""
 
 
 def _raised(kind: str, message: str) -> Exception:
@@ -162,7 +163,7 @@ class Judge:
         self.asked: Counter[str] = Counter()
 
     def hear(self, decision: str, value: object, game: object, me: object, args: tuple) -> None:
-        """One recorded answer (encoded, as the kernel sent it) to a question of the game."""
+        """One recorded answer (encoded, as sent) to a question of the game."""
         if decision not in self.alive or (isinstance(value, dict) and "raised" in value):
             return
         self.asked[decision] += 1
@@ -186,7 +187,7 @@ class Judge:
 
 
 class ScriptedStrategy(Strategy):
-    """Answers each question with the next answer recorded in the kernel, in order.
+    """Answers each question with the next answer recorded in the graded process, in order.
 
     No student code: the answers are data. ``problem`` says where the record and the
     replay parted, ``last`` is the last answer given (decision and encoded value).
@@ -206,14 +207,14 @@ class ScriptedStrategy(Strategy):
     def _answer(self, decision: str, game: object, me: object, *args: object) -> object:
         if not self.problem and self._next >= len(self._answers):
             self.problem = (
-                f"the game asks its {decision} decision, but the kernel recorded "
+                f"the game asks its {decision} decision, but the graded process recorded "
                 f"only {len(self._answers)} answers"
             )
         elif not self.problem and self._answers[self._next][0] != decision:
             recorded = self._answers[self._next][0]
             self.problem = (
                 f"question {self._next + 1} of the game is its {decision} "
-                f"decision, but the kernel recorded a {recorded} answer"
+                f"decision, but the graded process recorded a {recorded} answer"
             )
         if self.problem:
             raise ReplayDisagrees(self.problem)
@@ -265,8 +266,8 @@ class GameReplay:
 
     ``illegal`` is the rules' objection to an answer (or the error the strategy raised),
     ``decision`` the decision it concerns and ``place`` where the strategy raised it (from
-    the kernel, for the report only); ``disagrees`` says how the kernel's record and the
-    replay parted.
+    the graded process, for the report only); ``disagrees`` says how the graded process's
+    record and the replay parted.
     """
 
     result: GameResult | None = None
@@ -277,7 +278,7 @@ class GameReplay:
 
 
 def replay_game(setup: dict, record: dict, name: str, judge: Judge | None = None) -> GameReplay:
-    """Replay one of :func:`capstone_games` with the answers the kernel recorded for it; a
+    """Replay one of :func:`capstone_games` with the answers the graded process recorded for it; a
     ``judge`` hears each answer with the question it answered."""
     script = ScriptedStrategy(name, record["answers"], judge)
     seats = [script if seat is None else seat for seat in setup["seats"]]
@@ -290,12 +291,12 @@ def replay_game(setup: dict, record: dict, name: str, judge: Judge | None = None
             return GameReplay(disagrees=script.problem)
         if record["error"] is None:
             return GameReplay(
-                disagrees="its replay stops on an answer that the kernel's game "
+                disagrees="its replay stops on an answer that the graded process's game "
                 f"went past ({_message(error)})"
             )
         if script.unused:
             return GameReplay(
-                disagrees=f"the kernel recorded {script.unused} answers after "
+                disagrees=f"the graded process recorded {script.unused} answers after "
                 "the one that stops the game"
             )
         decision, value = script.last
@@ -305,12 +306,12 @@ def replay_game(setup: dict, record: dict, name: str, judge: Judge | None = None
         return GameReplay(disagrees=f"{script.unused} recorded answers were never asked for")
     if record["error"] is not None:
         return GameReplay(
-            disagrees=f"the kernel's game stopped ({record['error']}), its replay did not"
+            disagrees=f"the graded process's game stopped ({record['error']}), its replay did not"
         )
     if list(result.finish_order) != record["finish"] or result.rounds != record["rounds"]:
         return GameReplay(
             disagrees=(
-                f"the kernel's game ended after {record['rounds']} rounds, finish order "
+                f"the graded process's game ended after {record['rounds']} rounds, finish order "
                 f"{record['finish']}; its replay after {result.rounds}, "
                 f"{list(result.finish_order)}:"
                 " a strategy may read the game but not change it"
@@ -355,7 +356,7 @@ class StrategyReport:
         )
         if replay.disagrees:
             self.failure = (
-                f"{number}: the answers the kernel reported are not the ones its "
+                f"{number}: the answers the graded process reported are not the ones its "
                 f"game got: {replay.disagrees}"
             )
         elif replay.illegal:
@@ -365,7 +366,7 @@ class StrategyReport:
             self.results.append(replay.result)  # type: ignore[arg-type]
 
     def fail(self, why: str) -> None:
-        """A failure that is no game's (the kernel did not answer, or not readably)."""
+        """A failure that is no game's (the graded process did not answer, or not readably)."""
         self.failure = self.failure or why
 
     def labels(self) -> list[str]:
@@ -506,11 +507,11 @@ def missing_strategy(variable: str, candidates: list[str]) -> str:
     return f"write your {WHAT[variable]} in the variable {variable}"
 
 
-def _cell_source(notebook: object, count: int) -> str | None:
-    """The source of the executed notebook's code cell whose execution count is ``count``."""
-    for cell in getattr(notebook, "cells", []):
-        if cell.get("cell_type") == "code" and cell.get("execution_count") == count:
-            return str(cell.get("source", ""))
+def _cell_source(notebook: object, number: int) -> str | None:
+    """The source of the notebook's code cell number ``number`` (counted from 1)."""
+    cells = getattr(notebook, "cells", [])
+    if 0 < number <= len(cells) and cells[number - 1].get("cell_type") == "code":
+        return str(cells[number - 1].get("source", ""))
     return None
 
 
@@ -520,7 +521,7 @@ def handed_out_strategy(
     """The chapter's handed-out functions that ``variable``'s graded decisions are, if every
     one of them is the student edition's code unchanged ([] if any is the student's own).
 
-    ``where`` is the kernel's place of each own decision (execution count and line); the
+    ``where`` is the place of each own decision (the cell's number and the line); the
     code there is read from the notebook and compared by fingerprint
     (:mod:`monopoly_lesson.checker.handed_out`).
     """
@@ -717,7 +718,7 @@ def refusal_before_running(code: SubmissionCode) -> str:
 
     '' whenever the code may bind ``mine`` or make a single strategy of its own, or does
     something a static look cannot follow (``exec``, ``globals()``, a magic, an import of
-    another module): then the notebook is run and the kernel asked.
+    another module): then the notebook is run and the graded process asked.
     """
     nodes = [node for _, tree in code.cells for node in ast.walk(tree)]
     if any(_binds(node, STRATEGY_VARIABLE) or _out_of_sight(node) for node in nodes):

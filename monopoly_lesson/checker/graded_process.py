@@ -1,5 +1,5 @@
-"""The process in which a student's take_turn is played for a grade: it holds only what the
-exercise gives the student.
+"""The process in which a student's take_turn, or chapter 9's strategy, is played for a grade:
+it holds only what the exercise gives the student.
 
 The checker starts this file as a script (``python -I -S graded_process.py PACKAGE PATH...``,
 through ``kernel_launcher.py`` for the memory cap), so that it imports nothing of the package
@@ -16,10 +16,20 @@ The checker sends the notebook's code cells, read from the file in its own proce
 the games to play, one JSON request per line; this process answers each with one JSON line
 of what happened (see :func:`play_game`). It decides nothing: the checker compares the
 answers with its own reference engine, in its own process.
+
+Chapter 9 gives the student the whole game, so with ``--game`` before its arguments this
+process loads the package itself, all but the checker (``monopoly_lesson.checker`` and
+``grading``: withheld, their files unreadable) and the chapter's own tournaments
+(``play_games``, withheld while the cells run: the check plays its own games). It then
+plays the check's games with the strategy the cells made and records its every answer
+(:mod:`~monopoly_lesson.checker.strategy_probe`, loaded before the seal, is this process's
+recorder); the checker replays each game from those answers in its own process
+(:mod:`~monopoly_lesson.checker.capstone_check`).
 """
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import importlib.abc
 import importlib.machinery
@@ -40,6 +50,11 @@ CELL_SECONDS = 30  # a cell that runs longer here is cut short (it already ran i
 STARTER_MODULES = ("checks", "starter")
 """The package's modules given to the student, loaded before the student's code runs."""
 GIVEN = "only the starter classes (Player, the dice, CardDeck, SpaceTracker, the board)"
+GAME_GIVEN = "the whole game, without the checker"
+CHECKER_PARTS = ("checker", "grading.py")
+"""The package's parts withheld where chapter 9's strategy is graded (its checker)."""
+NOT_PLAYED = ("play_games", "evolve", "experiment")
+"""What plays many games: withheld while chapter 9's cells run (the check plays its own)."""
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
 REFUSED_EVENTS = ("ctypes.", "subprocess.", "socket.", "os.", "shutil.", "pty.", "glob.")
 """Audit events refused once the student's code runs (``os.listdir`` and ``os.scandir``
@@ -54,15 +69,24 @@ class TooSlow(BaseException):
     """A game of the checks ran far longer than a correct take_turn needs."""
 
 
+class GameTooSlow(Exception):
+    """A game of chapter 9's check ran far longer than a strategy needs: raised inside the
+    strategy's decision, it is recorded as that decision's error (the replay stops there)."""
+
+
 class Room:
     """What this process knows: where the package is, what may be read, what was reached."""
 
-    def __init__(self, package: Path, readable: list[str]) -> None:
+    def __init__(self, package: Path, readable: list[str], game: bool = False) -> None:
         self.package = package.resolve()
         self.readable = [Path(p).resolve() for p in readable]
         self.reached: list[dict] = []  # {"what", "when"}: "uses NAME", "reads PATH", ...
         self.phase = "cells"  # "cells" while the notebook's code runs, "turns" in the games
         self.sealed = False
+        self.game = game  # chapter 9: the package is given, all but its checker
+        self.graded = "the strategy" if game else "take_turn"
+        self.given = GAME_GIVEN if game else GIVEN
+        self.closed = [self.package / part for part in CHECKER_PARTS] if game else [self.package]
 
     def reach(self, what: str) -> None:
         """Note that the student's code reached ``what`` (kept once per phase)."""
@@ -79,8 +103,10 @@ class Room:
         if path == os.devnull:
             return True
         real = Path(os.path.realpath(path))
-        if real == self.package or self.package in real.parents:
+        if any(real == closed or closed in real.parents for closed in self.closed):
             return False
+        if self.game and self.package in real.parents:
+            return True
         return any(real == root or root in real.parents for root in self.readable)
 
     def audit(self, event: str, args: tuple) -> None:
@@ -92,7 +118,9 @@ class Room:
             writes = bool(isinstance(flags, int) and flags & WRITE_FLAGS) or (
                 isinstance(mode, str) and any(c in mode for c in "wax+")
             )
-            if writes or not self.may_read(path):
+            if writes:
+                self._refuse(f"writes {self._shown(path)}")
+            if not self.may_read(path):
                 self._refuse(f"reads {self._shown(path)}")
         elif event in ("os.listdir", "os.scandir"):
             if not self.may_read(args[0] if args else "."):
@@ -113,7 +141,7 @@ class Room:
 
     def _refuse(self, what: str) -> None:
         self.reach(what)
-        raise PermissionError(f"{what}: not available where take_turn is graded")
+        raise PermissionError(f"{what}: not available where {self.graded} is graded")
 
 
 ROOM: Room | None = None
@@ -123,15 +151,21 @@ class Withheld:
     """A name of the package that the exercise does not give: any use of it raises."""
 
     __slots__ = ("_withheld_name",)
+    __module__ = "monopoly_lesson"  # the package's name, not the student's (never graded)
 
     def __init__(self, name: str) -> None:
         object.__setattr__(self, "_withheld_name", name)
 
     def _refuse(self, *args: object, **kwargs: object) -> object:
         name = object.__getattribute__(self, "_withheld_name")
-        if ROOM is not None:
-            ROOM.reach(f"uses {name}")
-        raise WithheldError(f"{name} is not available where take_turn is graded ({GIVEN})")
+        if ROOM is None:
+            raise WithheldError(f"{name} is not available here")
+        ROOM.reach(f"uses {name}")
+        if name.rpartition(".")[2] in NOT_PLAYED and ROOM.game:
+            raise WithheldError(
+                f"{name} is not played where the strategy is graded: the check plays its own games"
+            )
+        raise WithheldError(f"{name} is not available where {ROOM.graded} is graded ({ROOM.given})")
 
     __call__ = __bool__ = __len__ = __iter__ = __contains__ = __getitem__ = _refuse
     __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __hash__ = _refuse  # type: ignore[assignment]
@@ -140,6 +174,8 @@ class Withheld:
     __setattr__ = __delattr__ = __setitem__ = _refuse
 
     def __getattr__(self, attribute: str) -> Withheld:
+        if attribute.startswith("__") and attribute.endswith("__"):
+            raise AttributeError(attribute)  # Python's own questions (``__func__``, ...)
         name = object.__getattribute__(self, "_withheld_name")
         return Withheld(f"{name}.{attribute}")
 
@@ -161,10 +197,17 @@ class WithheldModule(types.ModuleType):
 
 
 class WithheldFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Makes every module of the package but the starter's a :class:`WithheldModule`."""
+    """Makes every module of the package not yet loaded a :class:`WithheldModule` (with
+    ``game``, only the checker's: the rest of the package is given)."""
+
+    def __init__(self, game: bool = False) -> None:
+        self.game = game
 
     def find_spec(self, name: str, path: object = None, target: object = None) -> object:
         if name.split(".")[0] != "monopoly_lesson" or name in sys.modules:
+            return None
+        checker = name.split(".")[1:2] in (["checker"], ["grading"])
+        if self.game and not checker:
             return None
         return importlib.machinery.ModuleSpec(name, self, is_package=True)
 
@@ -197,19 +240,60 @@ def load_starter(package: Path) -> types.ModuleType:
     return starter
 
 
-def run_cells(cells: list, namespace: dict) -> list[str]:
-    """Run the notebook's code cells in order, past any that fail; each failure in a line."""
+def load_game(package: Path) -> types.ModuleType:
+    """The package as chapter 9 gives it: the whole game, its checker withheld, and what
+    plays many games withheld while the cells run; returns the recorder of a strategy's
+    answers (:mod:`~monopoly_lesson.checker.strategy_probe`)."""
+    sys.path.insert(0, str(package.resolve().parent))
+    import monopoly_lesson
+    import monopoly_lesson.game
+    from monopoly_lesson.checker import strategy_probe
+
+    sys.meta_path.insert(0, WithheldFinder(game=True))
+    for module in (monopoly_lesson, monopoly_lesson.game):
+        for name in NOT_PLAYED:
+            if hasattr(module, name):
+                setattr(module, name, Withheld(f"{module.__name__}.{name}"))
+    return strategy_probe
+
+
+def run_cells(cells: list, namespace: dict, statements: bool = False) -> list[str]:
+    """Run the notebook's code cells in order, past any that fail; each failure in a line.
+    With ``statements`` each cell's statements run one by one, past any that fail (a cell
+    that plays a tournament still defines what comes after it)."""
     failed = []
     for number, source in cells:
+        errors = []
         try:
-            code = compile(source, f"<cell {number}>", "exec")
-            with contextlib.redirect_stdout(io.StringIO()):
-                exec(code, namespace)
-        except BaseException as error:  # a cell may raise anything, SystemExit included
-            if isinstance(error, KeyboardInterrupt):
-                raise
+            codes = _compiled(f"<cell {number}>", source, statements)
+        except (SyntaxError, ValueError, RecursionError) as error:
+            codes, errors = [], [error]
+        signal.setitimer(signal.ITIMER_REAL, CELL_SECONDS, 1)  # again each second, if caught
+        try:
+            for code in codes:
+                try:
+                    with contextlib.redirect_stdout(io.StringIO()):
+                        exec(code, namespace)
+                except BaseException as error:  # a cell may raise anything, SystemExit included
+                    if isinstance(error, KeyboardInterrupt):
+                        raise
+                    errors.append(error)
+                    if not statements or isinstance(error, TooSlow):
+                        break
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        if errors:
+            error = errors[0]
             failed.append(f"cell {number}: {type(error).__name__}: {_clip(str(error), 200)}")
     return failed
+
+
+def _compiled(name: str, source: str, statements: bool) -> list[types.CodeType]:
+    """A cell's code to run: whole, or one statement at a time (its lines as in the cell)."""
+    if not statements:
+        return [compile(source, name, "exec")]
+    tree = ast.parse(source, name)
+    return [compile(ast.Module([node], []), name, "exec") for node in tree.body]
 
 
 def describe(namespace: dict) -> dict:
@@ -323,6 +407,8 @@ def play_game(
 def _too_slow(signum: int, frame: object) -> None:
     if ROOM is not None and ROOM.phase == "cells":
         raise TooSlow(f"this cell took more than {CELL_SECONDS} s here, and was cut short")
+    if ROOM is not None and ROOM.game:
+        raise GameTooSlow(f"this game took more than {GAME_SECONDS} s: the strategy may never end")
     raise TooSlow(f"this game took more than {GAME_SECONDS} s: take_turn may never end")
 
 
@@ -337,37 +423,68 @@ def _clip(text: str, limit: int = TEXT_LIMIT) -> str:
     return text if len(text) <= limit else text[:limit] + " [...]"
 
 
-def serve(room: Room, starter: types.ModuleType, requests: object, answers: object) -> None:
-    """Answer the checker's requests, one JSON line each, until its input ends."""
+def play_strategy_games(recorder: types.ModuleType, value: object, games: list) -> list:
+    """Chapter 9: play the check's ``games`` with the strategy ``value``, each game timed on
+    its own, and record its answers (see ``strategy_probe.play_recorded``)."""
+    records = []
+    for game in games:
+        signal.setitimer(signal.ITIMER_REAL, GAME_SECONDS, 1)  # again each second, if caught
+        try:
+            records += recorder.play_recorded(value, [game])
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    return records
+
+
+def serve(room: Room, given: types.ModuleType, requests: object, answers: object) -> None:
+    """Answer the checker's requests, one JSON line each, until its input ends; ``given`` is
+    the starter (take_turn) or the recorder of a strategy's answers (``room.game``)."""
     namespace: dict = {"__name__": "__main__", "__builtins__": __builtins__}
-    rules: dict = {}
-    slow = ""
+    state: dict = {"rules": {}, "slow": ""}
     for line in requests:  # type: ignore[attr-defined]
-        asked = json.loads(line)
-        kind = asked.get("kind")
-        if kind == "load":
-            rules = dict(asked["rules"])
-            room.phase = "cells"
-            failed = run_cells([tuple(cell) for cell in asked["cells"]], namespace)
-            answer: object = {**describe(namespace), "failed_cells": failed[:50]}
-        elif kind == "game":
-            room.phase = "turns"
-            answer = play_game(starter, namespace.get("take_turn"), asked["game"], rules, slow)
-            failed = answer["failed"] or {}
-            if failed.get("type") == "TooSlow" and not slow:
-                slow = f"an earlier game ran too long ({failed['message']})"
-        elif kind == "reached":
-            answer = list(room.reached)
-        else:
-            answer = {"error": f"no such request: {kind!r}"}
+        try:
+            answer = _answer(room, given, json.loads(line), namespace, state)
+        except Exception as error:  # a question this process cannot answer, said as such
+            answer = {"error": _clip(f"{type(error).__name__}: {error}", 300)}
         answers.write(json.dumps(answer) + "\n")  # type: ignore[attr-defined]
         answers.flush()  # type: ignore[attr-defined]
 
 
+def _answer(
+    room: Room, given: types.ModuleType, asked: dict, namespace: dict, state: dict
+) -> object:
+    """The answer to one request (``state``: the rules, and whether a game ran too long)."""
+    kind = asked.get("kind")
+    if kind == "load":
+        state["rules"] = dict(asked.get("rules") or {})
+        room.phase = "cells"
+        failed = run_cells([tuple(cell) for cell in asked["cells"]], namespace, room.game)
+        return {**({} if room.game else describe(namespace)), "failed_cells": failed[:50]}
+    if kind == "reached":
+        return list(room.reached)
+    room.phase = "turns"
+    if kind == "game" and not room.game:
+        played = play_game(
+            given, namespace.get("take_turn"), asked["game"], state["rules"], state["slow"]
+        )
+        failed = played["failed"] or {}
+        if failed.get("type") == "TooSlow" and not state["slow"]:
+            state["slow"] = f"an earlier game ran too long ({failed['message']})"
+        return played
+    if kind == "strategy" and room.game and asked.get("variable") in given.GRADED:
+        return given.describe_strategy(namespace, asked["variable"])
+    if kind == "strategy_games" and room.game and asked.get("variable") in namespace:
+        return play_strategy_games(given, namespace[asked["variable"]], asked["games"])
+    return {"error": f"no such request: {kind!r}"}
+
+
 def main(argv: list[str]) -> None:
-    """``PACKAGE PATH...``: load the starter, seal the process, answer on stdin/stdout."""
+    """``[--game] PACKAGE PATH...``: load the starter (or with ``--game`` the whole game
+    without the checker), seal the process, answer on stdin/stdout."""
     global ROOM
-    package, *paths = argv
+    sys.dont_write_bytecode = True  # nothing is written here, not even Python's caches
+    game = argv[:1] == ["--game"]
+    package, *paths = argv[1:] if game else argv
     sys.path[:] = list(dict.fromkeys(p for p in [*sys.path, *paths] if os.path.isdir(p)))
     answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
     null = os.open(os.devnull, os.O_WRONLY)
@@ -380,12 +497,12 @@ def main(argv: list[str]) -> None:
     import numpy  # noqa: F401 - loaded before the seal, as the starter needs them
     import pandas  # noqa: F401
 
-    room = ROOM = Room(Path(package), sys.path)
-    starter = load_starter(Path(package))
+    room = ROOM = Room(Path(package), sys.path, game)
+    given = load_game(Path(package)) if game else load_starter(Path(package))
     signal.signal(signal.SIGALRM, _too_slow)
     sys.addaudithook(room.audit)
     room.sealed = True
-    serve(room, starter, requests, answers)
+    serve(room, given, requests, answers)
 
 
 if __name__ == "__main__":

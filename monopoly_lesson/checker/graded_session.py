@@ -30,7 +30,16 @@ from .isolation import Sandbox
 from .kernel_session import ANSWER_LIMIT, Unanswered
 from .sandbox import ProcessGuard, launcher_command
 
-__all__ = ["SCRIPT", "GradedProcess", "TakeTurnGrade", "grade_take_turn", "graded_seed"]
+__all__ = [
+    "SCRIPT",
+    "GradedProcess",
+    "TakeTurnGrade",
+    "grade_take_turn",
+    "graded_seed",
+    "not_own",
+    "python_cells",
+    "read_reached",
+]
 
 SCRIPT = Path(__file__).with_name("graded_process.py")
 PACKAGE = Path(__file__).resolve().parent.parent
@@ -59,8 +68,9 @@ class GradedProcess:
     """The graded process: started under the check's memory cap and watched by its guard;
     questions sent as JSON lines, answers read as JSON lines (see ``graded_process``)."""
 
-    def __init__(self, memory: int, sandbox: Sandbox | None = None) -> None:
-        """Start it; in ``sandbox`` (see :mod:`~monopoly_lesson.checker.isolation`) unless None."""
+    def __init__(self, memory: int, sandbox: Sandbox | None = None, game: bool = False) -> None:
+        """Start it; in ``sandbox`` (see :mod:`~monopoly_lesson.checker.isolation`) unless None;
+        with ``game``, holding the whole game but not the checker (chapter 9)."""
         self.folder = tempfile.TemporaryDirectory(prefix="graded-")
         folder = Path(self.folder.name)
         wrap = sandbox.graded_command(folder) if sandbox is not None else []
@@ -70,6 +80,7 @@ class GradedProcess:
             "-I",
             "-S",
             str(SCRIPT),
+            *(["--game"] if game else []),
             str(PACKAGE),
             *library_paths(),
         ]
@@ -81,9 +92,11 @@ class GradedProcess:
             cwd=self.folder.name,
             env={"PATH": os.defpath, "HOME": self.folder.name, "LC_ALL": "C.UTF-8"},
         )
+        self.sent = 0  # questions asked whose answers have not been read
 
     def send(self, request: dict) -> None:
         """Put one question; answers come in the order asked."""
+        self.sent += 1
         try:
             self.process.stdin.write((json.dumps(request) + "\n").encode())  # type: ignore[union-attr]
             self.process.stdin.flush()  # type: ignore[union-attr]
@@ -92,15 +105,21 @@ class GradedProcess:
 
     def receive(self) -> object:
         """The next answer, read strictly; :class:`Unanswered` if none came."""
+        self.sent -= 1
         line = self.process.stdout.readline(ANSWER_LIMIT + 1)  # type: ignore[union-attr]
         if not line:
-            raise Unanswered("the process that plays take_turn stopped")
+            raise Unanswered("the graded process stopped")
         if len(line) > ANSWER_LIMIT or not line.endswith(b"\n"):
             raise Unanswered("the answer is too long")
         try:
             return json.loads(line)
         except (ValueError, RecursionError):
             raise Unanswered("the answer is not readable") from None
+
+    def drain(self) -> None:
+        """Read and drop the answers to questions asked but not yet read."""
+        while self.sent > 0:
+            self.receive()
 
     def close(self) -> None:
         """Stop the process and remove its folder."""
@@ -133,10 +152,7 @@ def grade_take_turn(
 ) -> TakeTurnGrade:
     """Run the notebook's code cells in a graded process (in ``sandbox``, unless None) and
     grade its take_turn there on the games of ``chapter``'s checks (None: every rule)."""
-    from IPython.core.inputtransformer2 import TransformerManager
-
-    transform = TransformerManager().transform_cell
-    cells = [(number, _python(transform, source)) for number, source in sources]
+    cells = python_cells(sources)
     grade = TakeTurnGrade()
     room = GradedProcess(memory, sandbox)
     try:
@@ -157,14 +173,22 @@ def grade_take_turn(
             except Unanswered as error:
                 observed = {"unanswered": str(error)}
             book.add(game, observed)
-        reached = _read_reached(room.receive())
-        grade.not_own = _not_own(loaded["withheld"], reached)
+        reached = read_reached(room.receive())
+        grade.not_own = not_own(reached, withheld=loaded["withheld"])
         grade.rules = book.report() if playing and not grade.not_own else None
     except Unanswered as error:
         grade.stopped = str(error) if guard.remaining() > 0 else "the time limit ran out"
     finally:
         room.close()
     return grade
+
+
+def python_cells(sources: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The notebook's code cells as Python, numbered as in the notebook."""
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    transform = TransformerManager().transform_cell
+    return [(number, _python(transform, source)) for number, source in sources]
 
 
 def _python(transform: object, source: str) -> str:
@@ -188,25 +212,27 @@ def _read_loaded(answer: object) -> dict:
     return {**answer, "withheld": (withheld or "")[:300], "failed_cells": cells[:50]}
 
 
-def _read_reached(answer: object) -> list[dict]:
+def read_reached(answer: object) -> list[dict]:
+    """What the graded process says the notebook's code reached (each ``what`` and ``when``),
+    read strictly."""
     ok = isinstance(answer, list) and all(
         isinstance(a, dict) and isinstance(a.get("what"), str) and a.get("when") in _WHEN
         for a in answer
     )
     if not ok:
-        raise Unanswered("its answer about what take_turn used is not readable")
+        raise Unanswered("its answer about what the graded code used is not readable")
     return answer  # type: ignore[return-value]
 
 
 _WHEN = ("cells", "turns")
 
 
-def _not_own(withheld: str, reached: list[dict]) -> str:
-    """Why take_turn is not the student's own work ('' if nothing says so): it is a name of
-    the package the exercise does not give, or it used one during its turns (or did what the
-    graded process refuses), or the cells read a file of the package or a notebook (a stored
-    solution)."""
-    found = [f"take_turn is {withheld}"] if withheld else []
+def not_own(reached: list[dict], who: str = "take_turn", withheld: str = "") -> str:
+    """Why the graded code is not the student's own work ('' if nothing says so): ``who``
+    is a name of the package the exercise does not give (``withheld``), or used one while
+    it played (or did what the graded process refuses), or the cells read a file of the
+    package the process withholds or a notebook (a stored solution)."""
+    found = [f"{who} is {withheld}"] if withheld else []
     turns = [entry["what"] for entry in reached if entry["when"] == "turns"]
     reads = [
         entry["what"]
@@ -215,6 +241,6 @@ def _not_own(withheld: str, reached: list[dict]) -> str:
         and entry["what"].startswith(("reads ", "lists "))
         and (entry["what"].split(" ", 1)[1].startswith(PACKAGE.name) or ".ipynb" in entry["what"])
     ]
-    found += [f"take_turn {what}" for what in dict.fromkeys(turns)]
+    found += [f"{who} {what}" for what in dict.fromkeys(turns)]
     found += [f"the notebook's code {what}" for what in dict.fromkeys(reads)]
     return "; ".join(found[:3])

@@ -89,6 +89,10 @@ from .submission_code import SubmissionCode, does_nothing, read_code
 from .variants import DEFAULT, Variant, notebook_variant, variant_for
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from .capstone_check import Judge
+    from .graded_session import GradedProcess
     from .isolation import Sandbox
     from .kernel_session import KernelSession
     from .sandbox import ProcessGuard
@@ -140,6 +144,7 @@ class _Answers:
     strategies: dict[str, StrategyReport] = field(default_factory=dict)
     strategies_missing: dict[str, str] = field(default_factory=dict)
     strategies_handed_out: dict[str, list[str]] = field(default_factory=dict)
+    strategy_not_own: str = ""  # what the strategy reached that the exercise does not give
     stage: str = ""  # what the checker was doing after the cells ran (said if time runs out)
     values: dict | None = None
     values_note: str = ""
@@ -299,8 +304,8 @@ def _run(
     memory_gb: float,
 ) -> _Answers:
     """Run the notebook and ask its kernel the checker's questions, then (once that kernel
-    and all it started have gone) grade take_turn in a graded process, if the chapter has
-    one; all within the time limit."""
+    and all it started have gone) grade take_turn, or chapter 9's strategies, in a graded
+    process, if the chapter has them; all within the time limit."""
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
     from .isolation import sandbox_for
@@ -316,14 +321,18 @@ def _run(
         session = KernelSession(notebook, str(folder), guard, memory, sandbox)
         questions = _Questions(session, code, notebook, answers)
         try:
-            asyncio.run(session.run(lambda s: questions.ask_all(chapter, games)))
+            asyncio.run(session.run(lambda s: questions.ask_all(chapter)))
         except (CellTimeoutError, DeadKernelError, RuntimeError, OSError, TimeoutError) as error:
             answers.unusable = _why_stopped(guard.expired, session.running, error, timeout)
-        grading = chapter.take_turn != "none" and not code.tampering()
-        if grading and not answers.unusable and guard.remaining() > 0:
+        grading = not code.tampering() and not answers.unusable and guard.remaining() > 0
+        if grading and (chapter.take_turn != "none" or chapter.strategies):
             guard.kill_all()  # nothing the notebook's kernel started is left to meddle
+        if grading and chapter.take_turn != "none":
             answers.stage = "the graded games (take_turn's games of the rules)"
             _take_turn(code, sources, chapter, answers, (guard, memory, sandbox))
+        if grading and chapter.strategies:
+            graded = _GradedStrategies(notebook, chapter, answers, (guard, memory, sandbox))
+            graded.play(sources, games)
     if guard.expired or session.timed_out or answers.unusable.startswith(TOO_LONG):
         answers.unusable = _too_long(timeout, session, len(notebook.cells), answers.stage)
     return _memory_problem(notebook, memory_gb, answers)
@@ -434,16 +443,13 @@ class _Questions:
         not a later one that its stopped kernel could not answer)."""
         return not self.answers.unusable and self.session.guard.remaining() > 0
 
-    async def ask_all(self, chapter: Chapter, games: int) -> None:
+    async def ask_all(self, chapter: Chapter) -> None:
         """Ask what the notebook's chapter is graded on (nothing, if its code changes the
         package or the kernel: no answer from that kernel could be trusted)."""
         if self.code.tampering():
             return
         if chapter.take_turn != "none":
             await self.results()
-        for variable in chapter.strategies:
-            if self.asking_on():
-                await self.strategy(variable, games, chapter.number)
         if chapter.exercises and self.asking_on():
             self.answers.stage = "reading the exercises' answers"
             await self.exercises(chapter.exercises)
@@ -514,19 +520,69 @@ class _Questions:
         verified.append(item["counts"])
         return None
 
-    async def strategy(self, variable: str, games: int, chapter: int | None) -> None:
-        """Find the student's strategy ``variable`` (``mine``, or the trade policy ``trader``),
-        have the kernel play the games, replay each here; not if it is the starter code
-        ``chapter`` hands out."""
+    async def exercises(self, exercises: tuple[Exercise, ...]) -> None:
+        """The values of the variables that hold the exercises' answers."""
         from .kernel_session import Unanswered
 
-        answers = self.answers
-        answers.stage = f"the graded games (finding the {WHAT[variable]} {variable})"
+        names = [exercise.name for exercise in exercises]
         try:
-            asked = await self.ask({"kind": "strategy", "variable": variable})
-            found = answers.strategies_found[variable] = read_strategy(asked)
+            self.answers.values = read_values(
+                await self.ask({"kind": "values", "names": names}), names
+            )
         except (Unanswered, MalformedAnswer) as error:
-            answers.unusable = f"the kernel did not answer the checker ({error})"
+            self.answers.values_note = f"the answers could not be read ({error})"
+
+
+@dataclass
+class _GradedStrategies:
+    """Chapter 9: the student's strategy and trade policy, played in a graded process that
+    holds the whole game but not the checker (``graded_process --game``, after the notebook's
+    kernel is gone), every game replayed here from the answers recorded there."""
+
+    notebook: object
+    chapter: Chapter
+    answers: _Answers
+    limits: tuple[ProcessGuard, int, Sandbox | None]
+
+    def play(self, sources: list[tuple[int, str]], games: int) -> None:
+        """Run the notebook's code cells there, then grade each of the chapter's strategies."""
+        from .graded_session import GradedProcess, not_own, python_cells, read_reached
+        from .kernel_session import Unanswered
+
+        guard, memory, sandbox = self.limits
+        room = GradedProcess(memory, sandbox, game=True)
+        self.answers.stage = "the graded games (running the cells where the strategy is graded)"
+        try:
+            room.send({"kind": "load", "cells": python_cells(sources)})
+            loaded = room.receive()
+            if not isinstance(loaded, dict) or not isinstance(loaded.get("failed_cells"), list):
+                raise Unanswered("its answer about the cells is not readable")
+            for variable in self.chapter.strategies:
+                if self.answers.unusable or guard.remaining() <= 0:
+                    break
+                self.strategy(room, variable, games)
+            room.send({"kind": "reached"})
+            self.answers.strategy_not_own = not_own(read_reached(room.receive()), "the strategy")
+        except Unanswered as error:
+            self.answers.unusable = (
+                TOO_LONG
+                if guard.remaining() <= 0
+                else f"the process that plays the strategy stopped ({error})"
+            )
+        finally:
+            room.close()
+
+    def strategy(self, room: GradedProcess, variable: str, games: int) -> None:
+        """Find the student's strategy ``variable`` (``mine``, or the trade policy ``trader``),
+        have the graded process play the games, replay each here; not if it is the starter
+        code the chapter hands out."""
+        answers, chapter = self.answers, self.chapter.number
+        answers.stage = f"the graded games (finding the {WHAT[variable]} {variable})"
+        room.send({"kind": "strategy", "variable": variable})
+        try:
+            found = answers.strategies_found[variable] = read_strategy(room.receive())
+        except MalformedAnswer as error:
+            answers.unusable = f"the graded process did not answer the checker ({error})"
             return
         if found["variable"] is None:
             why = missing_strategy(variable, found["candidates"])
@@ -541,30 +597,55 @@ class _Questions:
         if starter:
             answers.strategies_handed_out[variable] = starter
             return
-        trading = TRADING[variable]
+        self.replay(room, found, variable, games)
+
+    def replay(self, room: GradedProcess, found: dict, variable: str, games: int) -> None:
+        """Have the graded process play ``games`` games of the check with the strategy
+        ``found``, a batch at a time (the next one asked while this one is replayed), and
+        replay each here."""
+        answers = self.answers
         report = answers.strategies[variable] = StrategyReport(
-            found["variable"], found["name"], CAPSTONE_SEED, games, trading
+            found["variable"], found["name"], CAPSTONE_SEED, games, TRADING[variable]
         )
-        judge = known_decisions(variable, set(found["where"]), chapter)
-        setups = capstone_games(games, CAPSTONE_SEED, trading)
+        judge = known_decisions(variable, set(found["where"]), self.chapter.number)
+        setups = capstone_games(games, CAPSTONE_SEED, TRADING[variable])
         batches = [setups[start : start + BATCH] for start in range(0, games, BATCH)]
-        sent = [
-            self.session.send(
-                {"kind": "strategy_games", "variable": found["variable"], "games": batch}
-            )
-            for batch in batches
-        ]
-        for batch, question in zip(batches, sent, strict=True):
+
+        def ask(batch: list[dict]) -> None:
+            room.send({"kind": "strategy_games", "variable": found["variable"], "games": batch})
+
+        ask(batches[0])
+        try:
+            self._replay_batches(room, found, batches, ask, (report, judge))
+        finally:
+            room.drain()  # a batch asked for but not read, if a game failed before it
+        report.plays_as = judge.plays_as()
+
+    def _replay_batches(
+        self,
+        room: GradedProcess,
+        found: dict,
+        batches: list[list[dict]],
+        ask: Callable[[list[dict]], None],
+        grading: tuple[StrategyReport, Judge],
+    ) -> None:
+        """Read each batch's records (the next batch asked first) and replay its games, up
+        to the first that fails."""
+        answers, (report, judge) = self.answers, grading
+        games = sum(len(batch) for batch in batches)
+        for number, batch in enumerate(batches):
+            if number + 1 < len(batches):
+                ask(batches[number + 1])
             answers.stage = (
                 f"the graded games ({report.what} {found['variable']}'s {games} "
                 f"games, {batch[0]['game']} replayed)"
             )
             try:
-                records = read_strategy_games(await self.session.receive(question), batch)
-            except (Unanswered, MalformedAnswer) as error:
+                records = read_strategy_games(room.receive(), batch)
+            except MalformedAnswer as error:
                 report.fail(
                     f"games {batch[0]['game']} to {batch[-1]['game']} (counted from "
-                    f"0): the kernel's answer could not be read ({error})"
+                    f"0): the graded process's answer could not be read ({error})"
                 )
                 return
             for setup, record in zip(batch, records, strict=True):
@@ -573,19 +654,6 @@ class _Questions:
                 report.add(setup, replay, _place_text(self.notebook, place))
                 if report.failure:
                     return
-        report.plays_as = judge.plays_as()
-
-    async def exercises(self, exercises: tuple[Exercise, ...]) -> None:
-        """The values of the variables that hold the exercises' answers."""
-        from .kernel_session import Unanswered
-
-        names = [exercise.name for exercise in exercises]
-        try:
-            self.answers.values = read_values(
-                await self.ask({"kind": "values", "names": names}), names
-            )
-        except (Unanswered, MalformedAnswer) as error:
-            self.answers.values_note = f"the answers could not be read ({error})"
 
 
 def _graded_chapter(chapter: Chapter) -> int | None:
@@ -617,15 +685,14 @@ def _answer_place(replay: GameReplay, record: dict, where: dict) -> dict | None:
 
 
 def _place_text(notebook: object, place: dict | None) -> str:
-    """``cell N, line L: the line``, from the kernel's execution count and line (or '')."""
-    if not place:
+    """``cell N, line L: the line``, from the cell's number in the notebook and the line
+    (or '')."""
+    if not place or not 0 < place["cell"] <= len(notebook.cells):
         return ""
-    for number, cell in enumerate(notebook.cells, 1):
-        if cell.cell_type == "code" and cell.get("execution_count") == place["cell"]:
-            lines = cell.source.splitlines()
-            text = lines[place["line"] - 1].strip() if 0 < place["line"] <= len(lines) else ""
-            return f"cell {number}, line {place['line']}" + (f": {text[:120]}" if text else "")
-    return ""
+    number, cell = place["cell"], notebook.cells[place["cell"] - 1]
+    lines = cell.source.splitlines()
+    text = lines[place["line"] - 1].strip() if 0 < place["line"] <= len(lines) else ""
+    return f"cell {number}, line {place['line']}" + (f": {text[:120]}" if text else "")
 
 
 @dataclass
@@ -669,6 +736,8 @@ def _verdict(
         report.texts.append("take_turn: not graded (not answered)")
     elif answers.take_turn_graded:
         _take_turn_verdict(answers, report)
+    if answers.strategy_not_own:
+        report.failures.append(f"Not the student's own work: {answers.strategy_not_own}.")
     for variable in chapter.strategies:
         _strategy_verdict(variable, answers, report)
     if chapter.exercises and not tampering:

@@ -9,9 +9,9 @@ the ordinary objects a student uses (``Player``, ``SpaceTracker``, ``PresetDice`
 the tallies, the token, the jail state, the rolls and cards used and what was narrated.
 Nothing here decides whether a turn is right; the checker does, with the reference engine
 on its side. The checker asks a submission's kernel its other questions here: the results of
-its simulations, the chapter-9 strategy's games
-(:mod:`monopoly_lesson.checker.strategy_probe`) and the values of the variables that hold
-exercise answers (:func:`values_in`).
+its simulations and the values of the variables that hold exercise answers
+(:func:`values_in`); chapter 9's strategies are played in the graded process
+(:mod:`monopoly_lesson.checker.strategy_probe`).
 """
 
 from __future__ import annotations
@@ -160,14 +160,6 @@ def answer(request: str, namespace: dict) -> str:
         return json.dumps(results_in(namespace))
     if kind == "rerun":
         return json.dumps(rerun(fn, asked["run"]))  # type: ignore[arg-type]
-    if kind == "strategy":
-        variable = asked.get("variable", strategy_probe.STRATEGY_VARIABLE)
-        if variable not in strategy_probe.GRADED:
-            raise ValueError(f"no graded strategy is called {variable!r}")
-        return json.dumps(strategy_probe.describe_strategy(namespace, variable))
-    if kind == "strategy_games":
-        value = namespace[asked["variable"]]
-        return json.dumps(strategy_probe.play_recorded(value, asked["games"]))
     if kind == "values":
         return json.dumps(values_in(namespace, asked["names"]))
     raise ValueError(f"no such question: {kind!r}")

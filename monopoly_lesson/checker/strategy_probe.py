@@ -1,6 +1,7 @@
 """Play the chapter-9 check's games with the student's strategy and record its every answer.
 
-This runs inside the student's kernel (:func:`monopoly_lesson.checker.probe.answer` calls it). It
+This runs in the graded process (:mod:`monopoly_lesson.checker.graded_process`, with
+``--game``), where the notebook's cells run with the whole game but not the checker. It
 finds a strategy the chapter asks for (the variable ``mine``, or the trade policy
 ``trader``), plays the whole games the checker chose (seeds, seats, trading on or off) with
 the package's engine, and reports, per game, the
@@ -96,20 +97,17 @@ def encode(value: object, depth: int = 0) -> object:
 
 
 def code_place(code: types.CodeType | None, line: int | None = None) -> dict | None:
-    """Where code of the notebook is: the cell's execution count and the line in the cell.
-
-    None for code outside the notebook's cells (the package's, a library's).
+    """Where code of the notebook is: the cell (its number in the notebook, from 1) and the
+    line in the cell, read from the name the graded process compiles each cell under
+    (``<cell N>``). None for code outside the notebook's cells (the package's, a library's).
     """
-    if code is None:
+    name = getattr(code, "co_filename", "")
+    if not (name.startswith("<cell ") and name.endswith(">")):
         return None
-    try:
-        from IPython import get_ipython
-
-        named = get_ipython().compile.format_code_name(code.co_filename)  # type: ignore[union-attr]
-        count = int(named[1].removeprefix("In[").removesuffix("]"))
-    except Exception:  # not in IPython, or not a cell
+    number = name[len("<cell ") : -1]
+    if not number.isdigit():
         return None
-    return {"cell": count, "line": int(line or code.co_firstlineno)}
+    return {"cell": int(number), "line": int(line or code.co_firstlineno)}  # type: ignore[union-attr]
 
 
 def _function_of(decision: object) -> object:
