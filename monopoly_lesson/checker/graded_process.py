@@ -22,9 +22,13 @@ process loads the package itself, all but the checker (``monopoly_lesson.checker
 ``grading``: withheld, their files unreadable) and the chapter's own tournaments
 (``play_games``, withheld while the cells run: the check plays its own games). It then
 plays the check's games with the strategy the cells made and records its every answer
-(:mod:`~monopoly_lesson.checker.strategy_probe`, loaded before the seal, is this process's
-recorder); the checker replays each game from those answers in its own process
-(:mod:`~monopoly_lesson.checker.capstone_check`).
+(:mod:`~monopoly_lesson.checker.strategy_probe`, loaded before the seal and then taken out of
+the package, is this process's recorder: the notebook imports a withheld module by its
+name); the checker replays each game from those answers in its own process
+(:mod:`~monopoly_lesson.checker.capstone_check`), and judges by what the answers are whose
+strategy gave them, so that what a notebook could still reach here (this process's own
+objects, by frames or the garbage collector) can only report answers that some strategy of
+its own must have given.
 """
 
 from __future__ import annotations
@@ -196,6 +200,11 @@ class WithheldModule(types.ModuleType):
         return Withheld(f"{self.__name__}.{attribute}")
 
 
+def _is_checker(name: str) -> bool:
+    """Whether the module ``name`` is the package's checker (withheld in chapter 9)."""
+    return name.split(".")[:2] in (["monopoly_lesson", "checker"], ["monopoly_lesson", "grading"])
+
+
 class WithheldFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Makes every module of the package not yet loaded a :class:`WithheldModule` (with
     ``game``, only the checker's: the rest of the package is given)."""
@@ -206,8 +215,7 @@ class WithheldFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def find_spec(self, name: str, path: object = None, target: object = None) -> object:
         if name.split(".")[0] != "monopoly_lesson" or name in sys.modules:
             return None
-        checker = name.split(".")[1:2] in (["checker"], ["grading"])
-        if self.game and not checker:
+        if self.game and not _is_checker(name):
             return None
         return importlib.machinery.ModuleSpec(name, self, is_package=True)
 
@@ -249,6 +257,12 @@ def load_game(package: Path) -> types.ModuleType:
     import monopoly_lesson.game
     from monopoly_lesson.checker import strategy_probe
 
+    for name in [
+        name for name in sys.modules if name.split(".")[1:2] in (["checker"], ["grading"])
+    ]:
+        del sys.modules[name]  # the recorder is this process's, not the notebook's to import
+    with contextlib.suppress(AttributeError):
+        del monopoly_lesson.checker
     sys.meta_path.insert(0, WithheldFinder(game=True))
     for module in (monopoly_lesson, monopoly_lesson.game):
         for name in NOT_PLAYED:
