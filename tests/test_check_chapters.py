@@ -51,7 +51,6 @@ def my_buy(game, me, space):
     return True
 """
 TOO_HIGH = 'mine = make_strategy("mine", buy=my_buy, bid=lambda game, me, space: me.cash + 1)'
-NEVER = 'mine = make_strategy("mine", buy=lambda game, me, space: False)'
 TRADE_POLICY = "\n\n".join(
     [
         "from monopoly_lesson.game.strategies import completion_accepts, completion_swap",
