@@ -3,7 +3,8 @@
 The check grades a notebook as the chapter whose handed-out (locked) cells it holds, so a
 test submission starts from a real chapter, the student edition (``base="edition"``) or the
 instructor's notebook in notebooks/ (``base="stored"``), and the test's code is written where
-the student writes: in place of the chapter's solution code cells.
+the student writes: in place of the chapter's solution code cells. An edition can be a
+student's own (``variant``, as ``tools/student_edition.py --roster`` writes it).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import sys
 from pathlib import Path
 
 import nbformat
+
+from monopoly_lesson.checker.variants import Variant
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -36,14 +39,16 @@ def _tool():
 
 
 @functools.cache
-def _edition(chapter: int) -> nbformat.NotebookNode:
+def _edition(chapter: int, variant: Variant | None = None) -> nbformat.NotebookNode:
     tool = _tool()
-    return tool.student_edition(nbformat.read(chapter_path(chapter), as_version=4), chapter)
+    notebook = nbformat.read(chapter_path(chapter), as_version=4)
+    return tool.student_edition(notebook, chapter, variant)
 
 
-def edition(chapter: int) -> nbformat.NotebookNode:
-    """The chapter's student edition, as ``make student`` writes it (a fresh copy)."""
-    return copy.deepcopy(_edition(chapter))
+def edition(chapter: int, variant: Variant | None = None) -> nbformat.NotebookNode:
+    """The chapter's student edition, as ``make student`` writes it (a fresh copy); with a
+    student's ``variant``, that student's edition."""
+    return copy.deepcopy(_edition(chapter, variant))
 
 
 def stored(chapter: int) -> nbformat.NotebookNode:
@@ -68,13 +73,17 @@ def solution_code_cells(chapter: int) -> list[str]:
 
 
 def answered(
-    chapter: int, *sources: str, base: str = "edition", replace: tuple[str, ...] = ()
+    chapter: int,
+    *sources: str,
+    base: str = "edition",
+    replace: tuple[str, ...] = (),
+    variant: Variant | None = None,
 ) -> tuple[nbformat.NotebookNode, int]:
     """The chapter with the student's cells ``sources`` written in place of its solution code
     cells (those of ``replace``, by id; by default all of them): the first one's place takes
     the student's cells, the others are deleted. Also the number (from 1) of the first of the
-    student's cells in the notebook."""
-    notebook = edition(chapter) if base == "edition" else stored(chapter)
+    student's cells in the notebook. ``variant``: a student's own edition."""
+    notebook = edition(chapter, variant) if base == "edition" else stored(chapter)
     ids = replace or tuple(solution_code_cells(chapter))
     at = next(n for n, cell in enumerate(notebook.cells) if cell.id in ids)
     kept = [cell for cell in notebook.cells if cell.id not in ids]

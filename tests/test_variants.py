@@ -2,12 +2,14 @@
 checker grades each student's answers for that student's numbers."""
 
 import csv
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import nbformat
 import pytest
+from handed_out_notebooks import answered, edition, write
 
 from monopoly_lesson.checker.exercise_answers import (
     chapter_exercises,
@@ -17,6 +19,9 @@ from monopoly_lesson.checker.exercise_answers import (
 from monopoly_lesson.checker.variants import (
     DEFAULT,
     GAMES_PER_PLAYER,
+    HOUSES,
+    LOTS,
+    REWRITES,
     Variant,
     notebook_variant,
     variant_for,
@@ -33,6 +38,9 @@ def test_a_students_variant_is_their_own_every_time_and_never_the_solutions():
     assert all(v.games_per_player in GAMES_PER_PLAYER for v in variants)
     assert DEFAULT.games_per_player not in GAMES_PER_PLAYER
     assert len({v.games_per_player for v in variants}) >= 8  # a class is spread out
+    assert all(v.lot in LOTS and v.houses in HOUSES for v in variants)
+    assert DEFAULT.lot not in LOTS and DEFAULT.houses not in HOUSES
+    assert len({v.lot for v in variants}) >= 6 and {v.houses for v in variants} == set(HOUSES)
     for bad in ("", "   ", None, 7):
         with pytest.raises(ValueError, match="a student must be named"):
             variant_for(bad)
@@ -112,9 +120,20 @@ def test_a_notebooks_metadata_says_its_variant_or_the_stored_one():
     book = nbformat.v4.new_notebook()
     assert notebook_variant(book) == DEFAULT
     book.metadata["monopoly_lesson"] = {"variant": {"student": "alice", "games_per_player": 130}}
-    assert notebook_variant(book) == Variant("alice", 130)
-    book.metadata["monopoly_lesson"] = {"variant": {"student": "x", "games_per_player": 7}}
-    assert notebook_variant(book) == DEFAULT  # not a variant the lesson makes
+    old = notebook_variant(book)  # written before chapter 10 had variants: its stored ones
+    assert old == Variant("alice", 130) and (old.lot, old.houses) == (40, 1)
+    book.metadata["monopoly_lesson"] = {"variant": variant_for("bob").metadata()}
+    assert notebook_variant(book) == variant_for("bob")
+    for bad in [
+        {"games_per_player": 7},
+        {"lot": 36},
+        {"lot": 32.0},
+        {"houses": 2},
+        {"houses": True},
+    ]:
+        said = {"student": "x", "games_per_player": 130, "lot": 32, "houses": 3, **bad}
+        book.metadata["monopoly_lesson"] = {"variant": said}
+        assert notebook_variant(book) == DEFAULT, bad  # not a variant the lesson makes
 
 
 def alices_chapter_11(folder: Path, answer: str) -> Path:
@@ -152,3 +171,185 @@ def test_the_stored_solutions_number_is_wrong_for_a_student_of_other_numbers(tmp
     games = variant_for("alice").games_per_player
     assert done.stdout.startswith("Wrong answer: num_wins_mean = 75 is not right. Hint: ")
     assert f"after its {games} games?" in done.stdout.splitlines()[0]
+
+
+# Chapter 10: the street whose hotel is asked about, and the houses of the best group.
+
+CHAPTER_10 = ROOT / "notebooks" / "10_property_values.ipynb"
+ALL_OF_CHAPTER_10 = [Variant("x", 100, lot, houses) for lot in LOTS for houses in HOUSES]
+STORED_WORDS = re.compile(
+    r"Boardwalk|space\s+40\b|per dollar with one house|one-house|not\s+orange"
+)
+"""What chapter 10's exercises say of the stored lot and houses, which a variant says otherwise."""
+
+
+def shown(exercise, value):
+    """An answer as the chapter shows it (a group's name as it is)."""
+    return value if exercise.digits is None else round(value, exercise.digits)
+
+
+def test_chapter_10s_answers_are_read_from_the_chapters_tables():
+    """The stored answers are today's; a street's hotel costs five of its buildings."""
+    from monopoly_lesson import lots, rent_per_dollar, rent_per_turn
+
+    table, best = rent_per_turn(), rent_per_dollar().idxmax()
+    for variant in [DEFAULT, *ALL_OF_CHAPTER_10]:
+        hotel, group = table.at[variant.lot, "hotel"], table.at[variant.lot, "complete_group"]
+        assert expected_answers(chapter_exercises(10), variant) == {
+            "boardwalk_hotel": hotel,
+            "hotel_payback": 5 * lots.at[variant.lot, "house_cost"] / (hotel - group),
+            "best_one_house": best[f"houses_{variant.houses}"],
+        }
+    assert {lots.at[lot, "house_cost"] for lot in LOTS} == {150, 200}
+
+
+def test_each_chapter_10_variant_has_answers_of_its_own():
+    """At the digits the chapter shows, no street's answers are Boardwalk's or another
+    street's, and each number of houses has a best group other than one house's."""
+    from monopoly_lesson.checker.answer_key import best_one_house
+
+    hotel, payback, best = chapter_exercises(10)
+    answers = {
+        v: expected_answers((hotel, payback, best), v) for v in [DEFAULT, *ALL_OF_CHAPTER_10]
+    }
+
+    def passes(exercise, right, given):
+        expected = {exercise.name: answers[right][exercise.name]}
+        given = {exercise.name: shown(exercise, answers[given][exercise.name])}
+        return grade_answers((exercise,), expected, given).passed
+
+    for exercise in (hotel, payback):
+        for right in answers:
+            for given in answers:
+                assert passes(exercise, right, given) is (right.lot == given.lot), (right, given)
+    for variant in ALL_OF_CHAPTER_10:
+        assert not passes(best, variant, DEFAULT) and not passes(best, DEFAULT, variant)
+    assert best_one_house(2) == best_one_house(1)  # why two houses makes no variant
+
+
+def chapter_10_texts(book) -> list[str]:
+    """What chapter 10's exercises say: their Markdown cells after ``## Exercises``."""
+    start = next(i for i, cell in enumerate(book.cells) if "## Exercises" in cell.source)
+    return [cell.source for cell in book.cells[start:-1] if cell.cell_type == "markdown"]
+
+
+def test_every_rewrite_of_chapter_10_finds_its_stored_phrase():
+    """A chapter reworded so that a rewrite finds nothing fails here, not in a student's hands."""
+    stored = nbformat.read(CHAPTER_10, as_version=4)
+    texts = chapter_10_texts(stored) + [t for e in chapter_exercises(10) for t in (e.what, e.hint)]
+    for chapters, _, phrase, _ in REWRITES:
+        if 10 in chapters:
+            assert any(re.search(phrase, text) for text in texts), phrase
+    assert all(DEFAULT.say(text, 10) == text for text in texts)
+
+
+@pytest.mark.parametrize("variant", ALL_OF_CHAPTER_10, ids=lambda v: f"{v.lot}-{v.houses}")
+def test_a_chapter_10_edition_names_the_students_street_and_houses(variant):
+    from monopoly_lesson import lots
+    from monopoly_lesson.checker.notebook_chapter import notebook_chapter
+
+    plain, theirs = edition(10), edition(10, variant)
+    one, two, three = chapter_10_texts(theirs)
+    title, cost = lots.at[variant.lot, "title"], lots.at[variant.lot, "house_cost"]
+    houses = {3: "three", 4: "four"}[variant.houses]
+    assert f"How much does {title} (space {variant.lot}) with a hotel" in one
+    assert f"(five buildings at <span>\\${cost}</span>)" in one
+    assert f"the best per dollar with {houses} houses?" in two
+    assert three == chapter_10_texts(plain)[2]  # the jail rule's question asks no number
+    hotel, payback, best = (
+        [variant.say(text, 10) for text in (e.what, e.hint)] for e in chapter_exercises(10)
+    )
+    assert hotel == [
+        f"{title}'s rent per opponent turn with a hotel",
+        f"read {title}'s (space {variant.lot}) hotel rent in the chapter's table of rent per "
+        "opponent turn.",
+    ]
+    assert payback[0] == f"opponent turns to pay back {title}'s hotel"
+    assert f"(five buildings at ${cost})" in payback[1]
+    assert best[0] == f"the best group per dollar with {houses} houses"
+    assert f"in the {houses}-house column" in best[1]
+    for text in [one, two, *hotel, *payback, *best]:
+        assert not STORED_WORDS.search(text), text
+        assert cost == 200 or "$200" not in text, text
+    assert notebook_variant(theirs) == variant and notebook_chapter(theirs).cells.intact
+    changed = [n for n, (a, b) in enumerate(zip(plain.cells, theirs.cells, strict=True)) if a != b]
+    assert [theirs.cells[n].source for n in changed] == [one, two]  # and nothing else
+
+
+def test_chapter_10_is_graded_for_the_students_own_street_and_houses():
+    exercises = chapter_exercises(10)
+    alice, classmate = variant_for("alice"), classmate_of_alice()
+    right = expected_answers(exercises, alice)
+    for given, wrong in [
+        (right, set()),
+        (expected_answers(exercises, classmate), {"boardwalk_hotel", "hotel_payback"}),
+        (expected_answers(exercises), {"boardwalk_hotel", "hotel_payback", "best_one_house"}),
+    ]:
+        shown_given = {e.name: shown(e, given[e.name]) for e in exercises}
+        assert set(grade_answers(exercises, right, shown_given, variant=alice).wrong) == wrong
+    # Every variant's best group is orange: the classmate's passes, the stored one does not.
+    assert expected_answers(exercises, classmate)["best_one_house"] == right["best_one_house"]
+
+
+def classmate_of_alice() -> Variant:
+    """The variant of the first student of the class whose street is not alice's."""
+    return next(variant_for(s) for s in STUDENTS if variant_for(s).lot != variant_for("alice").lot)
+
+
+def alices_chapter_10(folder: Path, *sources: str) -> Path:
+    """Alice's edition of chapter 10, as the roster writes it, answered with ``sources``."""
+    book, _ = answered(10, *sources, variant=variant_for("alice"))
+    return write(book, folder, CHAPTER_10.name)
+
+
+def computed_for(variant: Variant) -> list[str]:
+    """The answers as a student of ``variant`` computes them, from the chapter's tables."""
+    from monopoly_lesson import lots
+
+    lot, cost = variant.lot, 5 * lots.at[variant.lot, "house_cost"]
+    return [
+        f'boardwalk_hotel = table.at[{lot}, "hotel"]',
+        f'hotel_payback = {cost} / (table.at[{lot}, "hotel"] - table.at[{lot}, "complete_group"])',
+        f'best_one_house = per_dollar.idxmax()["houses_{variant.houses}"]',
+    ]
+
+
+STORED_SOLUTION = [
+    "boardwalk_hotel = 57.97",
+    "hotel_payback = 18.2",
+    "best_one_house = 'dark blue'",
+]
+
+
+def test_a_chapter_10_edition_passes_for_its_student_with_their_own_numbers(tmp_path):
+    """The whole chapter is run: the answers are read from its kernel as a student's are."""
+    from test_cli_check import check as check_here
+
+    done = check_here(
+        alices_chapter_10(tmp_path, *computed_for(variant_for("alice"))), "--student", "alice"
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.startswith("All checks pass.\n")
+    assert "exercises: 3 of 3 answered right" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("whose", "wrong"),
+    [
+        ("stored", ["boardwalk_hotel", "hotel_payback", "best_one_house"]),
+        ("classmate's", ["boardwalk_hotel", "hotel_payback"]),
+    ],
+)
+def test_a_chapter_10_edition_fails_its_student_with_numbers_not_their_own(tmp_path, whose, wrong):
+    from test_cli_check import check as check_here
+
+    from monopoly_lesson import lots
+
+    sources = STORED_SOLUTION if whose == "stored" else computed_for(classmate_of_alice())
+    done = check_here(alices_chapter_10(tmp_path, *sources), "--student", "alice")
+    assert done.returncode == 1, done.stdout + done.stderr
+    failures = done.stdout.split("\n\n")[0].splitlines()
+    assert [line.split(" = ")[0] for line in failures] == [f"Wrong answer: {n}" for n in wrong]
+    alice = variant_for("alice")
+    title = lots.at[alice.lot, "title"]
+    assert f"Hint: read {title}'s (space {alice.lot}) hotel rent" in failures[0]

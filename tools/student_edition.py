@@ -51,8 +51,9 @@ copies the rules pages beside them (``rules.md``, ``game_rules.md``).
 
 writes one edition per student of the roster (a CSV file with a ``student`` column) into
 ``editions/STUDENT/``: each asks for numbers of that student's own in the exercises that
-have one-number answers (chapters 11 and 12: the games per player), said in the exercise
-and kept, with the student's name, in the notebook's metadata
+have one-number answers (chapter 10: the street whose hotel is asked about and the houses
+of the best group per dollar; chapters 11 and 12: the games per player), said in the
+exercise and kept, with the student's name, in the notebook's metadata
 (:mod:`monopoly_lesson.checker.variants`). Graders name the student when they check
 (``check --student``, ``check_submissions.py --roster``), so a classmate's or the stored
 solution's number is wrong.
@@ -237,7 +238,7 @@ def student_edition(
     clear_solutions(notebook)
     for cell, solution in zip(notebook.cells, solutions, strict=True):
         if variant is not None and solution and cell.cell_type == "markdown":
-            cell.source = variant.say(cell.source)
+            cell.source = variant.say(cell.source, chapter)
     for cell in notebook.cells:
         if cell.cell_type == "code":
             cell.source = name_the_functions(cell.source)
@@ -312,7 +313,7 @@ def main(argv: list[str] | None = None) -> None:
                 write_student_edition(path, out, variant)
             copy_pages(out)
             if variant is not None:
-                print(f"{student}: {variant.games_per_player} games per player")
+                print(f"{student}: {variant.describe()}")
     except (ValueError, OSError) as error:
         parser.exit(2, f"student_edition: {error}\n")
 

@@ -22,26 +22,29 @@ __all__ = [
 ]
 
 
-def boardwalk_hotel() -> float:
-    """Boardwalk's rent per opponent turn with a hotel."""
+def boardwalk_hotel(lot: int = 40) -> float:
+    """The rent per opponent turn of the street at space ``lot`` (Boardwalk) with a hotel."""
     from ..rent_value import rent_per_turn
 
-    return float(rent_per_turn().at[40, "hotel"])
+    return float(rent_per_turn().at[lot, "hotel"])
 
 
-def hotel_payback() -> float:
-    """Opponent turns for Boardwalk's hotel (5 buildings at $200) to pay back its cost."""
+def hotel_payback(lot: int = 40) -> float:
+    """Opponent turns for the hotel of the street at ``lot`` (five buildings, at $200 each on
+    Boardwalk) to pay back its cost from what it adds to the complete group's double rent."""
+    from ..game.lots import lots
     from ..rent_value import rent_per_turn
 
     rent = rent_per_turn()
-    return 1000 / float(rent.at[40, "hotel"] - rent.at[40, "complete_group"])
+    cost = 5 * int(lots.at[lot, "house_cost"])
+    return cost / float(rent.at[lot, "hotel"] - rent.at[lot, "complete_group"])
 
 
-def best_one_house() -> str:
-    """The group that earns the most rent per dollar with one house on each lot."""
+def best_one_house(houses: int = 1) -> str:
+    """The group that earns the most rent per dollar with ``houses`` houses on each lot."""
     from ..rent_value import rent_per_dollar
 
-    return str(rent_per_dollar().idxmax()["houses_1"])
+    return str(rent_per_dollar().idxmax()[f"houses_{houses}"])
 
 
 def num_wins_mean(games_per_player: int = 100) -> float:

@@ -76,6 +76,7 @@ EXERCISES = (
         "Boardwalk's rent per opponent turn with a hotel",
         2,
         "read Boardwalk's (space 40) hotel rent in the chapter's table of rent per opponent turn.",
+        ("lot",),
     ),
     Exercise(
         10,
@@ -84,6 +85,7 @@ EXERCISES = (
         1,
         "divide the hotel's cost (five buildings at $200) by what the "
         "hotel adds per opponent turn to the complete group's double rent.",
+        ("lot",),
     ),
     Exercise(
         10,
@@ -91,6 +93,7 @@ EXERCISES = (
         "the best group per dollar with one house",
         hint="find the group with the most rent per dollar in the one-house column of "
         "the chapter's rent-per-dollar table, and give its name as text.",
+        parameters=("houses",),
     ),
     Exercise(
         11,
@@ -254,7 +257,8 @@ def grade_answers(
     """
     rows, failures = [], []
     for stored in exercises:
-        exercise = replace(stored, what=variant.say(stored.what), hint=variant.say(stored.hint))
+        what, hint = (variant.say(text, stored.chapter) for text in (stored.what, stored.hint))
+        exercise = replace(stored, what=what, hint=hint)
         name = exercise.name
         if given.get(name) in EMPTY:
             failures.append(not_answered(name))
