@@ -271,7 +271,7 @@ def test_one_line_per_proposal_answer_and_trade(capsys):
     play(g, 1, start=17)
     lines = capsys.readouterr().out.splitlines()
     assert (
-        "P1 passive offers P2 passive Mediterranean Avenue (2) and $60 for "
+        "P1 passive offers P2 passive Mediterranean Avenue (2) and $60 in cash for "
         "Connecticut Avenue (10)." in lines
     )
     assert "P2 passive accepts the trade." in lines
@@ -510,3 +510,58 @@ def test_the_completion_swaps_are_those_of_the_rules_definition_in_board_order()
                     assert swaps == completion_swaps_by_definition(g.state, me, partner)
                     compared, found = compared + 1, found + len(swaps)
     assert compared > 1000 and found > 20, (compared, found)  # the states held swaps to find
+
+
+# ---------------------------------------------------------------------------
+# A refusal says why, in the refusing strategy's own terms
+# ---------------------------------------------------------------------------
+
+
+def test_a_default_refusal_says_which_of_its_terms_the_trade_misses():
+    from monopoly_lesson.game.strategies import COMPLETES_ONE, completion_refusal
+
+    g = swap_game(passive(), passive())
+    state, me = g.state, player(g, 2)
+    fair = Trade(partner=2, give=(2,), take=(10,), cash=60, proposer=1)
+    assert completion_refusal(state, me, fair) == ""
+    nothing = Trade(partner=2, give=(), take=(10,), cash=60, proposer=1)
+    assert completion_refusal(state, me, nothing) == COMPLETES_ONE
+    set_cash(g, 2, 150)
+    paying = Trade(partner=2, give=(2,), take=(10,), cash=-1, proposer=1)
+    assert completion_refusal(state, me, paying) == (
+        "it accepts only a trade that leaves it $200 in cash, or pays it"
+    )
+
+
+def test_every_refusal_of_a_package_player_is_narrated_with_its_reason(capsys):
+    players = ["ega_trading", "always", "dealer", "league"]
+    for seed in range(3):
+        play_monopoly(players, seed=seed, trading=True, verbose=True)
+    refusals = [line for line in capsys.readouterr().out.splitlines() if "refuses" in line]
+    assert refusals, "no trade was refused in these games"
+    assert all(" refuses the trade: it " in line for line in refusals), refusals[:5]
+
+
+def test_a_students_own_answer_is_refused_without_a_reason_of_the_packages(capsys):
+    from monopoly_lesson.game.chromosomes import EGA
+
+    class Stubborn(EGA):
+        def accept_trade(self, game, me, offer):
+            return False
+
+    g = swap_game(passive(), Stubborn.random(0), verbose=True)
+    play(g, 1, start=17)
+    lines = capsys.readouterr().out.splitlines()
+    assert any(line.endswith("refuses the trade.") for line in lines), lines
+
+
+def test_the_rules_page_says_what_each_package_player_accepts():
+    from pathlib import Path
+
+    from monopoly_lesson.game.plugins import BUILT_IN, SHIPPED_PLAYERS
+
+    page = (Path(__file__).resolve().parents[1] / "notebooks" / "game_rules.md").read_text()
+    section = page.split("- **What each player accepts.**")[1].split("\n## ")[0]
+    named = {name for name in (*BUILT_IN, *SHIPPED_PLAYERS) if f"`{name}`" in section}
+    missing = {*BUILT_IN, *SHIPPED_PLAYERS} - named - {"you", "passive"}
+    assert not missing, f"the rules page does not say what {sorted(missing)} accept"

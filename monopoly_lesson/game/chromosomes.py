@@ -36,7 +36,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from ..checks import at_the_call, seed_or_fresh
-from ..starter import NUM_SPACES
+from ..starter import NUM_SPACES, space_name
 from .buildings import why_not_build
 from .dealer import Dealer, what_it_does
 from .lots import GROUPS, lots
@@ -55,6 +55,7 @@ from .state import (
     ReadableGame,
 )
 from .strategies import (
+    COMPLETES_ONE,
     RESERVE,
     Strategy,
     completion_swaps,
@@ -517,9 +518,21 @@ class EGA(RGA):
         """Yes when the trade completes a group of its own and the net cash it receives is
         at least its least-to-keep of every colour group it gives a lot of (a railroad or a
         utility it gives has no limit: its genes are the colour groups')."""
+        return not self.trade_refusal(game, me, offer)
+
+    def trade_refusal(self, game: ReadableGame, me: PlayerState | OwnView, offer: Trade) -> str:
+        """Why it refuses ``offer``, in its terms ('' when it accepts)."""
         mine, _ = groups_gained(game, me, offer)
-        limits = [self.least_to_keep[GROUP[s]] for s in offer.take if GROUP[s] in STREET_GROUPS]
-        return mine > 0 and all(offer.cash >= limit for limit in limits)
+        if mine <= 0:
+            return COMPLETES_ONE
+        for space in offer.take:
+            group = GROUP[space]
+            if group in STREET_GROUPS and offer.cash < self.least_to_keep[group]:
+                return (
+                    f"it gives {space_name(space)} only for at least "
+                    f"${self.least_to_keep[group]:,} in cash (its least to keep for {group})"
+                )
+        return ""
 
     def genes(self) -> dict[str, pd.DataFrame]:
         """The genes as tables: RGA's ``"buy"`` and ``"jail"``, the ``"bid"`` multiples of
@@ -684,11 +697,19 @@ class BGA(EGA):
 
     def accept_trade(self, game: GameView, me: OwnView, offer: Trade) -> bool:
         """EGA's answer, and no colour group it gives a lot of is worth more than one it gets."""
-        if not super().accept_trade(game, me, offer):
-            return False
+        return not self.trade_refusal(game, me, offer)
+
+    def trade_refusal(self, game: ReadableGame, me: PlayerState | OwnView, offer: Trade) -> str:
+        """Why it refuses ``offer``: EGA's reason, or that it values a group it would give
+        more than one it would get ('' when it accepts)."""
+        refusal = super().trade_refusal(game, me, offer)
+        if refusal:
+            return refusal
         gets = [self.worth[GROUP[s]] for s in offer.give if GROUP[s] in STREET_GROUPS]
         gives = [self.worth[GROUP[s]] for s in offer.take if GROUP[s] in STREET_GROUPS]
-        return not gets or not gives or max(gives) <= min(gets)
+        if gets and gives and max(gives) > min(gets):
+            return "it values a colour group it would give more than one it would get"
+        return ""
 
     def genes(self) -> dict[str, pd.DataFrame]:
         """EGA's tables, ``"value"`` (multiples of the price), and ``"swaps"``: each colour

@@ -13,6 +13,7 @@ it gets, and accepts a swap only on those terms.
 
 from __future__ import annotations
 
+from ..starter import space_name
 from .buildings import why_not_build, why_not_mortgage, why_not_sell
 from .state import (
     GROUP,
@@ -23,9 +24,11 @@ from .state import (
     STREET_GROUPS,
     GameView,
     OwnView,
+    PlayerState,
     ReadableGame,
 )
 from .strategies import (
+    COMPLETES_ONE,
     RESERVE,
     Strategy,
     completion_swaps,
@@ -129,12 +132,25 @@ class Dealer(Strategy):
     def accept_trade(self, game: GameView, me: OwnView, offer: Trade) -> bool:
         """A trade that completes a group of its own, completes no more for the proposer,
         hands over no clearly better group, and leaves it :data:`KEEP` (or pays it)."""
+        return not self.trade_refusal(game, me, offer)
+
+    def trade_refusal(self, game: ReadableGame, me: PlayerState | OwnView, offer: Trade) -> str:
+        """Why the dealer refuses ``offer``, in its terms ('' when it accepts)."""
         gain, theirs = groups_gained(game, me, offer)
-        if gain < 1 or theirs > gain:
-            return False
-        if not all(fair_swap(got, given) for got in offer.give for given in offer.take):
-            return False
-        return offer.cash > 0 or me.cash + offer.cash >= KEEP
+        if gain < 1:
+            return COMPLETES_ONE
+        if theirs > gain:
+            return "it accepts no trade that completes more groups for the proposer than for it"
+        for got in offer.give:
+            for given in offer.take:
+                if not fair_swap(got, given):
+                    return (
+                        f"it does not hand over {space_name(given)} for {space_name(got)}, "
+                        "a clearly less valuable group"
+                    )
+        if not (offer.cash > 0 or me.cash + offer.cash >= KEEP):
+            return f"it accepts only a trade that leaves it ${KEEP} in cash, or pays it"
+        return ""
 
 
 def what_it_does(game: ReadableGame, seat: int, space: int) -> str:

@@ -48,7 +48,7 @@ from .plugins import check_strategies, watched_decisions
 from .rent import rent_due
 from .result import GameResult, game_result
 from .state import BANK, PRICE, GameState, PlayerRandom, PlayerState
-from .strategies import GameChanged, StrategyError
+from .strategies import GameChanged, StrategyError, trade_refusal
 from .streams import GameStreams, StreamDice, seed_sources
 from .trade import Proposal, Trade
 from .trading import MAX_PROPOSALS, make_trade, why_not_trade
@@ -408,12 +408,22 @@ def trading_step(game: GameState, me: PlayerState) -> None:
             say("proposal", what=trade.describe(me.name, partner.name))
         accepted = ask_yes_no("accept_trade", game, partner, trade.copy())
         game.proposals.append(Proposal(game.round, me.seat, trade, accepted))
-        if game.verbose:
-            say("accepted" if accepted else "refused", who=partner.name)
+        if game.verbose and accepted:
+            say("accepted", who=partner.name)
+        elif game.verbose:
+            say("refused", who=partner.name, why=refusal_words(game, partner, trade))
         if accepted:
             make_trade(game, me.seat, trade)
             if game.verbose:
                 say("traded", who=me.name, partner=partner.name)
+
+
+def refusal_words(game: GameState, partner: PlayerState, trade: Trade) -> str:
+    """``": why"`` the partner refused ``trade``, in its own terms, if its strategy's answer
+    is one of the package's (see :func:`~monopoly_lesson.game.strategies.trade_refusal`);
+    else ''."""
+    why = trade_refusal(partner.strategy, game, partner, trade)
+    return f": {why}" if why else ""
 
 
 def _checked_proposal(game: GameState, me: PlayerState, proposal: object) -> Trade:

@@ -33,7 +33,7 @@ GAME_NARRATION = {
     "bankrupt": "{who} is bankrupt to {owner}.",
     "proposal": "{what}.",
     "accepted": "{who} accepts the trade.",
-    "refused": "{who} refuses the trade.",
+    "refused": "{who} refuses the trade{why}.",
     "traded": "{who} and {partner} make the trade.",
     "end": "The game ends after {rounds} rounds ({how}); the winner is {who}.",
 }

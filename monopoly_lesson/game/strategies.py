@@ -42,6 +42,7 @@ from .trading import make_trade, tradable
 
 __all__ = [
     "BUILD_ORDER",
+    "COMPLETES_ONE",
     "DECISIONS",
     "RESERVE",
     "AlwaysBuy",
@@ -53,6 +54,7 @@ __all__ = [
     "Strategy",
     "StrategyError",
     "completion_accepts",
+    "completion_refusal",
     "completion_swap",
     "completion_swaps",
     "default_build",
@@ -63,6 +65,7 @@ __all__ = [
     "swap_with",
     "swappable",
     "swappable_lots",
+    "trade_refusal",
 ]
 
 RESERVE = 200
@@ -131,6 +134,10 @@ class Strategy:
     def accept_trade(self, game: GameView, me: OwnView, offer: Trade) -> bool:
         """Default (with trading on): accept a trade that completes a group of mine."""
         return completion_accepts(game, me, offer)
+
+    def trade_refusal(self, game: ReadableGame, me: PlayerState | OwnView, offer: Trade) -> str:
+        """Why the default answer refuses ``offer``, in its terms ('' when it accepts)."""
+        return completion_refusal(game, me, offer)
 
     def __repr__(self) -> str:
         return f"<{self.name} strategy>"
@@ -274,12 +281,50 @@ def completion_accepts(game: ReadableGame, me: PlayerState | OwnView, offer: Tra
     """The default answer: yes when after the trade ``me`` holds more complete groups than
     before, the proposer holds no more complete groups than ``me`` gains, and ``me`` keeps
     at least $200 in cash (or is paid cash)."""
+    return not completion_refusal(game, me, offer)
+
+
+def trade_refusal(
+    strategy: object, game: ReadableGame, me: PlayerState | OwnView, offer: Trade
+) -> str:
+    """Why ``strategy`` refuses ``offer``, in its own terms: what its ``trade_refusal``
+    says, if that and its ``accept_trade`` are one class's of the package ('' otherwise: a
+    student's answer is the student's to explain)."""
+    if "accept_trade" in getattr(strategy, "__dict__", {}):
+        return ""
+    answers, explains = (
+        _defined_by(strategy, "accept_trade"),
+        _defined_by(strategy, "trade_refusal"),
+    )
+    if explains is None or explains is not answers or not explains.__module__.startswith(PACKAGE):
+        return ""
+    return strategy.trade_refusal(game, me, offer)  # type: ignore[attr-defined]
+
+
+def _defined_by(strategy: object, name: str) -> type | None:
+    """The class whose own ``name`` ``strategy`` uses (None: none defines it)."""
+    return next((kind for kind in type(strategy).__mro__ if name in vars(kind)), None)
+
+
+PACKAGE = "monopoly_lesson."
+"""The start of the package's modules' names."""
+COMPLETES_ONE = "it accepts only a trade that completes one of its colour groups"
+"""Why a strategy that trades to complete its groups refuses a trade that completes none."""
+
+
+def completion_refusal(game: ReadableGame, me: PlayerState | OwnView, offer: Trade) -> str:
+    """Why the default answer refuses ``offer``, in its terms ('' when it accepts)."""
     before = len(game.monopolies(me.seat))
     after = game.copy()
     make_trade(after, offer.proposer, offer)
     gain = len(after.monopolies(me.seat)) - before
-    cash_ok = offer.cash > 0 or after.player(me.seat).cash >= RESERVE
-    return gain > 0 and len(after.monopolies(offer.proposer)) <= gain and cash_ok
+    if gain <= 0:
+        return COMPLETES_ONE
+    if len(after.monopolies(offer.proposer)) > gain:
+        return "it accepts no trade that leaves the proposer more complete groups than it gains"
+    if not (offer.cash > 0 or after.player(me.seat).cash >= RESERVE):
+        return f"it accepts only a trade that leaves it ${RESERVE} in cash, or pays it"
+    return ""
 
 
 # ---------------------------------------------------------------------------

@@ -4,7 +4,7 @@
 >>> Trade(partner=2, give=(12,), take=(14,), cash=20)
 Trade(partner=2, give=(12,), take=(14,), cash=20)
 >>> Trade(partner=3, give=(38,), take=(40,), cash=50).describe("P1", "P3")
-'P1 offers P3 Park Place (38) and $50 for Boardwalk (40)'
+'P1 offers P3 Park Place (38) and $50 in cash for Boardwalk (40)'
 """
 
 from __future__ import annotations
@@ -35,9 +35,10 @@ class Trade:
         return Trade(self.partner, self.give, self.take, self.cash, self.proposer)
 
     def describe(self, proposer: str, partner: str) -> str:
-        """The trade in words, as the narration prints it."""
-        gives = [space_name(s) for s in self.give] + ([f"${self.cash}"] if self.cash > 0 else [])
-        takes = [space_name(s) for s in self.take] + ([f"${-self.cash}"] if self.cash < 0 else [])
+        """The trade in words, as the narration prints it (saying who pays the cash)."""
+        paid = f"${abs(self.cash):,} in cash" + (f" from {partner}" if self.cash < 0 else "")
+        gives = [space_name(s) for s in self.give] + ([paid] if self.cash > 0 else [])
+        takes = [space_name(s) for s in self.take] + ([paid] if self.cash < 0 else [])
         return f"{proposer} offers {partner} {' and '.join(gives) or 'nothing'} for " + (
             " and ".join(takes) or "nothing"
         )
