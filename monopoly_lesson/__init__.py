@@ -81,6 +81,7 @@ from .game.strategies import (
     Strategy,
     StrategyError,
     completion_accepts,
+    completion_refusal,
     completion_swap,
     completion_swaps,
 )
@@ -183,6 +184,7 @@ __all__ = [
     "community_deck",
     "community_effects",
     "completion_accepts",
+    "completion_refusal",
     "completion_swap",
     "completion_swaps",
     "crossover",
