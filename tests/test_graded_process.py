@@ -187,7 +187,8 @@ def test_what_the_notebooks_kernel_does_cannot_pass_a_broken_take_turn(tmp_path,
 def test_the_graded_processs_games_are_the_probes_turn_for_turn():
     """The graded process sets up and observes games with the starter alone (it may not
     import the reference engine): its copy of ``probe``'s game set-up and observation gives
-    the same answer on every kind of game, for a take_turn right or wrong or raising."""
+    the same answer on every kind of game, for a take_turn right or wrong or raising, or
+    taking ``**keywords`` (and so the rules)."""
     from monopoly_lesson import starter
     from monopoly_lesson.checker import graded_process, probe
     from monopoly_lesson.grading import rule_games
@@ -201,9 +202,14 @@ def test_the_graded_processs_games_are_the_probes_turn_for_turn():
         dice.roll()
         raise ValueError("no")
 
+    def keywords(player, tracker, **given):  # given the rules too, as Seat.play gives them
+        print(sorted(given), given["rules"].jail)
+        del given["rules"]
+        own["take_turn"](player, tracker, **given)
+
     rules = {name: getattr(LESSON_RULES, name) for name in LESSON_RULES.__dataclass_fields__}
     games = rule_games(random_games=2, random_turns=40) + rule_games(random_games=0, chapter=2)
-    for take_turn in (own["take_turn"], broken["take_turn"], raising):
+    for take_turn in (own["take_turn"], broken["take_turn"], raising, keywords):
         for game in games:
             answer = graded_process.play_game(starter, take_turn, game.setup, rules)
             assert answer == probe.play_game(take_turn, game.setup), game

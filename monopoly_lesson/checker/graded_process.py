@@ -327,10 +327,13 @@ def _too_slow(signum: int, frame: object) -> None:
 
 
 def _takes_rules(take_turn: object) -> bool:
+    """Whether ``take_turn`` takes a ``rules`` keyword, as ``rules.takes_rules`` decides it
+    (a ``**keywords`` parameter takes it too)."""
     try:
-        return "rules" in inspect.signature(take_turn).parameters  # type: ignore[arg-type]
+        parameters = inspect.signature(take_turn).parameters.values()  # type: ignore[arg-type]
     except (TypeError, ValueError):
         return False
+    return any(p.name == "rules" or p.kind is p.VAR_KEYWORD for p in parameters)
 
 
 def _clip(text: str, limit: int = TEXT_LIMIT) -> str:
