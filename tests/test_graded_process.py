@@ -4,10 +4,15 @@ The checker runs a notebook's code cells again in a process of their own (``grad
 that holds the starter classes and nothing else of the package, and plays the checks' games
 there. Neither the reference engine nor the checker can be reached from it, by any route: a
 notebook that tries is told so by name, and one that patches its own kernel changes nothing.
+The simulations whose results the notebook reports are re-run there too, with its take_turn,
+by a copy of ``simulate``'s loop that the tests below keep equal to it, line for line.
 """
 
+import dis
+import signal
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import nbformat
@@ -17,6 +22,8 @@ from test_cli_check import OWN_TAKE_TURN
 
 from monopoly_lesson.checker.graded_session import grade_take_turn, graded_seed
 from monopoly_lesson.checker.sandbox import ProcessGuard
+from monopoly_lesson.rules import LESSON_RULES, Rules
+from monopoly_lesson.simulation import simulate
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 PACKAGE = Path(__file__).resolve().parent.parent / "monopoly_lesson"
@@ -213,3 +220,216 @@ def test_the_graded_processs_games_are_the_probes_turn_for_turn():
         for game in games:
             answer = graded_process.play_game(starter, take_turn, game.setup, rules)
             assert answer == probe.play_game(take_turn, game.setup), game
+
+
+# -- the re-runs of the notebook's simulations ----------------------------------------------
+
+
+def as_data(rules: Rules) -> dict:
+    """``rules`` as the checker sends them: every field of ``Rules``."""
+    return {name: getattr(rules, name) for name in LESSON_RULES.__dataclass_fields__}
+
+
+LESSON = as_data(LESSON_RULES)
+RERUN_RULES = [
+    LESSON_RULES,
+    Rules(dice_sides=4),
+    Rules(dice_sides=9, replacement=True),
+    Rules(chance="standard"),
+    Rules(chance="standard", replacement=True, dice_sides=3),
+    Rules(jail="short"),
+    Rules(counting="end_of_move"),
+    Rules(go_to_jail=False),
+    Rules(cards=False),
+    Rules(doubles=False),
+    Rules(jail="short", doubles=False, dice_sides=5, chance="standard"),
+]
+"""The rules the re-runs are played under: the lesson's, and each option changed."""
+
+
+def take_turns() -> dict:
+    """take_turns to re-run: right, wrong, with ``rules=`` (the reference engine's), with
+    ``**keywords`` and narrating, raising, changing or deleting the rules it is given, and
+    one whose signature cannot be read."""
+    from monopoly_lesson.rules import take_turn as reference
+
+    own, broken = {}, {}
+    exec(OWN_TAKE_TURN, own)
+    exec(ONE_DIE, broken)
+
+    def chatty(player, tracker, **given):
+        print(sorted(given), len(given["rules"].chance_deck), given["rules"].dice_sides)
+        reference(player, tracker, **given)
+
+    def raising(player, tracker, *, dice, chance, community):
+        own["take_turn"](player, tracker, dice=dice, chance=chance, community=community)
+        if player.in_jail:
+            raise ValueError("no jail for me")
+
+    def changing(player, tracker, *, dice, chance, community, rules):
+        rules.jail = "short"
+
+    def deleting(player, tracker, *, dice, chance, community, rules):
+        del rules.jail
+
+    class Unsigned:
+        __signature__ = "unreadable"  # so it is not given the rules
+
+        def __call__(self, player, tracker, **given):
+            own["take_turn"](player, tracker, **given)
+
+    return {
+        "own": own["take_turn"],
+        "broken": broken["take_turn"],
+        "reference, rules=": reference,
+        "chatty, **given": chatty,
+        "raising": raising,
+        "changing its rules": changing,
+        "deleting its rules": deleting,
+        "no signature": Unsigned(),
+    }
+
+
+def simulated(take_turn, run: dict) -> list[int] | Exception:
+    """What ``simulate`` gives for ``run`` with ``take_turn``: the tallies, or what it raised."""
+    try:
+        result = simulate(
+            run["games"],
+            run["turns"],
+            run["players"],
+            run["seed"],
+            Rules(**run["rules"]),
+            progress=False,
+            take_turn=take_turn,
+        )
+    except Exception as error:
+        return error
+    return [int(n) for n in result.counts]
+
+
+@pytest.fixture
+def alarm():
+    """The graded process's alarm, as its ``main`` sets it, for a re-run played here."""
+    from monopoly_lesson.checker import graded_process
+
+    previous = signal.signal(signal.SIGALRM, graded_process._too_slow)
+    yield
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.signal(signal.SIGALRM, previous)
+
+
+def rerun_everything(monkeypatch) -> list[str]:
+    """Re-run with the graded process's copy every take_turn of :func:`take_turns` under
+    each of :data:`RERUN_RULES`, and what it refuses; each difference from ``simulate``."""
+    from monopoly_lesson import starter
+    from monopoly_lesson.checker import graded_process
+
+    differences = []
+    for (name, take_turn), (number, rules) in (
+        (item, rules) for item in take_turns().items() for rules in enumerate(RERUN_RULES)
+    ):
+        run = {
+            "games": 1 + number % 3,
+            "turns": 30,
+            "players": 1 + number % 4,
+            "seed": 7 * number,
+            "rules": as_data(rules),
+        }
+        want = simulated(take_turn, run)
+        got = graded_process.rerun(starter, take_turn, run, LESSON)
+        if isinstance(want, list):
+            same = got == {"counts": want}
+        elif str(want).startswith("your take_turn decides the jail strategy"):
+            same = set(got) == {"error"} and got["error"].startswith("simulate refuses")
+        else:
+            raised = tuple(kind.__name__ for kind in type(want).__mro__)
+            same = set(got) == {"error"} and got["error"].split(":")[0] in raised
+        if not same:
+            differences.append(f"{name} under {rules.describe()}: {want!r} but {got!r}")
+    own = take_turns()["own"]
+    run = {"games": 2, "turns": 10, "players": 2, "seed": 1, "rules": LESSON}
+    refused = {
+        "slow": graded_process.rerun(starter, own, run, LESSON, slow="a game ran too long"),
+        "no games": graded_process.rerun(starter, own, {**run, "games": 0}, LESSON),
+        "seed below 0": graded_process.rerun(starter, own, {**run, "seed": -1}, LESSON),
+        "too long": graded_process.rerun(
+            starter, own, {**run, "games": graded_process.RERUN_LIMIT // 20 + 1}, LESSON
+        ),
+        "unknown rules": graded_process.rerun(
+            starter, own, {**run, "rules": {**LESSON, "houses": 3}}, LESSON
+        ),
+    }
+    monkeypatch.setattr(graded_process, "GAME_SECONDS", 0.2)
+    never_ends = graded_process.rerun(starter, lambda *a, **k: time_passes(), run, LESSON)
+    refused["never ends"] = never_ends
+    for why, answer in refused.items():
+        if set(answer) != {"error"}:
+            differences.append(f"{why}: not refused ({answer})")
+    if not never_ends["error"].startswith("TooSlow: this game took more than 0.2 s"):
+        differences.append(f"never ends: {never_ends}")
+    return differences
+
+
+def time_passes() -> None:
+    while True:
+        pass
+
+
+def test_a_rerun_there_is_simulate_with_the_same_take_turn(alarm, monkeypatch):
+    """The graded process cannot use ``simulate`` (it is withheld there): its copy of the
+    loop, made of the starter's classes, gives simulate's tallies exactly, for take_turns
+    right and wrong, taking ``rules=`` or not, under every option of ``Rules``, and fails
+    where simulate raises (refusing, as simulate does, options a take_turn without
+    ``rules=`` cannot follow)."""
+    changed = {
+        name
+        for rules in RERUN_RULES
+        for name, value in as_data(rules).items()
+        if value != LESSON[name]
+    }
+    assert changed == set(LESSON), "a Rules option no re-run changes"
+    assert rerun_everything(monkeypatch) == []
+
+
+def test_every_line_of_the_rerun_copy_runs(alarm, monkeypatch):
+    """Where a copy of the rules cannot be derived, every line of it is proven exercised:
+    each line of the re-run's copy runs in the games of the test above."""
+    from monopoly_lesson.checker import graded_process as copy
+
+    functions = [
+        copy.rerun,
+        copy._not_rerun,
+        copy._takes_rules,
+        copy.GivenRules.chance_deck.fget,
+        copy.GivenRules.__setattr__,
+        copy.GivenRules.__delattr__,
+        copy.Discarded.write,
+    ]
+    codes = set()
+    waiting = [function.__code__ for function in functions]
+    while waiting:  # each function's own code, and that of its generators and comprehensions
+        code = waiting.pop()
+        codes.add(code)
+        waiting += [c for c in code.co_consts if isinstance(c, types.CodeType)]
+    ran = set()
+
+    def line(frame, event, arg):
+        if event == "line":
+            ran.add((frame.f_code, frame.f_lineno))
+        return line
+
+    previous = sys.gettrace()
+    sys.settrace(lambda frame, event, arg: line if frame.f_code in codes else None)
+    try:
+        differences = rerun_everything(monkeypatch)
+    finally:
+        sys.settrace(previous)
+    assert differences == []
+    lines = {
+        (code, number)
+        for code in codes
+        for _, number in dis.findlinestarts(code)
+        if number is not None and number != code.co_firstlineno
+    }
+    missed = sorted(number for _, number in lines - ran)
+    assert not missed, f"lines of graded_process.py never run: {missed}"
