@@ -20,7 +20,7 @@ import pytest
 from handed_out_notebooks import submission
 from test_cli_check import OWN_TAKE_TURN
 
-from monopoly_lesson.checker.graded_session import grade_take_turn, graded_seed
+from monopoly_lesson.checker.graded_session import Run, grade_take_turn, graded_seed
 from monopoly_lesson.checker.sandbox import ProcessGuard
 from monopoly_lesson.rules import LESSON_RULES, Rules
 from monopoly_lesson.simulation import simulate
@@ -37,9 +37,9 @@ TURN = "def take_turn(player, tracker, *, dice, chance, community):\n"
 CALL = "(player, tracker, dice=dice, chance=chance, community=community)\n"
 
 
-def graded(*sources: str, chapter: int | None = None):
+def graded(*sources: str, chapter: int | None = None, runs: tuple[Run, ...] = ()):
     with ProcessGuard(120) as guard:
-        return grade_take_turn(list(enumerate(sources, 1)), chapter, 2**31, guard)
+        return grade_take_turn(list(enumerate(sources, 1)), chapter, 2**31, guard, runs=runs)
 
 
 def test_the_stored_solutions_pass_where_only_the_starter_is_given():
@@ -247,6 +247,19 @@ RERUN_RULES = [
 """The rules the re-runs are played under: the lesson's, and each option changed."""
 
 
+def simulation_only(then: str) -> str:
+    """A take_turn right in the checks' games but not in a simulation (whose players have
+    names): there it does ``then``."""
+    return OWN_TAKE_TURN + (
+        "\n\nchecked_turn = take_turn\n\n\n"
+        "def take_turn(player, tracker, *, dice, chance, community):\n"
+        "    if player.name == 'Player':  # the checks' games: played right\n"
+        "        return checked_turn(player, tracker, dice=dice, chance=chance, "
+        "community=community)\n"
+        f"    {then}\n"
+    )
+
+
 def take_turns() -> dict:
     """take_turns to re-run: right, wrong, with ``rules=`` (the reference engine's), with
     ``**keywords`` and narrating, raising, changing or deleting the rules it is given, and
@@ -433,3 +446,80 @@ def test_every_line_of_the_rerun_copy_runs(alarm, monkeypatch):
     }
     missed = sorted(number for _, number in lines - ran)
     assert not missed, f"lines of graded_process.py never run: {missed}"
+
+
+def test_the_notebooks_simulations_are_rerun_there_until_one_is_its_own():
+    own = {}
+    exec(OWN_TAKE_TURN, own)
+    run = {"games": 20, "turns": 150, "players": 2, "seed": 1, "rules": LESSON}
+    counts = simulated(own["take_turn"], run)
+    other = {**run, "seed": 2}
+    too_long = {**run, "games": 10_001}
+    runs = (
+        Run("before", other, counts),
+        Run("one die", {**run, "rules": {**LESSON, "dice_sides": 1}}, counts),
+        Run("long", too_long, counts),
+        Run("result", run, counts),
+        Run("after", run, counts),
+    )
+    grade = graded(OWN_TAKE_TURN, runs=runs)
+    assert grade.rules.passed
+    assert grade.reruns["before"] == simulated(own["take_turn"], other) != counts
+    assert grade.reruns["one die"].startswith("simulate refuses its rules: dice_sides must be")
+    assert grade.reruns["long"] == "longer than 3,000,000 player-turns: not re-run"
+    assert grade.reruns["result"] == counts
+    assert "after" not in grade.reruns  # the first that is its own is the one used
+    assert graded(ONE_DIE, runs=runs[3:]).reruns["result"] != counts
+
+
+@pytest.mark.parametrize(
+    ("then", "told"),
+    [
+        ("while True:\n        pass", "TooSlow: this game took more than 10 s"),
+        ("raise ValueError('not in a simulation')", "ValueError: not in a simulation"),
+    ],
+    ids=["loops", "raises"],
+)
+def test_a_take_turn_that_fails_only_in_a_simulation_is_told_not_hung(then, told):
+    run = {"games": 2, "turns": 150, "players": 2, "seed": 1, "rules": LESSON}
+    runs = (Run("result", run, [0] * 40), Run("again", {**run, "seed": 2}, [0] * 40))
+    grade = graded(simulation_only(then), runs=runs)
+    assert grade.rules.passed and not grade.stopped
+    assert grade.reruns["result"].startswith(told), grade.reruns
+    if told.startswith("TooSlow"):  # one loop is enough: the next is not played
+        assert grade.reruns["again"].startswith("not re-run: an earlier re-run ran too long")
+
+
+@pytest.mark.parametrize(
+    "cheat",
+    [
+        # the notebook's simulate drops its take_turn, and so does the kernel's re-run
+        "import importlib\n"
+        "sim = importlib.import_module('monopoly_' + 'lesson.simulation')\n"
+        "played = sim.simulate\n\n\n"
+        "def simulate(*args, take_turn=None, **kwargs):\n"
+        "    return played(*args, **kwargs)\n\n\n"
+        "setattr(sim, 'simulate', simulate)\n",
+        # the notebook's simulate drops its take_turn; the kernel re-runs nothing
+        "import importlib\n"
+        "probe = importlib.import_module('monopoly_' + 'lesson.checker.probe')\n"
+        "played = importlib.import_module('monopoly_' + 'lesson.simulation').simulate\n\n\n"
+        "def simulate(*args, take_turn=None, **kwargs):\n"
+        "    return played(*args, **kwargs)\n\n\n"
+        "probe.rerun = lambda take_turn, run: [int(n) for n in "
+        "simulate(**{k: v for k, v in run.items() if k != 'rules'}).counts]\n",
+    ],
+    ids=["simulate-patched", "rerun-patched"],
+)
+def test_results_the_kernel_made_up_are_not_the_students_own(tmp_path, cheat):
+    """A take_turn right in the checks but not in a simulation, whose notebook's results come
+    from the reference engine, and whose kernel says re-running them with its take_turn gives
+    them: the graded process re-runs them with the take_turn and finds other tallies."""
+    source = simulation_only("dice.roll()\n    tracker.tally(player.pos)")
+    done = check(submission(tmp_path, 6, source + "\n" + cheat))
+    assert "take_turn: all rules pass" in done.stdout, done.stdout + done.stderr
+    assert "consistent with a correct simulation" not in done.stdout, done.stdout
+    assert "results: no results of your own take_turn found in the notebook" in done.stdout
+    assert (
+        "not used: result: re-running its simulation with your final take_turn gives other tallies"
+    ) in done.stdout, done.stdout
