@@ -4,10 +4,15 @@ The checker runs a notebook's code cells again in a process of their own (``grad
 that holds the starter classes and nothing else of the package, and plays the checks' games
 there. Neither the reference engine nor the checker can be reached from it, by any route: a
 notebook that tries is told so by name, and one that patches its own kernel changes nothing.
+The simulations whose results the notebook reports are re-run there too, with its take_turn,
+by a copy of ``simulate``'s loop that the tests below keep equal to it, line for line.
 """
 
+import dis
+import signal
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import nbformat
@@ -15,8 +20,10 @@ import pytest
 from handed_out_notebooks import submission
 from test_cli_check import OWN_TAKE_TURN
 
-from monopoly_lesson.checker.graded_session import grade_take_turn, graded_seed
+from monopoly_lesson.checker.graded_session import Run, grade_take_turn, graded_seed
 from monopoly_lesson.checker.sandbox import ProcessGuard
+from monopoly_lesson.rules import LESSON_RULES, Rules
+from monopoly_lesson.simulation import simulate
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 PACKAGE = Path(__file__).resolve().parent.parent / "monopoly_lesson"
@@ -30,9 +37,9 @@ TURN = "def take_turn(player, tracker, *, dice, chance, community):\n"
 CALL = "(player, tracker, dice=dice, chance=chance, community=community)\n"
 
 
-def graded(*sources: str, chapter: int | None = None):
+def graded(*sources: str, chapter: int | None = None, runs: tuple[Run, ...] = ()):
     with ProcessGuard(120) as guard:
-        return grade_take_turn(list(enumerate(sources, 1)), chapter, 2**31, guard)
+        return grade_take_turn(list(enumerate(sources, 1)), chapter, 2**31, guard, runs=runs)
 
 
 def test_the_stored_solutions_pass_where_only_the_starter_is_given():
@@ -187,7 +194,8 @@ def test_what_the_notebooks_kernel_does_cannot_pass_a_broken_take_turn(tmp_path,
 def test_the_graded_processs_games_are_the_probes_turn_for_turn():
     """The graded process sets up and observes games with the starter alone (it may not
     import the reference engine): its copy of ``probe``'s game set-up and observation gives
-    the same answer on every kind of game, for a take_turn right or wrong or raising."""
+    the same answer on every kind of game, for a take_turn right or wrong or raising, or
+    taking ``**keywords`` (and so the rules)."""
     from monopoly_lesson import starter
     from monopoly_lesson.checker import graded_process, probe
     from monopoly_lesson.grading import rule_games
@@ -201,9 +209,317 @@ def test_the_graded_processs_games_are_the_probes_turn_for_turn():
         dice.roll()
         raise ValueError("no")
 
+    def keywords(player, tracker, **given):  # given the rules too, as Seat.play gives them
+        print(sorted(given), given["rules"].jail)
+        del given["rules"]
+        own["take_turn"](player, tracker, **given)
+
     rules = {name: getattr(LESSON_RULES, name) for name in LESSON_RULES.__dataclass_fields__}
     games = rule_games(random_games=2, random_turns=40) + rule_games(random_games=0, chapter=2)
-    for take_turn in (own["take_turn"], broken["take_turn"], raising):
+    for take_turn in (own["take_turn"], broken["take_turn"], raising, keywords):
         for game in games:
             answer = graded_process.play_game(starter, take_turn, game.setup, rules)
             assert answer == probe.play_game(take_turn, game.setup), game
+
+
+# -- the re-runs of the notebook's simulations ----------------------------------------------
+
+
+def as_data(rules: Rules) -> dict:
+    """``rules`` as the checker sends them: every field of ``Rules``."""
+    return {name: getattr(rules, name) for name in LESSON_RULES.__dataclass_fields__}
+
+
+LESSON = as_data(LESSON_RULES)
+RERUN_RULES = [
+    LESSON_RULES,
+    Rules(dice_sides=4),
+    Rules(dice_sides=9, replacement=True),
+    Rules(chance="standard"),
+    Rules(chance="standard", replacement=True, dice_sides=3),
+    Rules(jail="short"),
+    Rules(counting="end_of_move"),
+    Rules(go_to_jail=False),
+    Rules(cards=False),
+    Rules(doubles=False),
+    Rules(jail="short", doubles=False, dice_sides=5, chance="standard"),
+]
+"""The rules the re-runs are played under: the lesson's, and each option changed."""
+
+
+def simulation_only(then: str) -> str:
+    """A take_turn right in the checks' games but not in a simulation (whose players have
+    names): there it does ``then``."""
+    return OWN_TAKE_TURN + (
+        "\n\nchecked_turn = take_turn\n\n\n"
+        "def take_turn(player, tracker, *, dice, chance, community):\n"
+        "    if player.name == 'Player':  # the checks' games: played right\n"
+        "        return checked_turn(player, tracker, dice=dice, chance=chance, "
+        "community=community)\n"
+        f"    {then}\n"
+    )
+
+
+def take_turns() -> dict:
+    """take_turns to re-run: right, wrong, with ``rules=`` (the reference engine's), with
+    ``**keywords`` and narrating, raising, changing or deleting the rules it is given, and
+    one whose signature cannot be read."""
+    from monopoly_lesson.rules import take_turn as reference
+
+    own, broken = {}, {}
+    exec(OWN_TAKE_TURN, own)
+    exec(ONE_DIE, broken)
+
+    def chatty(player, tracker, **given):
+        print(sorted(given), len(given["rules"].chance_deck), given["rules"].dice_sides)
+        reference(player, tracker, **given)
+
+    def raising(player, tracker, *, dice, chance, community):
+        own["take_turn"](player, tracker, dice=dice, chance=chance, community=community)
+        if player.in_jail:
+            raise ValueError("no jail for me")
+
+    def changing(player, tracker, *, dice, chance, community, rules):
+        rules.jail = "short"
+
+    def deleting(player, tracker, *, dice, chance, community, rules):
+        del rules.jail
+
+    class Unsigned:
+        __signature__ = "unreadable"  # so it is not given the rules
+
+        def __call__(self, player, tracker, **given):
+            own["take_turn"](player, tracker, **given)
+
+    return {
+        "own": own["take_turn"],
+        "broken": broken["take_turn"],
+        "reference, rules=": reference,
+        "chatty, **given": chatty,
+        "raising": raising,
+        "changing its rules": changing,
+        "deleting its rules": deleting,
+        "no signature": Unsigned(),
+    }
+
+
+def simulated(take_turn, run: dict) -> list[int] | Exception:
+    """What ``simulate`` gives for ``run`` with ``take_turn``: the tallies, or what it raised."""
+    try:
+        result = simulate(
+            run["games"],
+            run["turns"],
+            run["players"],
+            run["seed"],
+            Rules(**run["rules"]),
+            progress=False,
+            take_turn=take_turn,
+        )
+    except Exception as error:
+        return error
+    return [int(n) for n in result.counts]
+
+
+@pytest.fixture
+def alarm():
+    """The graded process's alarm, as its ``main`` sets it, for a re-run played here."""
+    from monopoly_lesson.checker import graded_process
+
+    previous = signal.signal(signal.SIGALRM, graded_process._too_slow)
+    yield
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.signal(signal.SIGALRM, previous)
+
+
+def rerun_everything(monkeypatch) -> list[str]:
+    """Re-run with the graded process's copy every take_turn of :func:`take_turns` under
+    each of :data:`RERUN_RULES`, and what it refuses; each difference from ``simulate``."""
+    from monopoly_lesson import starter
+    from monopoly_lesson.checker import graded_process
+
+    differences = []
+    for (name, take_turn), (number, rules) in (
+        (item, rules) for item in take_turns().items() for rules in enumerate(RERUN_RULES)
+    ):
+        run = {
+            "games": 1 + number % 3,
+            "turns": 30,
+            "players": 1 + number % 4,
+            "seed": 7 * number,
+            "rules": as_data(rules),
+        }
+        want = simulated(take_turn, run)
+        got = graded_process.rerun(starter, take_turn, run, LESSON)
+        if isinstance(want, list):
+            same = got == {"counts": want}
+        elif str(want).startswith("your take_turn decides the jail strategy"):
+            same = set(got) == {"error"} and got["error"].startswith("simulate refuses")
+        else:
+            raised = tuple(kind.__name__ for kind in type(want).__mro__)
+            same = set(got) == {"error"} and got["error"].split(":")[0] in raised
+        if not same:
+            differences.append(f"{name} under {rules.describe()}: {want!r} but {got!r}")
+    own = take_turns()["own"]
+    run = {"games": 2, "turns": 10, "players": 2, "seed": 1, "rules": LESSON}
+    refused = {
+        "slow": graded_process.rerun(starter, own, run, LESSON, slow="a game ran too long"),
+        "no games": graded_process.rerun(starter, own, {**run, "games": 0}, LESSON),
+        "seed below 0": graded_process.rerun(starter, own, {**run, "seed": -1}, LESSON),
+        "too long": graded_process.rerun(
+            starter, own, {**run, "games": graded_process.RERUN_LIMIT // 20 + 1}, LESSON
+        ),
+        "unknown rules": graded_process.rerun(
+            starter, own, {**run, "rules": {**LESSON, "houses": 3}}, LESSON
+        ),
+    }
+    monkeypatch.setattr(graded_process, "GAME_SECONDS", 0.2)
+    never_ends = graded_process.rerun(starter, lambda *a, **k: time_passes(), run, LESSON)
+    refused["never ends"] = never_ends
+    for why, answer in refused.items():
+        if set(answer) != {"error"}:
+            differences.append(f"{why}: not refused ({answer})")
+    if not never_ends["error"].startswith("TooSlow: this game took more than 0.2 s"):
+        differences.append(f"never ends: {never_ends}")
+    return differences
+
+
+def time_passes() -> None:
+    while True:
+        pass
+
+
+def test_a_rerun_there_is_simulate_with_the_same_take_turn(alarm, monkeypatch):
+    """The graded process cannot use ``simulate`` (it is withheld there): its copy of the
+    loop, made of the starter's classes, gives simulate's tallies exactly, for take_turns
+    right and wrong, taking ``rules=`` or not, under every option of ``Rules``, and fails
+    where simulate raises (refusing, as simulate does, options a take_turn without
+    ``rules=`` cannot follow)."""
+    changed = {
+        name
+        for rules in RERUN_RULES
+        for name, value in as_data(rules).items()
+        if value != LESSON[name]
+    }
+    assert changed == set(LESSON), "a Rules option no re-run changes"
+    assert rerun_everything(monkeypatch) == []
+
+
+def test_every_line_of_the_rerun_copy_runs(alarm, monkeypatch):
+    """Where a copy of the rules cannot be derived, every line of it is proven exercised:
+    each line of the re-run's copy runs in the games of the test above."""
+    from monopoly_lesson.checker import graded_process as copy
+
+    functions = [
+        copy.rerun,
+        copy._not_rerun,
+        copy._takes_rules,
+        copy.GivenRules.chance_deck.fget,
+        copy.GivenRules.__setattr__,
+        copy.GivenRules.__delattr__,
+        copy.Discarded.write,
+    ]
+    codes = set()
+    waiting = [function.__code__ for function in functions]
+    while waiting:  # each function's own code, and that of its generators and comprehensions
+        code = waiting.pop()
+        codes.add(code)
+        waiting += [c for c in code.co_consts if isinstance(c, types.CodeType)]
+    ran = set()
+
+    def line(frame, event, arg):
+        if event == "line":
+            ran.add((frame.f_code, frame.f_lineno))
+        return line
+
+    previous = sys.gettrace()
+    sys.settrace(lambda frame, event, arg: line if frame.f_code in codes else None)
+    try:
+        differences = rerun_everything(monkeypatch)
+    finally:
+        sys.settrace(previous)
+    assert differences == []
+    lines = {
+        (code, number)
+        for code in codes
+        for _, number in dis.findlinestarts(code)
+        if number is not None and number != code.co_firstlineno
+    }
+    missed = sorted(number for _, number in lines - ran)
+    assert not missed, f"lines of graded_process.py never run: {missed}"
+
+
+def test_the_notebooks_simulations_are_rerun_there_until_one_is_its_own():
+    own = {}
+    exec(OWN_TAKE_TURN, own)
+    run = {"games": 20, "turns": 150, "players": 2, "seed": 1, "rules": LESSON}
+    counts = simulated(own["take_turn"], run)
+    other = {**run, "seed": 2}
+    too_long = {**run, "games": 10_001}
+    runs = (
+        Run("before", other, counts),
+        Run("one die", {**run, "rules": {**LESSON, "dice_sides": 1}}, counts),
+        Run("long", too_long, counts),
+        Run("result", run, counts),
+        Run("after", run, counts),
+    )
+    grade = graded(OWN_TAKE_TURN, runs=runs)
+    assert grade.rules.passed
+    assert grade.reruns["before"] == simulated(own["take_turn"], other) != counts
+    assert grade.reruns["one die"].startswith("simulate refuses its rules: dice_sides must be")
+    assert grade.reruns["long"] == "longer than 3,000,000 player-turns: not re-run"
+    assert grade.reruns["result"] == counts
+    assert "after" not in grade.reruns  # the first that is its own is the one used
+    assert graded(ONE_DIE, runs=runs[3:]).reruns["result"] != counts
+
+
+@pytest.mark.parametrize(
+    ("then", "told"),
+    [
+        ("while True:\n        pass", "TooSlow: this game took more than 10 s"),
+        ("raise ValueError('not in a simulation')", "ValueError: not in a simulation"),
+    ],
+    ids=["loops", "raises"],
+)
+def test_a_take_turn_that_fails_only_in_a_simulation_is_told_not_hung(then, told):
+    run = {"games": 2, "turns": 150, "players": 2, "seed": 1, "rules": LESSON}
+    runs = (Run("result", run, [0] * 40), Run("again", {**run, "seed": 2}, [0] * 40))
+    grade = graded(simulation_only(then), runs=runs)
+    assert grade.rules.passed and not grade.stopped
+    assert grade.reruns["result"].startswith(told), grade.reruns
+    if told.startswith("TooSlow"):  # one loop is enough: the next is not played
+        assert grade.reruns["again"].startswith("not re-run: an earlier re-run ran too long")
+
+
+@pytest.mark.parametrize(
+    "cheat",
+    [
+        # the notebook's simulate drops its take_turn, and so does the kernel's re-run
+        "import importlib\n"
+        "sim = importlib.import_module('monopoly_' + 'lesson.simulation')\n"
+        "played = sim.simulate\n\n\n"
+        "def simulate(*args, take_turn=None, **kwargs):\n"
+        "    return played(*args, **kwargs)\n\n\n"
+        "setattr(sim, 'simulate', simulate)\n",
+        # the notebook's simulate drops its take_turn; the kernel re-runs nothing
+        "import importlib\n"
+        "probe = importlib.import_module('monopoly_' + 'lesson.checker.probe')\n"
+        "played = importlib.import_module('monopoly_' + 'lesson.simulation').simulate\n\n\n"
+        "def simulate(*args, take_turn=None, **kwargs):\n"
+        "    return played(*args, **kwargs)\n\n\n"
+        "probe.rerun = lambda take_turn, run: [int(n) for n in "
+        "simulate(**{k: v for k, v in run.items() if k != 'rules'}).counts]\n",
+    ],
+    ids=["simulate-patched", "rerun-patched"],
+)
+def test_results_the_kernel_made_up_are_not_the_students_own(tmp_path, cheat):
+    """A take_turn right in the checks but not in a simulation, whose notebook's results come
+    from the reference engine, and whose kernel says re-running them with its take_turn gives
+    them: the graded process re-runs them with the take_turn and finds other tallies."""
+    source = simulation_only("dice.roll()\n    tracker.tally(player.pos)")
+    done = check(submission(tmp_path, 6, source + "\n" + cheat))
+    assert "take_turn: all rules pass" in done.stdout, done.stdout + done.stderr
+    assert "consistent with a correct simulation" not in done.stdout, done.stdout
+    assert "results: no results of your own take_turn found in the notebook" in done.stdout
+    assert (
+        "not used: result: re-running its simulation with your final take_turn gives other tallies"
+    ) in done.stdout, done.stdout

@@ -12,10 +12,13 @@ package, no stored solution, nothing another process left), to start processes, 
 libraries or to open sockets. The reference engine and the checker are not here to be
 reached, by any route.
 
-The checker sends the notebook's code cells, read from the file in its own process, and then
+The checker sends the notebook's code cells, read from the file in its own process, then
 the games to play, one JSON request per line; this process answers each with one JSON line
-of what happened (see :func:`play_game`). It decides nothing: the checker compares the
-answers with its own reference engine, in its own process.
+of what happened (see :func:`play_game`). It also re-runs the simulations whose results the
+notebook reports (see :func:`rerun`), with the take_turn loaded here: the notebook's kernel
+only says what its results are, and they are the student's own only if this re-run gives
+the same tallies. It decides nothing: the checker compares the answers with its own
+reference engine and with the results the kernel reported, in its own process.
 
 Chapter 9 gives the student the whole game, so with ``--game`` before its arguments this
 process loads the package itself, all but the checker (``monopoly_lesson.checker`` and
@@ -25,10 +28,10 @@ plays the check's games with the strategy the cells made and records its every a
 (:mod:`~monopoly_lesson.checker.strategy_probe`, loaded before the seal and then taken out of
 the package, is this process's recorder: the notebook imports a withheld module by its
 name); the checker replays each game from those answers in its own process
-(:mod:`~monopoly_lesson.checker.capstone_check`), and judges by what the answers are whose
-strategy gave them, so that what a notebook could still reach here (this process's own
-objects, by frames or the garbage collector) can only report answers that some strategy of
-its own must have given.
+(:mod:`~monopoly_lesson.checker.capstone_check`) and tells by the answers themselves whether
+they are a built-in player's or handed-out code's. A notebook that reached this process's
+own objects (through frames or the garbage collector) could only report other answers,
+which some strategy of its own would have to give.
 """
 
 from __future__ import annotations
@@ -51,6 +54,11 @@ from pathlib import Path
 TEXT_LIMIT = 2000  # characters kept of a turn's narration or an error message
 GAME_SECONDS = 10  # a game of the checks takes milliseconds: one this slow loops forever
 CELL_SECONDS = 30  # a cell that runs longer here is cut short (it already ran in the kernel)
+RERUN_LIMIT = 3_000_000  # player-turns: a longer simulation is not re-run to verify it
+RERUN_READS = ("dice_sides", "chance", "replacement")
+"""The rule options a re-run's dice and decks follow; the others are take_turn's to follow,
+so, as ``simulate`` does (``rules.check_rules_for``), a re-run refuses them for a take_turn
+without a ``rules=`` keyword unless they are the lesson's."""
 STARTER_MODULES = ("checks", "starter")
 """The package's modules given to the student, loaded before the student's code runs."""
 GIVEN = "only the starter classes (Player, the dice, CardDeck, SpaceTracker, the board)"
@@ -392,7 +400,7 @@ def play_game(
     if slow:
         failed = {"type": "TooSlow", "message": f"not played: {slow}"}
         return {"turns": [], "failed": {**failed, "state": observe(starter, seat)}}
-    extra = {"rules": types.SimpleNamespace(**rules)} if _takes_rules(take_turn) else {}
+    extra = {"rules": GivenRules(**rules)} if _takes_rules(take_turn) else {}
     turns: list[dict] = []
     signal.setitimer(signal.ITIMER_REAL, GAME_SECONDS)
     try:
@@ -418,6 +426,106 @@ def play_game(
     return {"turns": turns, "failed": None}
 
 
+def rerun(
+    starter: types.ModuleType, take_turn: object, run: dict, lesson: dict, slow: str = ""
+) -> dict:
+    """The tallies ``simulate(games, turns, players, seed, rules, take_turn=take_turn)`` gives
+    for the parameters of a run the notebook reports (``{"counts": [40 ints]}``), or why it
+    gives none (``{"error": ...}``); ``lesson`` is the lesson's rules (the ``load``'s).
+
+    The simulation and the rules are withheld here, so this is a copy of ``simulate``'s loop
+    (``simulate``, ``play_game`` and ``Seat.play`` in the package) made of the starter's
+    classes: one numpy stream per game (from the starter's ``_child_seeds``) shared by its
+    dice and decks, decks freshly shuffled for each game, the players taking turns in order;
+    a test keeps the two equal. Each game has the games' time limit. A run of more than
+    ``RERUN_LIMIT`` player-turns, or after a game that ran too long (``slow``, its message), is
+    not played.
+    """
+    import numpy as np  # loaded before the seal (see main)
+
+    try:
+        refused = _not_rerun(take_turn, run, lesson, slow)
+        if refused:
+            return {"error": refused}
+        rules = GivenRules(**run["rules"])
+        extra = {"rules": rules} if _takes_rules(take_turn) else {}
+        tracker = starter.SpaceTracker()
+        decks = (
+            starter.CardDeck(rules.chance_deck, replace=rules.replacement),
+            starter.CardDeck(starter.community_deck, replace=rules.replacement),
+        )
+        with contextlib.redirect_stdout(Discarded()):
+            for game_seed in starter._child_seeds(run["seed"], run["games"]):
+                signal.setitimer(signal.ITIMER_REAL, GAME_SECONDS)
+                rng = np.random.default_rng(game_seed)  # one stream per game
+                dice = starter.RandomDice(rng, sides=rules.dice_sides)
+                chance, community = (deck.fresh(rng) for deck in decks)
+                players = [starter.Player(name=f"Player {i + 1}") for i in range(run["players"])]
+                for _ in range(run["turns"]):
+                    for player in players:
+                        take_turn(  # type: ignore[operator]
+                            player, tracker, dice=dice, chance=chance, community=community, **extra
+                        )
+    except (Exception, TooSlow) as error:  # a student's code may raise anything
+        return {"error": f"{type(error).__name__}: {_clip(str(error), 300)}"}
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    return {"counts": starter.tallies(tracker)}
+
+
+def _not_rerun(take_turn: object, run: dict, lesson: dict, slow: str) -> str:
+    """Why ``run`` is not re-run ('' if it is): a game ran too long before, it is not a run
+    ``simulate`` plays, it is too long, or its rules are ones this take_turn cannot follow."""
+    if slow:
+        return f"not re-run: {slow}"
+    sizes = [run.get(key) for key in ("games", "turns", "players")]
+    seed = run.get("seed")
+    if not all(type(n) is int and n >= 1 for n in sizes) or type(seed) is not int or seed < 0:
+        return "not a run that simulate plays"
+    if sizes[0] * sizes[1] * sizes[2] > RERUN_LIMIT:  # type: ignore[operator]
+        return f"longer than {RERUN_LIMIT:,} player-turns: not re-run"
+    rules = run.get("rules")
+    if not isinstance(rules, dict) or set(rules) != set(lesson):
+        return "its rules are not the options of Rules"
+    decided = [
+        f"{name}={rules[name]!r}"
+        for name in rules
+        if name not in RERUN_READS and rules[name] != lesson[name]
+    ]
+    if decided and not _takes_rules(take_turn):
+        return (
+            f"simulate refuses {' and '.join(decided)} for a take_turn without a rules= "
+            "keyword (its own code decides the jail strategy, the counting and which rules "
+            "it plays)"
+        )
+    return ""
+
+
+class GivenRules(types.SimpleNamespace):
+    """The rules as a take_turn with a ``rules=`` keyword is given them (``Rules`` is
+    withheld here): the options, and ``chance_deck``, the Chance table they play with;
+    read-only, as ``Rules`` is."""
+
+    @property
+    def chance_deck(self) -> object:
+        """The Chance deck table these rules play with."""
+        starter = sys.modules["monopoly_lesson.starter"]
+        return starter.standard_chance_deck if self.chance == "standard" else starter.chance_deck
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}")
+
+
+class Discarded(io.TextIOBase):
+    """Where a re-run's narration goes: nowhere (a long run's would fill the memory)."""
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+
 def _too_slow(signum: int, frame: object) -> None:
     if ROOM is not None and ROOM.phase == "cells":
         raise TooSlow(f"this cell took more than {CELL_SECONDS} s here, and was cut short")
@@ -427,10 +535,13 @@ def _too_slow(signum: int, frame: object) -> None:
 
 
 def _takes_rules(take_turn: object) -> bool:
+    """Whether ``take_turn`` takes a ``rules`` keyword, as ``rules.takes_rules`` decides it
+    (a ``**keywords`` parameter takes it too)."""
     try:
-        return "rules" in inspect.signature(take_turn).parameters  # type: ignore[arg-type]
+        parameters = inspect.signature(take_turn).parameters.values()  # type: ignore[arg-type]
     except (TypeError, ValueError):
         return False
+    return any(p.name == "rules" or p.kind is p.VAR_KEYWORD for p in parameters)
 
 
 def _clip(text: str, limit: int = TEXT_LIMIT) -> str:
@@ -477,6 +588,11 @@ def _answer(
     if kind == "reached":
         return list(room.reached)
     room.phase = "turns"
+    if kind == "rerun" and not room.game:
+        again = rerun(given, namespace.get("take_turn"), asked["run"], state["rules"], state["slow"])
+        if again.get("error", "").startswith("TooSlow") and not state["slow"]:
+            state["slow"] = f"an earlier re-run ran too long ({again['error']})"
+        return again
     if kind == "game" and not room.game:
         played = play_game(
             given, namespace.get("take_turn"), asked["game"], state["rules"], state["slow"]

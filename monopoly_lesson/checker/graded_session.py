@@ -10,6 +10,11 @@ use the package's engine (or read its files, or a stored solution) is told so by
 
 The random games' seeds are drawn from the notebook's code, so that no answer can be worked
 out in advance and pasted in, and the same notebook is always graded on the same games.
+
+The simulations whose results the notebook's kernel reports are re-run in the same process,
+after the games, with the take_turn loaded there (:class:`Run`): a result is the student's
+own only if its re-run there gives the tallies the kernel reported, so the kernel says what
+its results are but no longer decides whether they are its take_turn's.
 """
 
 from __future__ import annotations
@@ -21,11 +26,13 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..grading import GradeBook, GradingReport, rule_games
-from ..rules import LESSON_RULES
+from ..rules import LESSON_RULES, Rules
+from .answers import MalformedAnswer, read_tallies
 from .isolation import Sandbox
 from .kernel_session import ANSWER_LIMIT, Unanswered
 from .sandbox import ProcessGuard, launcher_command
@@ -33,6 +40,7 @@ from .sandbox import ProcessGuard, launcher_command
 __all__ = [
     "SCRIPT",
     "GradedProcess",
+    "Run",
     "TakeTurnGrade",
     "grade_take_turn",
     "graded_seed",
@@ -131,6 +139,17 @@ class GradedProcess:
         self.folder.cleanup()
 
 
+@dataclass(frozen=True)
+class Run:
+    """A simulation whose results the notebook reports, to re-run with its take_turn: the
+    variable that holds it, ``simulate``'s parameters (``games``, ``turns``, ``players``,
+    ``seed``, and ``rules`` as a dict of ``Rules``' fields) and the tallies reported."""
+
+    name: str
+    parameters: dict
+    counts: list[int]
+
+
 @dataclass
 class TakeTurnGrade:
     """What the graded process showed of a notebook's take_turn, and its grade."""
@@ -141,6 +160,8 @@ class TakeTurnGrade:
     rules: GradingReport | None = None
     failed_cells: list[str] = field(default_factory=list)
     stopped: str = ""  # why the graded process gave no usable answer ('' when it did)
+    reruns: dict[str, list[int] | str] = field(default_factory=dict)
+    """Each re-run simulation's tallies there, or why it has none, by variable name."""
 
 
 def grade_take_turn(
@@ -149,9 +170,12 @@ def grade_take_turn(
     memory: int,
     guard: ProcessGuard,
     sandbox: Sandbox | None = None,
+    runs: Sequence[Run] = (),
 ) -> TakeTurnGrade:
     """Run the notebook's code cells in a graded process (in ``sandbox``, unless None) and
-    grade its take_turn there on the games of ``chapter``'s checks (None: every rule)."""
+    grade its take_turn there on the games of ``chapter``'s checks (None: every rule); then
+    re-run the simulations ``runs`` with it, in order, until one gives the tallies the
+    notebook reports (the checker uses the first that does)."""
     cells = python_cells(sources)
     grade = TakeTurnGrade()
     room = GradedProcess(memory, sandbox)
@@ -176,6 +200,7 @@ def grade_take_turn(
         reached = read_reached(room.receive())
         grade.not_own = not_own(reached, withheld=loaded["withheld"])
         grade.rules = book.report() if playing and not grade.not_own else None
+        grade.reruns = _rerun(room, runs) if playing else {}
     except Unanswered as error:
         grade.stopped = str(error) if guard.remaining() > 0 else "the time limit ran out"
     finally:
@@ -189,6 +214,41 @@ def python_cells(sources: list[tuple[int, str]]) -> list[tuple[int, str]]:
 
     transform = TransformerManager().transform_cell
     return [(number, _python(transform, source)) for number, source in sources]
+
+
+def _rerun(room: GradedProcess, runs: Sequence[Run]) -> dict[str, list[int] | str]:
+    """The tallies of each of ``runs`` re-run in ``room``, or why it has none, until one gives
+    the tallies reported; one whose rules ``Rules`` refuses (as ``simulate`` would) is not
+    sent."""
+    again: dict[str, list[int] | str] = {}
+    for run in runs:
+        try:
+            Rules(**run.parameters["rules"])
+        except (TypeError, ValueError) as error:
+            again[run.name] = f"simulate refuses its rules: {error}"
+            continue
+        room.send({"kind": "rerun", "run": run.parameters})
+        try:
+            again[run.name] = _read_rerun(room.receive())
+        except Unanswered as error:
+            for rest in runs[len(again) :]:
+                again[rest.name] = f"the process that plays take_turn did not answer ({error})"
+            break
+        if again[run.name] == run.counts:
+            break
+    return again
+
+
+def _read_rerun(answer: object) -> list[int] | str:
+    """A re-run's tallies, or why it has none, read strictly."""
+    if isinstance(answer, dict) and set(answer) == {"error"} and isinstance(answer["error"], str):
+        return answer["error"][:400]
+    try:
+        if not (isinstance(answer, dict) and set(answer) == {"counts"}):
+            raise MalformedAnswer("not a re-run's tallies")
+        return read_tallies(answer["counts"])
+    except MalformedAnswer as error:
+        raise Unanswered(f"its re-run is not readable ({error})") from None
 
 
 def _python(transform: object, source: str) -> str:

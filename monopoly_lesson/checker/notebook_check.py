@@ -11,6 +11,13 @@ take_turn that is the package's reference engine or calls it, and code that chan
 package, the libraries its randomness comes from (numpy, random, pandas) or how the kernel
 runs code.
 
+A take_turn is graded, once the kernel and all it started have gone, in a process that holds
+only the exercise's starter classes (:mod:`monopoly_lesson.checker.graded_session`). The
+results a take_turn chapter checks are the kernel's to report, not to vouch for: each
+simulation result it reports is re-run with the notebook's take_turn in that same process,
+and is the student's own only if the re-run gives the tallies the kernel reported (the
+kernel re-runs nothing).
+
 What is graded depends on the notebook's chapter, the one whose handed-out cells it holds
 (:mod:`monopoly_lesson.checker.notebook_chapter`):
 take_turn and the results in chapters 1-6 (and 0, 7, 8 if they have one), the student's
@@ -53,7 +60,6 @@ from .answers import (
     read_results,
     read_strategy,
     read_strategy_games,
-    read_tallies,
     read_values,
 )
 from .capstone_check import (
@@ -81,6 +87,7 @@ from .exercise_answers import (
     grade_answers,
     not_answered,
 )
+from .graded_process import RERUN_LIMIT
 from .handed_out import fingerprint, handed_out
 from .kernel_hook import MARKER as WITHHELD
 from .notebook_chapter import Chapter, notebook_chapter, unrecognised
@@ -109,7 +116,6 @@ __all__ = [
 MAX_TIMEOUT = 24 * 3600  # seconds: the longest time limit a check accepts
 MAX_MEMORY_GB = 1024  # GB: the largest memory cap a check accepts
 MAX_GAMES = 100_000  # the most games a chapter-9 strategy may be asked to play
-RERUN_LIMIT = 3_000_000  # player-turns: a longer simulation is not re-run to verify it
 NOT_GRADED = (
     "Not graded: the notebook changes the package's own code, the libraries it uses (numpy, "
     "random, pandas) or how the kernel runs code (not allowed)"
@@ -138,6 +144,7 @@ class _Answers:
     described: dict | None = None
     reference: str = ""
     rules: GradingReport | None = None
+    results_found: list[dict] = field(default_factory=list)  # as the kernel reports them
     results: dict | None = None
     results_notes: list[str] = field(default_factory=list)
     strategies_found: dict[str, dict] = field(default_factory=dict)
@@ -345,10 +352,11 @@ def _take_turn(
     answers: _Answers,
     limits: tuple[ProcessGuard, int, Sandbox | None],
 ) -> None:
-    """Grade take_turn where only the starter classes are given (see ``graded_session``):
-    a required take_turn that is missing, or the placeholder as handed out, is not
-    answered, and plays no game."""
-    from .graded_session import grade_take_turn
+    """Grade take_turn where only the starter classes are given (see ``graded_session``),
+    and re-run there the simulations whose results the kernel reported, to find the
+    student's own: a required take_turn that is missing, or the placeholder as handed out,
+    is not answered, and plays no game."""
+    from .graded_session import Run, grade_take_turn
 
     guard, memory, sandbox = limits
     graded = _graded_chapter(chapter)
@@ -356,7 +364,14 @@ def _take_turn(
     if chapter.take_turn == "required" and _handed_out_take_turn(code):
         answers.take_turn_unanswered = True
         return
-    grade = grade_take_turn(sources, graded, memory, guard, sandbox)
+    runs = [
+        Run(item["name"], run, item["counts"])
+        for item in answers.results_found
+        if (run := _rerun_of(item)) is not None
+    ]
+    if runs:
+        answers.stage += " and the re-runs of the notebook's simulations"
+    grade = grade_take_turn(sources, graded, memory, guard, sandbox, runs)
     if grade.stopped:
         answers.unusable = (
             TOO_LONG
@@ -370,6 +385,47 @@ def _take_turn(
         return
     answers.reference = code.reference_use() or grade.not_own
     answers.rules = None if answers.reference else grade.rules
+    _find_results(code, answers, grade.reruns)
+
+
+def _find_results(
+    code: SubmissionCode, answers: _Answers, reruns: dict[str, list[int] | str]
+) -> None:
+    """The results of the student's own simulation: the first of those the kernel reported
+    that the graded process's re-run with the final take_turn confirms (``reruns``), or that
+    needs none; each one passed over is noted, saying why."""
+    verified: list[list[int]] = []
+    for item in answers.results_found:
+        note = _verify(item, code.names.get(item["name"], "unknown"), verified, reruns)
+        if note is None:
+            answers.results = item
+            return
+        answers.results_notes.append(f"{item['name']}: {note}")
+
+
+def _verify(
+    item: dict, kind: str, verified: list[list[int]], reruns: dict[str, list[int] | str]
+) -> str | None:
+    """None if ``item`` holds the student's own results, else why it is not used: a table
+    whose counts are a verified simulation's, or that the code says is the student's own; a
+    simulation of the reference engine that the graded process's re-run repeats exactly
+    (``reruns``), or, too long to re-run, that the code says is the student's own. ``kind``
+    is what the code says of the variable (``SubmissionCode.names``)."""
+    if item["kind"] == "table":
+        if item["counts"] in verified or kind in ("own", "result:own"):
+            return None
+        return "not made by a simulation of your take_turn"
+    if item["engine"] != "reference":
+        return "made by the package's fast engine, not your take_turn"
+    if _rerun_of(item) is None:
+        return None if kind == "result:own" else "too long to re-run with your take_turn"
+    again = reruns.get(item["name"], "not re-run")
+    if isinstance(again, str):
+        return f"could not be re-run with your take_turn ({again})"
+    if again != item["counts"]:
+        return "re-running its simulation with your final take_turn gives other tallies"
+    verified.append(item["counts"])
+    return None
 
 
 def _handed_out_take_turn(code: SubmissionCode) -> bool:
@@ -455,70 +511,21 @@ class _Questions:
             await self.exercises(chapter.exercises)
 
     async def results(self) -> None:
-        """The results of the student's own simulation, if the notebook binds a take_turn
-        (used only if take_turn is then graded as the student's own: see :func:`_take_turn`)."""
+        """The notebook's simulation results and results tables, the likeliest first, if it
+        binds a take_turn: the kernel only reports them; which is the student's own is
+        decided once take_turn is graded (see :func:`_take_turn`)."""
+        from .kernel_session import Unanswered
+
         if "take_turn" not in self.code.names or _handed_out_take_turn(self.code):
             return
         self.answers.stage = "reading the results of the notebook's simulation"
-        found = await self.results_found()
-        rerun = self.send_rerun(found[0]) if found else None
-        await self.find_results(found, rerun)
-
-    async def results_found(self) -> list[dict]:
-        """The notebook's simulation results and results tables, the likeliest first."""
-        from .kernel_session import Unanswered
-
         try:
             found = read_results(await self.ask({"kind": "results"}))
         except (Unanswered, MalformedAnswer) as error:
             self.answers.results_notes.append(f"the results could not be read ({error})")
-            return []
+            return
         found.sort(key=lambda item: (item["kind"] != "simulation", item["name"] != "result"))
-        return found
-
-    def send_rerun(self, item: dict) -> tuple[str, str] | None:
-        """Ask for the re-run of ``item`` at once, if checking it needs one (name, question)."""
-        run = _rerun_of(item)
-        if run is None:
-            return None
-        return item["name"], self.session.send({"kind": "rerun", "run": run})
-
-    async def find_results(self, found: list[dict], rerun: tuple[str, str] | None) -> None:
-        """The results of the student's own simulation: re-run with its take_turn where
-        possible."""
-        verified: list[list[int]] = []
-        for item in found:
-            asked = rerun[1] if rerun and rerun[0] == item["name"] else None
-            note = await self.verify(item, verified, asked)
-            if note is None:
-                self.answers.results = item
-                return
-            self.answers.results_notes.append(f"{item['name']}: {note}")
-
-    async def verify(self, item: dict, verified: list[list[int]], asked: str | None) -> str | None:
-        """None if ``item`` holds the student's own results, else why it is not used."""
-        from .kernel_session import Unanswered
-
-        kind = self.code.names.get(item["name"], "unknown")
-        if item["kind"] == "table":
-            if item["counts"] in verified or kind in ("own", "result:own"):
-                return None
-            return "not made by a simulation of your take_turn"
-        if item["engine"] != "reference":
-            return "made by the package's fast engine, not your take_turn"
-        run = _rerun_of(item)
-        if run is None:
-            return None if kind == "result:own" else "too long to re-run with your take_turn"
-        try:
-            if asked is None:
-                asked = self.session.send({"kind": "rerun", "run": run})
-            again = read_tallies(await self.session.receive(asked))
-        except (Unanswered, MalformedAnswer) as error:
-            return f"could not be re-run with your take_turn ({error})"
-        if again != item["counts"]:
-            return "re-running its simulation with your final take_turn gives other tallies"
-        verified.append(item["counts"])
-        return None
+        self.answers.results_found = found
 
     async def exercises(self, exercises: tuple[Exercise, ...]) -> None:
         """The values of the variables that hold the exercises' answers."""
@@ -663,7 +670,7 @@ def _graded_chapter(chapter: Chapter) -> int | None:
 
 
 def _rerun_of(item: dict) -> dict | None:
-    """The run to ask the kernel to repeat to verify a simulation result (None: no re-run)."""
+    """The run the graded process repeats to verify a simulation result (None: no re-run)."""
     if item["kind"] != "simulation" or item["engine"] != "reference":
         return None
     if item["games"] * item["turns"] * item["players"] > RERUN_LIMIT:

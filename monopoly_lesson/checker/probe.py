@@ -9,8 +9,9 @@ the ordinary objects a student uses (``Player``, ``SpaceTracker``, ``PresetDice`
 the tallies, the token, the jail state, the rolls and cards used and what was narrated.
 Nothing here decides whether a turn is right; the checker does, with the reference engine
 on its side. The checker asks a submission's kernel its other questions here: the results of
-its simulations and the values of the variables that hold exercise answers
-(:func:`values_in`); chapter 9's strategies are played in the graded process
+its simulations (which it re-runs with the take_turn in the graded process, not
+here) and the values of the variables that hold exercise answers (:func:`values_in`);
+chapter 9's strategies are played in the graded process
 (:mod:`monopoly_lesson.checker.strategy_probe`).
 """
 
@@ -135,31 +136,12 @@ def results_in(namespace: dict) -> list[dict]:
     return found
 
 
-def rerun(take_turn: Callable[..., None], run: dict) -> list[int]:
-    """The tallies ``simulate`` gives with ``take_turn`` for the parameters of a recorded run."""
-    from ..simulation import simulate
-
-    result = simulate(
-        games=run["games"],
-        turns=run["turns"],
-        players=run["players"],
-        seed=run["seed"],
-        rules=Rules(**run["rules"]),
-        progress=False,
-        take_turn=with_signature(take_turn),
-    )
-    return _counts(result.counts)
-
-
 def answer(request: str, namespace: dict) -> str:
     """Answer one of the checker's requests (JSON) about the notebook's variables, as JSON."""
     asked = json.loads(request)
-    fn = namespace.get("take_turn")
     kind = asked["kind"]
     if kind == "results":
         return json.dumps(results_in(namespace))
-    if kind == "rerun":
-        return json.dumps(rerun(fn, asked["run"]))  # type: ignore[arg-type]
     if kind == "values":
         return json.dumps(values_in(namespace, asked["names"]))
     raise ValueError(f"no such question: {kind!r}")
