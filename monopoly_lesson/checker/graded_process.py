@@ -589,7 +589,8 @@ def _answer(
         return list(room.reached)
     room.phase = "turns"
     if kind == "rerun" and not room.game:
-        again = rerun(given, namespace.get("take_turn"), asked["run"], state["rules"], state["slow"])
+        take_turn = namespace.get("take_turn")
+        again = rerun(given, take_turn, asked["run"], state["rules"], state["slow"])
         if again.get("error", "").startswith("TooSlow") and not state["slow"]:
             state["slow"] = f"an earlier re-run ran too long ({again['error']})"
         return again
