@@ -523,3 +523,13 @@ def test_results_the_kernel_made_up_are_not_the_students_own(tmp_path, cheat):
     assert (
         "not used: result: re-running its simulation with your final take_turn gives other tallies"
     ) in done.stdout, done.stdout
+
+
+def test_a_take_turn_that_catches_every_interruption_is_stopped_all_the_same():
+    """The alarm rings again each second; past a few caught ones the process ends."""
+    stubborn = (
+        TURN + "    while True:\n        try:\n            while True:\n                pass\n"
+        "        except BaseException:\n            pass\n"
+    )
+    grade = graded(stubborn)
+    assert grade.stopped == "the graded process stopped", grade

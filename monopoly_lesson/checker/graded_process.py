@@ -290,7 +290,7 @@ def run_cells(cells: list, namespace: dict, statements: bool = False) -> list[st
             codes = _compiled(f"<cell {number}>", source, statements)
         except (SyntaxError, ValueError, RecursionError) as error:
             codes, errors = [], [error]
-        signal.setitimer(signal.ITIMER_REAL, CELL_SECONDS, 1)  # again each second, if caught
+        _arm(CELL_SECONDS)
         try:
             for code in codes:
                 try:
@@ -402,7 +402,7 @@ def play_game(
         return {"turns": [], "failed": {**failed, "state": observe(starter, seat)}}
     extra = {"rules": GivenRules(**rules)} if _takes_rules(take_turn) else {}
     turns: list[dict] = []
-    signal.setitimer(signal.ITIMER_REAL, GAME_SECONDS)
+    _arm(GAME_SECONDS)
     try:
         for _ in range(game["turns"]):
             said = io.StringIO()
@@ -456,7 +456,7 @@ def rerun(
         )
         with contextlib.redirect_stdout(Discarded()):
             for game_seed in starter._child_seeds(run["seed"], run["games"]):
-                signal.setitimer(signal.ITIMER_REAL, GAME_SECONDS)
+                _arm(GAME_SECONDS)
                 rng = np.random.default_rng(game_seed)  # one stream per game
                 dice = starter.RandomDice(rng, sides=rules.dice_sides)
                 chance, community = (deck.fresh(rng) for deck in decks)
@@ -526,7 +526,24 @@ class Discarded(io.TextIOBase):
         return len(text)
 
 
+IGNORED_ALARMS = 5
+"""The alarms after the first that code may catch and go on (one a second): then this
+process ends, as nothing else would stop it."""
+_alarms = {"rung": 0}
+
+
+def _arm(seconds: float) -> None:
+    """Ring the alarm in ``seconds``, then again each second until it is stopped."""
+    _alarms["rung"] = 0
+    signal.setitimer(signal.ITIMER_REAL, seconds, 1)
+
+
 def _too_slow(signum: int, frame: object) -> None:
+    """The alarm of a cell or a game that runs too long: an error raised where the code is,
+    again each second while it goes on; after :data:`IGNORED_ALARMS` more, the process ends."""
+    _alarms["rung"] += 1
+    if _alarms["rung"] > 1 + IGNORED_ALARMS:
+        os._exit(75)  # the checker hears no answer: "the graded process stopped"
     if ROOM is not None and ROOM.phase == "cells":
         raise TooSlow(f"this cell took more than {CELL_SECONDS} s here, and was cut short")
     if ROOM is not None and ROOM.game:
@@ -553,7 +570,7 @@ def play_strategy_games(recorder: types.ModuleType, value: object, games: list) 
     its own, and record its answers (see ``strategy_probe.play_recorded``)."""
     records = []
     for game in games:
-        signal.setitimer(signal.ITIMER_REAL, GAME_SECONDS, 1)  # again each second, if caught
+        _arm(GAME_SECONDS)
         try:
             records += recorder.play_recorded(value, [game])
         finally:
