@@ -17,10 +17,13 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
+import os
 import threading
 import weakref
 from collections import deque
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import pandas as pd
 
@@ -29,6 +32,7 @@ from ..checks import at_the_call, is_list
 from .engine import MonopolyGame
 from .person import PERSON, Question, You
 from .state import HOTEL
+from .trade import Trade
 
 __all__ = ["DEFAULT_STRATEGIES", "GameStepperState"]
 
@@ -148,6 +152,67 @@ class GameStepperState:
             value = question.check(value)
         self._hand_over(lambda: self._table.answer(value))
 
+    def undo(self, answers: int = 1) -> None:
+        """Take back the last ``answers`` answers: the game is played again from its seed
+        with the answers before them, turn by turn, to the question the first of them
+        answered, which is open again (a game is replayed exactly by its answers)."""
+        with at_the_call():
+            given = len(self.answers)
+            if isinstance(answers, bool) or not isinstance(answers, int) or answers < 1:
+                raise ValueError(f"answers must be a whole number from 1 up, got {answers!r}.")
+            if answers > given:
+                raise ValueError(
+                    f"answers: only {given} answer{'s' * (given != 1)} to take back, got {answers}."
+                )
+        self.replay(self.answers[: given - answers])
+
+    def replay(self, answers: Sequence[object]) -> None:
+        """A new game of the same seed, played turn by turn with ``answers`` (checked as the
+        constructor's are) until a question they do not answer is open, or the game ends."""
+        self.reset(answers=list(answers))
+        while self.question is None and not self.over:
+            self._step("turn")
+
+    def save(self, path: str | os.PathLike) -> Path:
+        """Write the game to ``path`` as a small JSON file: the strategies (by name), the
+        seed, the round limit, trading and the answers given; :meth:`load` plays it again."""
+        with at_the_call():
+            names = [s for s in self.strategies if isinstance(s, str)]
+            if not is_list(self.strategies) or len(names) != len(self.strategies):
+                raise ValueError(
+                    "save: only a game of strategies given by name (such as 'you', "
+                    "'heuristic', 'league') can be saved: a strategy object cannot be written."
+                )
+            data = {
+                "saved": SAVED,
+                "strategies": names,
+                "seed": self.seed,
+                "max_rounds": self.max_rounds,
+                "trading": self.trading,
+                "answers": [encode_answer(a) for a in self.answers],
+            }
+        target = Path(path)
+        target.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        return target
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> GameStepperState:
+        """The game saved in ``path`` (see :meth:`save`), played again to where it was."""
+        with at_the_call():
+            data = read_saved(Path(path))
+            state = cls(
+                data["strategies"],
+                seed=data["seed"],
+                max_rounds=data["max_rounds"],
+                trading=data["trading"],
+            )
+        state.replay(data["answers"])
+        problem = state._table.problem
+        root = getattr(problem, "__cause__", None) or problem
+        if isinstance(root, ValueError) and "does not answer the question" in str(root):
+            raise ValueError(f"{path}: {root}")  # an answer the saved game does not meet
+        return state
+
     def _step(self, step: str) -> None:
         question = self.question
         if question is not None:
@@ -237,6 +302,50 @@ class GameStepperState:
     def tokens(self) -> dict[str, int]:
         """Where each player still in the game stands."""
         return {p.name: p.token.pos for p in self.game.state.players if p.in_game}
+
+
+# ---------------------------------------------------------------------------
+# A saved game: a small JSON file
+# ---------------------------------------------------------------------------
+
+SAVED = "monopoly-lesson game 1"
+"""What a saved game's ``saved`` field says (and the version of its layout)."""
+SAVED_KEYS = {"saved", "strategies", "seed", "max_rounds", "trading", "answers"}
+
+
+def encode_answer(answer: object) -> object:
+    """An answer as JSON: itself, or ``{"trade": [partner, give, take, cash]}``; a
+    ``("sell", 19)`` becomes a list, which :func:`decode_answer` turns back."""
+    if isinstance(answer, Trade):
+        return {"trade": [answer.partner, list(answer.give), list(answer.take), answer.cash]}
+    if isinstance(answer, tuple):
+        return list(answer)
+    return answer
+
+
+def decode_answer(value: object) -> object:
+    """An answer read from a saved game (the rules check it when the game meets it)."""
+    if isinstance(value, dict) and set(value) == {"trade"} and isinstance(value["trade"], list):
+        partner, give, take, cash = (*value["trade"], None, None, None, None)[:4]
+        return Trade(partner, tuple(give or ()), tuple(take or ()), cash)  # type: ignore[arg-type]
+    if isinstance(value, list):
+        return tuple(value)
+    return value
+
+
+def read_saved(path: Path) -> dict:
+    """A saved game's fields, read strictly: a ValueError says what is wrong with the file."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such file (a game saved with save(path))") from None
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        raise ValueError(f"{path} is not a saved game ({type(error).__name__})") from None
+    if not isinstance(data, dict) or data.get("saved") != SAVED or set(data) != SAVED_KEYS:
+        raise ValueError(f"{path} is not a saved game (a file written by save(path))")
+    if not isinstance(data["answers"], list):
+        raise ValueError(f"{path}: its answers are not a list")
+    return {**data, "answers": [decode_answer(a) for a in data["answers"]]}
 
 
 # ---------------------------------------------------------------------------
