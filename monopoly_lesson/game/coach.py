@@ -29,7 +29,7 @@ import warnings
 from collections import Counter, deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -44,6 +44,9 @@ from .state import PRICE, GameState, PlayerRandom, PlayerState
 from .strategies import Strategy
 from .streams import GameStreams, StreamExhausted
 from .tournament import wilson_interval
+
+if TYPE_CHECKING:  # the stepper is only read here, as the widget holds it
+    from .stepper import GameStepperState
 
 __all__ = [
     "ENGINES",
@@ -220,7 +223,7 @@ def coach(
     )
 
 
-def coach_stepper(state: object, **options: Any) -> Coaching:
+def coach_stepper(state: GameStepperState, **options: Any) -> Coaching:
     """The coach at the open question of a game stepper (the game widget's ``state``, a
     :class:`~monopoly_lesson.game.stepper.GameStepperState`); ``options`` as :func:`coach`'s.
     ``coach_stepper(state).describe()`` is its text."""
@@ -229,7 +232,7 @@ def coach_stepper(state: object, **options: Any) -> Coaching:
         raise TypeError(f"state must be a GameStepperState, got {type(state).__name__}.")
     if question is None:
         raise ValueError("no question is open: the coach answers at a person's question.")
-    return coach(state.game, question, state.answers, **options)  # type: ignore[attr-defined]
+    return coach(state.game, question, state.answers, **options)
 
 
 def coach_text(game: MonopolyGame, question: Question, answers: Sequence[object]) -> str:
@@ -345,8 +348,10 @@ class _Branch(You):
         if self.given:
             self.used += 1
             return question.check(self.given.popleft())
-        if self.met or self.reached is None:
-            raise _Reached  # a second question: the replay went astray
+        if self.reached is None:
+            raise _Reached(f"your answers ran out at an earlier question ({question.text!r})")
+        if self.met:
+            raise _Reached(f"a second question met in a play-out ({question.text!r})")
         self.met = True
         self.reached(game, me, question)
         return question.check(self.choice)
