@@ -96,6 +96,7 @@ bench: $(VENV)/.lesson-installed
 	$(BIN)/python benchmarks/bench_engines.py
 	$(BIN)/python benchmarks/bench_game.py
 	$(BIN)/python benchmarks/bench_fast_game.py
+	$(BIN)/python benchmarks/bench_coach.py
 	$(BIN)/python benchmarks/bench_check_submissions.py
 
 # Every line of the compiled money rules proven run: the equality games with numba's JIT

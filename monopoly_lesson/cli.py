@@ -40,7 +40,8 @@ from .evolution.operators import (
 from .evolution.run import BENCHMARK_OPPONENTS, EvolutionResult, evolve, fitness_summary
 from .exact import MAX_SIDES, euler84, expected_tallies
 from .game.chromosomes import CHROMOSOME_PLAYERS
-from .game.engine import play_monopoly
+from .game.coach import coach_text
+from .game.engine import MonopolyGame, play_monopoly
 from .game.person import PERSON, You
 from .game.plugins import SHIPPED_PLAYERS, strategy_named
 from .game.state import MAX_PLAYERS, MIN_PLAYERS
@@ -617,10 +618,10 @@ One name plays every seat; otherwise give one name per player.
 
 A person plays too: --you SEAT seats you there (or name you in --strategy), the strategies
 fill the other seats in order, and each of your decisions is asked in the terminal, with
-the game narrated. Enter takes the default, ? lists the choices, b shows the board; an
-answer that breaks a rule is asked again, with the rule. Answers may be piped in. Ctrl-C
-(exit 130) or the end of input, Ctrl-D (exit 1), stops the game and prints the command
-that replays your answers (--answers 'y;150;n;...', or --answers @FILE, one a line).
+the game narrated. Enter takes the default, ? lists the choices, b shows the board, c asks the
+coach (each choice's win chance); an illegal answer is asked again, with the rule. Answers may
+be piped in. Ctrl-C (exit 130) or the end of input, Ctrl-D (exit 1), stops the game and prints
+the command that replays your answers (--answers 'y;150;n;...', or --answers @FILE, one a line).
 
 examples:
   {PROG} play --strategy heuristic,always,rga,never --seed 1
@@ -773,10 +774,12 @@ def _play_with_you(args: argparse.Namespace, names: list[str], seats: list[objec
     the end of input stops it with the command that replays the answers given."""
     terminal = Terminal(_answers_to_replay(args.answers))
     seats[names.index(PERSON)] = You(answer=terminal)
+    game = MonopolyGame(
+        seats, seed=args.seed, max_rounds=args.max_rounds, verbose=True, trading=args.trading
+    )
+    terminal.coach = lambda question, answers: coach_text(game, question, answers)
     try:
-        return play_monopoly(
-            seats, seed=args.seed, max_rounds=args.max_rounds, verbose=True, trading=args.trading
-        )
+        return game.play()
     except KeyboardInterrupt:
         print(
             f"\n{PROG} play: stopped in round {terminal.round} (Ctrl-C); "

@@ -491,6 +491,17 @@ class CardDeck:
         """The cards still to deal before the next shuffle, the next one first."""
         return (*reversed(self._preset), *reversed(self._pile))
 
+    def restack(self, to_deal: Sequence[int]) -> None:
+        """Deal ``to_deal`` (the next card first) before the next shuffle: the cards still to
+        deal, in another order (a game carried on with its unseen cards shuffled anew)."""
+        cards = [self._known(n) for n in to_deal]
+        if sorted(cards) != sorted(self.to_deal):
+            raise ValueError(
+                f"restack takes the cards still to deal, {sorted(self.to_deal)}, in any "
+                f"order; got {cards}."
+            )
+        self._preset, self._pile = [], cards[::-1]
+
     def card(self, number: int) -> str:
         """Return the text of card ``number`` (1-based)."""
         return self.cards[self._known(number) - 1]

@@ -14,7 +14,7 @@ import numpy as np
 
 from monopoly_lesson.game import fast_loop as loop
 from monopoly_lesson.game.engine import MonopolyGame
-from monopoly_lesson.game.fast import _movement, strategy_codes
+from monopoly_lesson.game.fast import _movement, state_vector, strategy_codes
 from monopoly_lesson.game.plugins import make_strategy
 from monopoly_lesson.game.state import BANK, HOTEL, LOT_SPACES, PlayerState
 from monopoly_lesson.game.strategies import Passive, Strategy
@@ -119,9 +119,9 @@ BOTH_ENGINES: list[str] = []  # the scenarios whose turns both engines played (f
 
 
 def compiled_twin(g: MonopolyGame) -> tuple[np.ndarray, np.ndarray] | None:
-    """The fast whole game's state vector and genes for ``g`` as it is now, with ``g``'s
-    remaining preset dice and its decks' next cards and shuffles as streams; None when a
-    strategy is one the fast engine does not play."""
+    """The fast whole game's state vector and genes for ``g`` as it is now (the package's
+    own :func:`state_vector`), with ``g``'s remaining preset dice and its decks' next
+    shuffles as streams; None when a strategy is one the fast engine does not play."""
     try:
         codes = strategy_codes([p.strategy for p in g.state.players])
     except ValueError:
@@ -136,11 +136,10 @@ def compiled_twin(g: MonopolyGame) -> tuple[np.ndarray, np.ndarray] | None:
     s = loop.new_game(
         len(g.state.players), 1, streams, np.array([len(faces), SHUFFLES_AHEAD, 0], np.int64)
     )
-    _set_players(s, g, codes)
-    _set_lots(s, g)
-    _set_decks(s, g, decks)
-    s[loop.ROUND], s[loop.TRADING] = g.state.round, int(g.trading)
-    s[loop.UNI_AT] = codes.genes.size
+    loop.start_from(s, state_vector(g.state))
+    for p in range(len(g.state.players)):
+        s[loop.KIND + p], s[loop.GENE_AT + p] = codes.kind[p], codes.offsets[p]
+    s[loop.TRADING], s[loop.UNI_AT] = int(g.trading), codes.genes.size
     return s, codes.genes
 
 
@@ -148,35 +147,6 @@ def _next_shuffles(deck: CardDeck) -> np.ndarray:
     """The permutations the deck's generator gives its next shuffles (held cards left in)."""
     rng = copy.deepcopy(deck.rng)
     return np.array([rng.permutation(len(deck.cards)) + 1 for _ in range(SHUFFLES_AHEAD)])
-
-
-def _set_players(s: np.ndarray, g: MonopolyGame, codes) -> None:
-    for p, state in enumerate(g.state.players):
-        s[loop.CASH + p], s[loop.ALIVE + p] = state.cash, int(state.in_game)
-        s[loop.ST + p] = state_of(state.token)
-        s[loop.KIND + p], s[loop.GENE_AT + p] = codes.kind[p], codes.offsets[p]
-
-
-def _set_lots(s: np.ndarray, g: MonopolyGame) -> None:
-    for space, lot in g.state.lots.items():
-        s[loop.OWNER + space] = loop.BANK if lot.owner is None else lot.owner - 1
-        s[loop.MORT + space], s[loop.BLD + space] = int(lot.mortgaged), lot.buildings
-    s[loop.HOUSES_LEFT], s[loop.HOTELS_LEFT] = g.state.bank_houses, g.state.bank_hotels
-    loop.recount_bits(s)  # the lots were written directly
-
-
-def _set_decks(s: np.ndarray, g: MonopolyGame, decks: list[CardDeck]) -> None:
-    for d, deck in enumerate(decks):
-        pile = list(reversed(deck.to_deal))  # the next card last
-        s[loop.PILE + loop.DECK_CARDS * d : loop.PILE + loop.DECK_CARDS * d + len(pile)] = pile
-        s[loop.PLEN + d] = len(pile)
-        for card in deck.held:
-            s[loop.HELD + (loop.DECK_CARDS + 1) * d + card] = 1
-    names = [deck.name for deck in decks]
-    for p, state in enumerate(g.state.players):
-        for k, (name, card) in enumerate(state.jail_cards):
-            s[loop.CARDS + loop.DECKS * p + k] = names.index(name) * loop.HELD_CODE + card
-        s[loop.NCARDS + p] = len(state.jail_cards)
 
 
 def compiled_view(s: np.ndarray, players: int) -> dict:

@@ -142,6 +142,28 @@ def test_the_printed_command_replays_the_same_game_and_plays_on(capsys, monkeypa
     assert narration(again)[: len(played)] == played  # the same game, to where it stopped
 
 
+def test_c_shows_the_coach_and_changes_nothing_in_the_game(capsys, monkeypatch):
+    """c at a question prints each choice's win chance, the league player's answer, and
+    asks again; the game, its narration and the answers to replay are those without it."""
+    typed = ["n", "150", "", "y", "", "", ""]
+    with_c = "".join(f"c\n{answer}\n" for answer in typed)
+    without = "".join(f"{answer}\n" for answer in typed)
+    status, coached, err = play(capsys, monkeypatch, with_c, "--you", "1", *FIELD, "--seed", "3")
+    again, plain, plain_err = play(
+        capsys, monkeypatch, without, "--you", "1", *FIELD, "--seed", "3"
+    )
+    assert status == again == 1 and err == plain_err and "--answers" in err
+    advice = re.findall(r"> c\nCoach \(200 play-outs of each choice; after it, the league", coached)
+    assert len(advice) == len(typed)
+    assert re.search(
+        r"\nBuy: you win \d+% \(\d+% to \d+%\) of 200 play-outs; Do not buy: ", coached
+    )
+    assert re.search(r"\nNo bid: you win \d+% .*; Bid \$\d+: \d+%", coached)
+    assert "The league player would" in coached
+    shown = re.compile(r"^.*> c\n(?:(?!.*\[Enter: ).*\n)*", re.MULTILINE)
+    assert shown.sub("", coached) == plain
+
+
 def test_answers_from_a_file_one_a_line(capsys, monkeypatch, tmp_path):
     path = tmp_path / "answers.txt"
     path.write_text("n\n150\n\n")  # an empty line: the default (no trade)

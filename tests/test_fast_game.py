@@ -15,7 +15,7 @@ import pytest
 from monopoly_lesson.game import fast_loop as loop
 from monopoly_lesson.game.chromosomes import BGA, EGA, RGA, SGA, TGA
 from monopoly_lesson.game.engine import MonopolyGame
-from monopoly_lesson.game.fast import fast_games, strategy_codes
+from monopoly_lesson.game.fast import fast_games, state_vector, strategy_codes
 from monopoly_lesson.game.state import LOT_SPACES
 from monopoly_lesson.game.strategies import Passive
 from monopoly_lesson.game.streams import GameStreams, StreamExhausted
@@ -140,6 +140,91 @@ def test_the_fast_engine_plays_the_reference_games_with_trading(first):
     traded = []
     assert compare_chunk(first, trading=True, traded=traded) == []
     assert sum(n > 0 for n in traded) > len(traded) / 3, "trades happen in many games"
+
+
+def game_in_progress(g, trading):
+    """Game ``g``: 2 to 8 members of the pool, seeded, played by the reference engine for a
+    number of turns chosen from ``g`` (a few to most of a game); None if it ended by then."""
+    members = pool(g)
+    who = seating(g)
+    game = MonopolyGame([members[i] for i in who], seed=g, trading=trading)
+    for _ in range(int(np.random.default_rng(g).integers(1, 60 * len(who)))):
+        game.play_turn()
+        if game.over:
+            return None
+    return game, members, who
+
+
+def rounds_from(game, max_rounds=100):
+    """The reference engine playing on ``game`` (its draws already set): the state after
+    every round from the one it is in, and the result."""
+    snapshots, played = [], game.state.round
+    while not game.over:
+        game.play_turn()
+        if game.over or game.state.round != played:
+            snapshots.append(snapshot(game.state))
+            played = game.state.round
+    return snapshots, game.result()
+
+
+def continued_otherwise(g, trading, change=None):
+    """Whether game ``g`` in progress, continued by both engines from its state with the
+    same streams, differs in a round or at the end (None: it ended before); ``change``
+    alters the compiled engine's start."""
+    found = game_in_progress(g, trading)
+    if found is None:
+        return None
+    game, members, who = found
+    start, first = state_vector(game.state), game.state.round
+    if change is not None:
+        change(start)
+    streams = GameStreams.draw(50_000 + g, len(who))
+    out = fast_games(
+        strategy_codes(members),
+        who[None],
+        streams=[streams],
+        starts=start[None],
+        trace=True,
+        trading=trading,
+    )
+    game.draw_from(streams)
+    expected, result = rounds_from(game)
+    players = len(who)
+    got = [compiled_snapshot(out["trace"][0, r], players) for r in range(first - 1, 100)]
+    finish = [result.finish_order.index(seat) + 1 for seat in range(1, players + 1)]
+    return not (
+        got[: len(expected)] == expected
+        and out["finish"][0].tolist() == finish
+        and out["net_worth"][0].tolist() == result.net_worth
+        and out["rounds"][0] == result.rounds
+        and not out["trace"][0, : first - 1].any()
+    )
+
+
+@pytest.mark.parametrize("trading", [False, True], ids=["without trading", "with trading"])
+def test_the_fast_engine_continues_a_game_in_progress_as_the_reference_engine_does(trading):
+    """A game played for some turns by the reference engine, then continued by both engines
+    from its state (state_vector: cash, places, jail, lots, bank, cards held, the decks'
+    cards still to deal, bankruptcies, the round and the seat to move) with the same
+    streams: every round after it the same, and the same end."""
+    compared = [continued_otherwise(g, trading) for g in range(150)]
+    assert [g for g, differs in enumerate(compared) if differs] == []
+    assert compared.count(False) >= 100, "most games are still in progress when continued"
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda s: s.__setitem__(loop.FIRST, (s[loop.FIRST] + 1) % 2),
+        lambda s: s.__setitem__(loop.ROUND, s[loop.ROUND] + 1),
+        lambda s: s.__setitem__(loop.CASH, s[loop.CASH] + 1),
+        lambda s: s.__setitem__(loop.PLEN, max(0, s[loop.PLEN] - 1)),
+    ],
+    ids=["seat to move", "round", "cash", "pile"],
+)
+def test_the_continued_games_comparison_can_fail(change):
+    """A start one seat, round, dollar or card off is told apart from the reference's."""
+    assert any(continued_otherwise(g, False, change) for g in range(10))
 
 
 def test_the_comparison_can_fail():

@@ -25,6 +25,7 @@ from monopoly_lesson.evolution.population_games import play_population_games
 from monopoly_lesson.game import fast as fg
 from monopoly_lesson.game import fast_loop as loop
 from monopoly_lesson.game.chromosomes import EGA, RGA, SGA, TGA
+from monopoly_lesson.game.engine import MonopolyGame
 from monopoly_lesson.game.fast import fast_games, genome_codes, strategy_codes
 from monopoly_lesson.game.streams import GameStreams
 
@@ -123,6 +124,72 @@ def test_streams_of_different_lengths_are_refused(codes):
     streams = [GameStreams.draw(0, 2), GameStreams.draw(1, 2, rolls=100)]
     with pytest.raises(ValueError, match="one length"):
         fast_games(codes, [[0, 1], [1, 0]], streams=streams)
+
+
+# -- games in progress ----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def start():
+    """The state vector of a 2-player game some turns in."""
+    game = MonopolyGame(["always", "heuristic"], seed=4)
+    for _ in range(30):
+        game.play_turn()
+    return fg.state_vector(game.state)
+
+
+def changed(start, slot, value):
+    s = start.copy()
+    s[slot] = value
+    return s[None]
+
+
+@pytest.mark.parametrize(
+    ("change", "error", "words"),
+    [
+        (lambda s: s, TypeError, "one state_vector"),  # 1-D: not one row per game
+        (lambda s: s[None, :-1], TypeError, "one state_vector"),
+        (lambda s: s[None].astype(float), TypeError, "whole numbers"),
+        (lambda s: np.vstack([s, s]), ValueError, "1 games, got 2"),
+        (lambda s: changed(s, loop.OWNER + 4, 2), ValueError, "owners must be from -1 to 1"),
+        (lambda s: changed(s, loop.BLD + 4, 6), ValueError, "buildings must be from 0 to 5"),
+        (lambda s: changed(s, loop.ST, 43), ValueError, "roll state"),
+        (lambda s: changed(s, loop.ALIVE + 2, 1), ValueError, "players beyond its seats"),
+        (lambda s: changed(s, loop.FIRST, 2), ValueError, "seat to move must be from 0 to 1"),
+        (lambda s: changed(s, loop.PLEN, 17), ValueError, "numbers of cards to deal"),
+        (lambda s: changed(s, loop.ROUND, 0), ValueError, "round must be from 1"),
+        (lambda s: changed(changed(s, loop.PLEN, 16)[0], loop.PILE, 0), ValueError, "to deal"),
+        (
+            lambda s: changed(changed(s, loop.NCARDS, 1)[0], loop.CARDS, 2 * loop.HELD_CODE),
+            ValueError,
+            "cards held",
+        ),
+        (
+            lambda s: changed(changed(s, loop.NGONE, 1)[0], loop.GONE, 5),
+            ValueError,
+            "bankrupt seats",
+        ),
+    ],
+)
+def test_games_in_progress_that_the_loop_would_misread_are_refused(start, change, error, words):
+    with pytest.raises(error, match=words):
+        fast_games(
+            strategy_codes(["always", "heuristic"]), [[0, 1]], seeds=[0], starts=change(start)
+        )
+
+
+def test_a_game_in_progress_is_played_on_from_its_round(start):
+    out = fast_games(
+        strategy_codes(["always", "heuristic"]), [[0, 1]], seeds=[0], starts=start[None]
+    )
+    fresh = fast_games(strategy_codes(["always", "heuristic"]), [[0, 1]], seeds=[0])
+    assert out["rounds"][0] >= start[loop.ROUND] and out["net_worth"][0].sum() != 3000
+    assert (out["net_worth"] != fresh["net_worth"]).any()
+
+
+def test_state_vector_takes_a_game_state():
+    with pytest.raises(TypeError, match="must be a GameState"):
+        fg.state_vector("a game")
 
 
 # -- rounds and flags ----------------------------------------------------------------

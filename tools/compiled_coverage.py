@@ -46,6 +46,8 @@ TESTS = [
     # trading: the trading rules' scenarios, and the equality games with trading on
     "tests/test_trading.py",
     "tests/test_fast_game.py::test_the_fast_engine_plays_the_reference_games_with_trading",
+    # games in progress (state_vector), continued by both engines
+    "tests/test_fast_game.py::test_the_fast_engine_continues_a_game_in_progress_as_the_reference_engine_does",
     # players who never build nor lift (Passive)
     "tests/test_fast_game.py::test_passive_players_play_the_reference_games_round_by_round",
     # the fast engine's own generator (seeds rather than streams)

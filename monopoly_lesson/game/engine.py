@@ -185,6 +185,16 @@ class MonopolyGame:
         """The cheat that ended the game as failed (None: none); it is raised again by
         every later :meth:`play_turn` and :meth:`play`."""
 
+    def draw_from(self, streams: GameStreams) -> None:
+        """Take every draw from now on (dice, deck shuffles, each player's decisions) from
+        ``streams``: a game in progress played on given draws, as the fast engine plays it
+        from the same state (:func:`~monopoly_lesson.game.fast.state_vector`)."""
+        if not isinstance(streams, GameStreams):
+            raise TypeError(f"streams must be a GameStreams, got {type(streams).__name__}.")
+        dice = _draw_from(streams, tuple(self.state.decks.values()), self.state.players)
+        for seat in self.seats:
+            seat.dice = dice
+
     @property
     def over(self) -> bool:
         """Whether the game has ended (one player left, or the last round played)."""

@@ -26,14 +26,16 @@ from ..checks import (
     check_max_rounds,
     check_seed,
 )
+from ..roll_table import STATES, state_of
 from . import fast_loop as loop
 from .chromosomes import BGA, BUY_SHAPE, CHROMOSOME_PLAYERS, EGA, GENE_MAX, RGA, SGA, TGA
 from .dealer import Dealer
 from .engine import GAME_MOVEMENT
+from .lots import HOTELS, HOUSES
 from .person import You
 from .plugins import as_strategy
 from .roll_table import EVENT_WIDTH, JAIL_CHOICES, OPS, game_roll_table
-from .state import MAX_PLAYERS, MIN_PLAYERS
+from .state import HOTEL, MAX_PLAYERS, MIN_PLAYERS, GameState
 from .strategies import AlwaysBuy, Heuristic, NeverBuy, Passive, RandomBuy, Strategy
 from .streams import GameStreams, StreamExhausted
 
@@ -47,6 +49,7 @@ __all__ = [
     "fast_games",
     "genome_codes",
     "pack_movement",
+    "state_vector",
     "strategy_codes",
 ]
 
@@ -414,6 +417,7 @@ def fast_games(
     *,
     seeds: Sequence[int] | np.ndarray | None = None,
     streams: Sequence[GameStreams] | None = None,
+    starts: np.ndarray | None = None,
     max_rounds: int = 100,
     trace: bool = False,
     progress: bool = False,
@@ -423,7 +427,9 @@ def fast_games(
 
     Give ``seeds`` (one whole number from 0 to 2**32 - 1 per game) for the compiled
     engine's own draws, or ``streams`` (one :class:`GameStreams` per game) to play exactly
-    the draws the reference engine is given. Returns :data:`FIELDS` (games x players), plus
+    the draws the reference engine is given. With ``starts`` (one :func:`state_vector` per
+    game, a row each) game ``g`` continues the game in progress ``starts[g]`` instead of
+    starting on Go. Returns :data:`FIELDS` (games x players), plus
     ``rounds``, ``ended_early``, ``turns`` (all players' turns), ``trades`` (the trades made;
     ``trading=True`` plays with trading, every strategy by the default policy) and, with
     ``trace=True``,
@@ -455,6 +461,7 @@ def fast_games(
             seed_array = np.zeros(games, np.uint32)
         else:
             seed_array = check_game_seeds(seeds, games)
+        start_rows = _NO_STARTS if starts is None else _check_starts(starts, games, players)
         out = _results(games, players, max_rounds, trace)
     step = _chunk(players, max_rounds, streams is not None)
     at = codes.offsets
@@ -467,6 +474,7 @@ def fast_games(
                 at,
                 who[part],
                 seed_array[part],
+                start_rows[part] if starts is not None else _NO_STARTS,
                 draws,
                 (max_rounds, trading),
                 out["trace"][part] if trace else _NO_TRACE,
@@ -501,10 +509,12 @@ def _results(games: int, players: int, max_rounds: int, trace: bool) -> dict[str
     return out
 
 
-def _number_seats_from_1(traces: np.ndarray, rounds: np.ndarray) -> None:
-    """Renumber, in the rounds played, the slots that name a seat (owners, bankrupt seats)
-    from the loop's (seats from 0, the bank -1) to the reference engine's (from 1, bank 0)."""
-    played = np.arange(traces.shape[1])[None, :] < rounds[:, None]
+def _number_seats_from_1(traces: np.ndarray, first: np.ndarray, rounds: np.ndarray) -> None:
+    """Renumber, in the rounds played (from round ``first`` to ``rounds``), the slots that
+    name a seat (owners, bankrupt seats) from the loop's (seats from 0, the bank -1) to the
+    reference engine's (from 1, bank 0)."""
+    row = np.arange(traces.shape[1])[None, :]
+    played = (row >= first[:, None] - 1) & (row < rounds[:, None])
     owners = loop.OWNER + loop.LOTS
     traces[:, :, owners] += played[:, :, None]
     gone = np.arange(loop.MAXP)[None, None, :] < traces[:, :, loop.NGONE, None]
@@ -512,7 +522,119 @@ def _number_seats_from_1(traces: np.ndarray, rounds: np.ndarray) -> None:
 
 
 _NO_STREAMS = (np.zeros((1, 0), np.int64), np.zeros((1, 0)), np.zeros(3, np.int64))
+_NO_STARTS = np.zeros((1, 0), np.int64)
 _NO_TRACE = np.zeros((1, 0, loop.SIZE), np.int64)
+
+
+def state_vector(state: GameState) -> np.ndarray:
+    """The compiled loop's state vector of the game in progress ``state`` (a reference
+    engine's :class:`~monopoly_lesson.game.state.GameState` between two turns: the round
+    played and the seat whose turn comes next), as :func:`fast_games` takes it in ``starts``:
+    cash, places and jail, the lots, the bank, the cards held, each deck's cards still to
+    deal (in their order) and the bankruptcies so far. The loop adds the rest (the players'
+    strategies, the draws)."""
+    if not isinstance(state, GameState):
+        raise TypeError(f"state must be a GameState (a game's .state), got {type(state).__name__}.")
+    if len(state.decks) != loop.DECKS:
+        raise ValueError(
+            f"state must hold the game's {loop.DECKS} decks (Chance, then Community Chest), "
+            f"got {len(state.decks)}."
+        )
+    s = np.zeros(loop.SIZE, np.int64)
+    for p, player in enumerate(state.players):
+        s[loop.CASH + p], s[loop.ALIVE + p] = player.cash, int(player.in_game)
+        s[loop.ST + p] = state_of(player.token)
+        s[loop.NCARDS + p] = len(player.jail_cards)
+    s[loop.OWNER : loop.OWNER + loop.SPACES] = loop.BANK
+    for space, lot in state.lots.items():
+        s[loop.OWNER + space] = loop.BANK if lot.owner is None else lot.owner - 1
+        s[loop.MORT + space], s[loop.BLD + space] = int(lot.mortgaged), lot.buildings
+    s[loop.HOUSES_LEFT], s[loop.HOTELS_LEFT] = state.bank_houses, state.bank_hotels
+    names = list(state.decks)
+    for d, deck in enumerate(state.decks.values()):
+        pile = list(reversed(deck.to_deal))  # the next card last
+        s[loop.PILE + loop.DECK_CARDS * d : loop.PILE + loop.DECK_CARDS * d + len(pile)] = pile
+        s[loop.PLEN + d] = len(pile)
+        for card in deck.held:
+            s[loop.HELD + (loop.DECK_CARDS + 1) * d + card] = 1
+    for p, player in enumerate(state.players):
+        for k, (name, card) in enumerate(player.jail_cards):
+            s[loop.CARDS + loop.DECKS * p + k] = names.index(name) * loop.HELD_CODE + card
+    for k, (seat, rnd, _) in enumerate(state.bankruptcies):
+        s[loop.GONE + k], s[loop.BROUND + seat - 1] = seat - 1, rnd
+    s[loop.NGONE] = len(state.bankruptcies)
+    s[loop.ROUND], s[loop.FIRST] = state.round, state.turn - 1
+    return s
+
+
+def _check_starts(starts: object, games: int, players: int) -> np.ndarray:
+    """``starts`` as a (games, SIZE) int64 array, or a plain error: one state vector per
+    game (:func:`state_vector`), of ``players`` players, each slot the loop reads as an
+    index within its bounds."""
+    rows = np.asarray(starts)
+    if rows.ndim != 2 or rows.dtype.kind not in "iu" or rows.shape[1] != loop.SIZE:
+        raise TypeError(
+            f"starts must hold one state_vector(game.state) per game, a ({games:,}, "
+            f"{loop.SIZE}) array of whole numbers, got a {rows.ndim}-D {rows.dtype} array of "
+            f"shape {rows.shape}."
+        )
+    if len(rows) != games:
+        raise ValueError(
+            f"starts must hold one state vector per game: {games:,} games, got {len(rows):,}."
+        )
+    rows = np.ascontiguousarray(rows, np.int64)
+    for what, first, count, low, high in _start_bounds(players):
+        values = rows[:, first : first + count]
+        if not ((values >= low) & (values <= high)).all():
+            raise ValueError(
+                f"starts: each game's {what} must be from {low} to {high} (a state_vector of "
+                f"a game of {players} players), got {values[(values < low) | (values > high)][0]}."
+            )
+    for what, wrong in _start_lists(rows, players).items():
+        if wrong.any():
+            raise ValueError(f"starts: a game's {what} are not those of a state_vector.")
+    return rows
+
+
+def _start_lists(rows: np.ndarray, players: int) -> dict[str, np.ndarray]:
+    """Where the lists in ``rows`` (the decks' cards to deal, the cards held, the bankrupt
+    seats) hold, within their lengths, a value the loop would misread."""
+    games, decks, cards = len(rows), loop.DECKS, loop.DECK_CARDS
+    deal = rows[:, loop.PILE : loop.PILE + decks * cards].reshape(games, decks, cards)
+    dealt = np.arange(cards) < rows[:, loop.PLEN : loop.PLEN + decks, None]
+    held = rows[:, loop.CARDS : loop.CARDS + decks * loop.MAXP].reshape(games, loop.MAXP, decks)
+    kept = np.arange(decks) < rows[:, loop.NCARDS : loop.NCARDS + loop.MAXP, None]
+    card = held % loop.HELD_CODE
+    gone = rows[:, loop.GONE : loop.GONE + loop.MAXP]
+    went = np.arange(loop.MAXP) < rows[:, loop.NGONE, None]
+    return {
+        "cards still to deal": ((deal < 1) | (deal > cards)) & dealt,
+        "cards held": ((held < 0) | (held >= decks * loop.HELD_CODE) | (card < 1) | (card > cards))
+        & kept,
+        "bankrupt seats": ((gone < 0) | (gone >= players)) & went,
+    }
+
+
+def _start_bounds(players: int) -> list[tuple[str, int, int, int, int]]:
+    """The slots of a start that the loop reads as indices: (what, first slot, slots, lowest,
+    highest value)."""
+    return [
+        ("cash", loop.CASH, players, 0, 2**40),
+        ("roll state", loop.ST, players, 0, STATES - 1),
+        ("players in the game", loop.ALIVE, players, 0, 1),
+        ("players beyond its seats", loop.ALIVE + players, loop.MAXP - players, 0, 0),
+        ("owners", loop.OWNER, loop.SPACES, loop.BANK, players - 1),
+        ("mortgages", loop.MORT, loop.SPACES, 0, 1),
+        ("buildings", loop.BLD, loop.SPACES, 0, HOTEL),
+        ("bank's houses", loop.HOUSES_LEFT, 1, 0, HOUSES),
+        ("bank's hotels", loop.HOTELS_LEFT, 1, 0, HOTELS),
+        ("numbers of cards held", loop.NCARDS, players, 0, loop.DECKS),
+        ("numbers of cards to deal", loop.PLEN, loop.DECKS, 0, loop.DECK_CARDS),
+        ("held cards", loop.HELD, loop.DECKS * (loop.DECK_CARDS + 1), 0, 1),
+        ("number of bankrupt players", loop.NGONE, 1, 0, players),
+        ("round", loop.ROUND, 1, 1, 2**40),
+        ("seat to move", loop.FIRST, 1, 0, players - 1),
+    ]
 
 
 def _check_streams(streams: object, games: int, players: int) -> list[GameStreams]:
@@ -563,7 +685,7 @@ def _stream_arrays(
     return ints.astype(np.int64), uniforms, lengths.astype(np.int64)
 
 
-def _play(codes, at, who, seeds, draws, rules, traces, out, part):  # type: ignore[no-untyped-def]
+def _play(codes, at, who, seeds, starts, draws, rules, traces, out, part):  # type: ignore[no-untyped-def]
     """One call of the compiled loop (``rules``: the round limit and 1 for trading); its
     results are copied into ``out[part]``."""
     games, players = who.shape
@@ -579,6 +701,7 @@ def _play(codes, at, who, seeds, draws, rules, traces, out, part):  # type: igno
             codes.kind,
             who,
             seeds,
+            starts,
             ints,
             uniforms,
             lengths,
@@ -595,7 +718,8 @@ def _play(codes, at, who, seeds, draws, rules, traces, out, part):  # type: igno
         out[name][part] = results[:, k * players : (k + 1) * players]
     out["rounds"][part] = results[:, at_end + loop.R_ROUNDS]
     if traces.shape[1]:
-        _number_seats_from_1(traces, out["rounds"][part])
+        first = starts[:, loop.ROUND] if starts.shape[1] else np.ones(games, np.int64)
+        _number_seats_from_1(traces, first, out["rounds"][part])
     out["ended_early"][part] = results[:, at_end + loop.R_EARLY].astype(bool)
     out["turns"][part] = results[:, at_end + loop.R_TURNS]
     out["trades"][part] = results[:, at_end + loop.R_TRADES]

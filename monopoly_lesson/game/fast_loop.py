@@ -208,7 +208,9 @@ OWNED, MORTGAGED = _slots(MAXP), _slots(1)  # OWNER and MORT again, as bits (see
 COMPLETE = _slots(MAXP)  # per player: the complete groups it holds, as bits (bit g)
 LAST_MISSING = _slots(MAXP)  # per player: the lots each the only one of a group it lacks
 BUILT = _slots(1)  # the lots of the groups with a building on any of their lots, as bits
+FIRST = _slots(1)  # the seat (from 0) whose turn starts the first round played (ROUND's)
 SIZE = _slots(0)
+assert CASH == 0 and HELD + DECKS * (DECK_CARDS + 1) == FACE_PTR and BROUND + MAXP == LAST_ROLL
 HOUSES_PER_HOTEL = HOTEL - 1
 """A hotel stands for 4 houses: building one gives them back, selling one takes them."""
 # A game's results: SEAT_RESULTS numbers per seat (each a block of n), then GAME_RESULTS.
@@ -1330,6 +1332,18 @@ def new_game(players, mode, streams, lengths):
     return s
 
 
+@njit(cache=True)
+def start_from(s, start):
+    """Make ``s`` the game in progress ``start`` (a state vector made by
+    :func:`monopoly_lesson.game.fast.state_vector`, between two turns): the players' cash,
+    places, cards and bankruptcies, the lots, the bank, the decks, the round and the seat to
+    move; its streams and strategies stay as :func:`new_game` and the caller set them."""
+    s[:FACE_PTR] = start[:FACE_PTR]  # cash, places, lots, bank, cards and decks
+    s[GONE:LAST_ROLL] = start[GONE:LAST_ROLL]  # who went bankrupt, in order, and when
+    s[ROUND], s[FIRST] = start[ROUND], start[FIRST]
+    recount_bits(s)
+
+
 @njit(cache=True, inline="always")
 def alive_count(s):
     """How many players are still in the game (leave_game counts those who left)."""
@@ -1338,13 +1352,14 @@ def alive_count(s):
 
 @njit(cache=True)
 def play_game(s, f, m, max_rounds, trace):
-    """Play rounds until one player is left or ``max_rounds``; a snapshot per round into
-    ``trace`` (if it has rows). Returns the rounds played and 1 if it ended early."""
+    """Play rounds until one player is left or ``max_rounds``, from round ROUND's turn of
+    seat FIRST (a new game: round 1, seat 0); a snapshot per round into ``trace`` (if it
+    has rows). Returns the rounds played and 1 if it ended early."""
     s, f, m = uncounted(s), uncounted(f), uncounted(m)
-    n = s[NPLAYERS]
-    for rnd in range(1, max_rounds + 1):
+    n, first_round = s[NPLAYERS], s[ROUND]
+    for rnd in range(first_round, max_rounds + 1):
         s[ROUND] = rnd
-        for p in range(n):
+        for p in range(s[FIRST] if rnd == first_round else 0, n):
             if s[ALIVE + p]:
                 s[TURNS] += 1
                 play_turn(s, f, m, p)
@@ -1400,6 +1415,7 @@ def play_many(
     kind,
     who,
     seeds,
+    starts,
     streams,
     uniforms,
     lengths,
@@ -1415,7 +1431,9 @@ def play_many(
     (:data:`GENE_WIDTHS`). ``streams[g]`` holds game ``g``'s die faces then deck shuffles
     and ``uniforms[g]`` its players' decision draws, as counted by ``lengths`` (faces,
     shuffles per deck, uniforms per player); mode 0 draws from the generator seeded
-    with ``seeds[g]`` instead; ``trading`` 1 plays with trading. ``results[g]`` gets, per
+    with ``seeds[g]`` instead; ``trading`` 1 plays with trading. With rows in ``starts``,
+    game ``g`` continues the game in progress ``starts[g]`` (:func:`start_from`) rather than
+    starting on Go. ``results[g]`` gets, per
     seat: place, lots, monopolies, net worth, cash; then the rounds, 1 if it ended early, 1
     if a stream ran out, the turns and the trades made. It lets go of Python's lock while it
     plays, so that a generation's saving and diversity go on beside its games.
@@ -1429,6 +1447,8 @@ def play_many(
             seed_words(seeds[first:last], words)
         for g in range(first, last):
             s = new_game(who.shape[1], mode, streams[min(g, streams.shape[0] - 1)], lengths)
+            if starts.shape[1]:
+                start_from(s, starts[g])
             if mode == 0:
                 start_generator(s, words, g - first)
                 f = genes

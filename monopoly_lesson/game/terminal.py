@@ -5,6 +5,8 @@ person each :class:`~monopoly_lesson.game.person.Question` on the command line: 
 typed is read as an answer (:func:`read_answer`), checked by the question (the rules' own
 ``why_not_...``) and asked again with the reason if it breaks a rule. Every answer is kept
 in the words that give it (:func:`answer_text`), so that a game can be replayed from them.
+``c`` at any question shows the coach's estimates (:mod:`~monopoly_lesson.game.coach`),
+which change nothing in the game.
 """
 
 from __future__ import annotations
@@ -46,7 +48,11 @@ A trade of your own: give LOTS take LOTS pay N (or get N) to SEAT, any part left
   e.g. "give 12,14 take 22 pay 50 to 3" or "take boardwalk pay 450"; lots by number
   or name, commas between them; "to" may be left out when the lots you take are one
   player's. Trade(3, give=(12, 14), take=(22,), cash=50) is read too."""
-HELP_KEYS = "Enter takes the default (*); b shows the board; Ctrl-C or Ctrl-D stops the game."
+HELP_KEYS = (
+    "Enter takes the default (*); b shows the board; c asks the coach; Ctrl-C or Ctrl-D stops "
+    "the game."
+)
+COACH_WORDS = ("c", "coach")
 
 
 class LeftTheTable(BaseException):
@@ -341,10 +347,14 @@ class Terminal:
     """Asks the person each question on the terminal (``You(answer=Terminal())``): the
     answers in ``replay`` first (as :func:`read_answer` reads them), then lines typed or
     piped in. An answer that breaks a rule is asked again, with the rule. :attr:`answers`
-    keeps every answer given, in :func:`answer_text`'s words."""
+    keeps every answer given, in :func:`answer_text`'s words, and :attr:`values` as the
+    game took them. :attr:`coach` (set by whoever holds the game) is what ``c`` shows."""
 
     def __init__(self, replay: Iterable[str] = ()) -> None:
         self.answers: list[str] = []
+        self.values: list[object] = []
+        self.coach: Callable[[Question, list[object]], str] | None = None
+        """The coach's words at a question, given the answers so far (None: no coach)."""
         self._game: ReadableGame | None = None
         self._replay = deque(replay)
         self._width = min(shutil.get_terminal_size((100, 24)).columns, 100)
@@ -367,6 +377,9 @@ class Terminal:
             if text.lower() in ("b", "board"):
                 print("\n".join(board_lines(question.game)))
                 continue
+            if text.lower() in COACH_WORDS and self.coach is not None:
+                print(self.coach(question, list(self.values)))
+                continue
             try:
                 value = read_answer(question, text)
                 reason = question.why_not(value)
@@ -375,6 +388,7 @@ class Terminal:
             if reason is None:
                 value = question.check(value)
                 self.answers.append(answer_text(question, value))
+                self.values.append(value)
                 return value
             if replayed:
                 raise LeftTheTable(
