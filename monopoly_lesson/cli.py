@@ -46,7 +46,7 @@ from .game.person import PERSON, You
 from .game.plugins import SHIPPED_PLAYERS, strategy_named
 from .game.state import MAX_PLAYERS, MIN_PLAYERS
 from .game.strategies import StrategyError
-from .game.terminal import SEPARATOR, LeftTheTable, Terminal, split_answers
+from .game.terminal import SEPARATOR, LeftTheTable, TakeBack, Terminal, split_answers
 from .game.tournament import play_games, win_rates
 from .rent_value import rent_per_turn
 from .rules import Rules
@@ -773,14 +773,17 @@ def _play_with_you(args: argparse.Namespace, names: list[str], seats: list[objec
     """The game with a person in the seat of ``"you"``, asked in the terminal; Ctrl-C or
     the end of input stops it with the command that replays the answers given."""
     terminal = Terminal(_answers_to_replay(args.answers))
-    seats[names.index(PERSON)] = You(answer=terminal)
-    game = MonopolyGame(
-        seats, seed=args.seed, max_rounds=args.max_rounds, verbose=True, trading=args.trading
-    )
-    terminal.coach = lambda question, answers: coach_text(game, question, answers)
     try:
-        return game.play()
+        while True:
+            game = _game_with_you(args, names, seats, terminal)
+            try:
+                return game.play()
+            except TakeBack:  # played again, quietly, to the question the answer answered
+                taken = terminal.answers[-1]
+                print(f"Taken back: {taken!r}. The game is played again to that question.")
+                terminal = Terminal(terminal.answers[:-1], quiet=True)
     except KeyboardInterrupt:
+        terminal.speak()
         print(
             f"\n{PROG} play: stopped in round {terminal.round} (Ctrl-C); "
             f"{_replay_line(args, names, terminal)}",
@@ -788,6 +791,7 @@ def _play_with_you(args: argparse.Namespace, names: list[str], seats: list[objec
         )
         raise _Stopped from None
     except LeftTheTable as left:
+        terminal.speak()
         if left.status == 2:
             raise UsageError(f"{PROG} play: {left.reason}") from None
         print(
@@ -796,6 +800,19 @@ def _play_with_you(args: argparse.Namespace, names: list[str], seats: list[objec
             file=sys.stderr,
         )
         raise _Unfinished from None
+
+
+def _game_with_you(
+    args: argparse.Namespace, names: list[str], seats: list[object], terminal: Terminal
+) -> MonopolyGame:
+    """The game of ``play --you``, its person's seat asked by ``terminal`` (with the coach)."""
+    seats = list(seats)
+    seats[names.index(PERSON)] = You(answer=terminal)
+    game = MonopolyGame(
+        seats, seed=args.seed, max_rounds=args.max_rounds, verbose=True, trading=args.trading
+    )
+    terminal.coach = lambda question, answers: coach_text(game, question, answers)
+    return game
 
 
 def _answers_to_replay(answers: str | None) -> list[str]:

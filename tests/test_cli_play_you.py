@@ -370,3 +370,23 @@ def test_spaces_by_name_and_answers_split_on_semicolons():
         "",
         "give 12,14 to 3",
     ]
+
+
+def test_u_takes_back_the_last_answer_and_asks_its_question_again(capsys, monkeypatch):
+    """The game is played again, quietly, to the question the answer answered; answered
+    the same way, it is the game without the u."""
+    seat = ("--you", "1", *FIELD, "--seed", "3")
+    status, out, err = play(capsys, monkeypatch, "u\nn\n150\nu\n150\n\ny\n\n\n\n", *seat)
+    again, plain, plain_err = play(capsys, monkeypatch, "n\n150\n\ny\n\n\n\n", *seat)
+    assert status == again == 1 and err == plain_err, (err, plain_err)
+    assert "Nothing to take back yet: this is your first question." in out
+    assert "Taken back: '150'. The game is played again to that question." in out
+    asked = plain.split("\n")[0:3]
+    assert out.count("(replayed)") == 0  # the replay after u prints nothing
+    assert asked and out.endswith(plain.split("> 150\n", 1)[1])
+
+
+def test_after_u_another_answer_is_kept_in_the_command_that_replays(capsys, monkeypatch):
+    seat = ("--you", "1", *FIELD, "--seed", "3")
+    _, _, err = play(capsys, monkeypatch, "n\n150\nu\n0\n", *seat)
+    assert replay_command(err)[-2:] == ["--answers", "n;0"]

@@ -12,6 +12,7 @@ which change nothing in the game.
 from __future__ import annotations
 
 import ast
+import io
 import re
 import shutil
 import sys
@@ -26,6 +27,7 @@ from .trade import Trade
 
 __all__ = [
     "LeftTheTable",
+    "TakeBack",
     "Terminal",
     "answer_text",
     "board_lines",
@@ -49,10 +51,11 @@ A trade of your own: give LOTS take LOTS pay N (or get N) to SEAT, any part left
   or name, commas between them; "to" may be left out when the lots you take are one
   player's. Trade(3, give=(12, 14), take=(22,), cash=50) is read too."""
 HELP_KEYS = (
-    "Enter takes the default (*); b shows the board; c asks the coach; Ctrl-C or Ctrl-D stops "
-    "the game."
+    "Enter takes the default (*); b shows the board; c asks the coach; u takes back your last "
+    "answer; Ctrl-C or Ctrl-D stops the game."
 )
 COACH_WORDS = ("c", "coach")
+UNDO_WORDS = ("u", "undo")
 
 
 class LeftTheTable(BaseException):
@@ -62,6 +65,12 @@ class LeftTheTable(BaseException):
     def __init__(self, reason: str, status: int) -> None:
         super().__init__(reason)
         self.reason, self.status = reason, status
+
+
+class TakeBack(BaseException):
+    """The person takes back the last answer (``u``): whoever holds the game plays it again
+    from its seed with the answers before it. Not an Exception, so no strategy handler
+    takes it."""
 
 
 # ---------------------------------------------------------------------------
@@ -350,7 +359,9 @@ class Terminal:
     keeps every answer given, in :func:`answer_text`'s words, and :attr:`values` as the
     game took them. :attr:`coach` (set by whoever holds the game) is what ``c`` shows."""
 
-    def __init__(self, replay: Iterable[str] = ()) -> None:
+    def __init__(self, replay: Iterable[str] = (), quiet: bool = False) -> None:
+        """``replay``: answers given first, as typed; ``quiet``: print nothing (the game's
+        narration included) until they are used up, as after ``u``."""
         self.answers: list[str] = []
         self.values: list[object] = []
         self.coach: Callable[[Question, list[object]], str] | None = None
@@ -358,6 +369,13 @@ class Terminal:
         self._game: ReadableGame | None = None
         self._replay = deque(replay)
         self._width = min(shutil.get_terminal_size((100, 24)).columns, 100)
+        self._speaking = sys.stdout
+        if quiet and self._replay:
+            sys.stdout = io.StringIO()  # until speak(): the replay was seen before
+
+    def speak(self) -> None:
+        """Print again, if quiet (see the constructor)."""
+        sys.stdout = self._speaking
 
     @property
     def round(self) -> int:
@@ -367,6 +385,8 @@ class Terminal:
     def __call__(self, question: Question) -> object:
         """The person's answer to ``question``, checked by the rules."""
         self._game = question.game
+        if not self._replay:
+            self.speak()
         print(f"\n{table_line(question.game)}")
         print(textwrap.fill(question.text, self._width))
         while True:
@@ -380,6 +400,11 @@ class Terminal:
             if text.lower() in COACH_WORDS and self.coach is not None:
                 print(self.coach(question, list(self.values)))
                 continue
+            if text.lower() in UNDO_WORDS:
+                if not self.answers:
+                    print("Nothing to take back yet: this is your first question.")
+                    continue
+                raise TakeBack
             try:
                 value = read_answer(question, text)
                 reason = question.why_not(value)
