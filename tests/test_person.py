@@ -194,8 +194,8 @@ def others_lot(game):
         ("bid", 12.0, "a bid is whole dollars"),
         ("build", 40.5, "name a space by its number"),
         ("build", 5, "is not a lot"),
-        ("build", others_lot, "is not P1 you's"),
-        ("raise_cash", lambda game: ("sell", others_lot(game)), "is not P1 you's"),
+        ("build", others_lot, "is not yours"),
+        ("raise_cash", lambda game: ("sell", others_lot(game)), "is not yours"),
         ("raise_cash", None, "the debt must be raised"),
         ("propose_trade", "no", "the answer is a Trade"),
         ("propose_trade", Trade(1, give=(), take=()), "the partner must be another player"),
@@ -399,3 +399,28 @@ def test_an_unknown_name_lists_the_shipped_players_and_you():
         "rga_level, rga_finish_order; and you \\(a person's seat\\)",
     ):
         strategy_named("ega_best")
+
+
+CODE_WORDS = re.compile(r"\bNone\b|Trade\(|\w_\w|\b(?:P\d \S+|seat \d+)'s\b")
+"""What reads as code, not as a player's words: None, Trade(...), names_with_underscores,
+and a possessive after a player's name ("P1 you's")."""
+
+
+def words(game, text: str) -> str:
+    """``text`` without the players' names (a name such as "P2 ega_trading" is a name)."""
+    for player in game.players:
+        text = text.replace(player.name, "the player")
+    return text
+
+
+def test_every_question_and_refusal_is_in_a_players_words(games):
+    for _, asked, _ in games.values():
+        for question in asked:
+            said = words(question.game, question.text)
+            assert not CODE_WORDS.search(said), said
+            for choice in list(question.choices)[:20]:
+                said = words(question.game, question.describe(choice))
+                assert not CODE_WORDS.search(said), said
+    question = first_question("build").question
+    reason = question.why_not(others_lot(question.game))
+    assert reason and not CODE_WORDS.search(words(question.game, reason)), reason

@@ -12,6 +12,7 @@ whether a person or a program answered.
 from __future__ import annotations
 
 import numbers
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -93,15 +94,32 @@ class Question:
     offer: Trade | None = None
 
     def why_not(self, answer: object) -> str | None:
-        """The rule ``answer`` breaks, in words (the rules' own ``why_not_...``), or None
-        if it is a legal answer. numpy's booleans and integers are answers too."""
-        return self._settle(answer)[0]
+        """The rule ``answer`` breaks, in words (the rules' own ``why_not_...``, said to
+        the person: "yours", "owned by P2 always"), or None if it is a legal answer.
+        numpy's booleans and integers are answers too."""
+        reason = self._settle(answer)[0]
+        return None if reason is None else self._to_the_person(reason)
+
+    def _to_the_person(self, reason: str) -> str:
+        """A rule's reason with the owners named as a person reads them."""
+        game, seat = self.game, self.seat
+
+        def owner(found: re.Match) -> str:
+            number = int(found.group(1))
+            if number == seat:
+                return "yours"
+            known = 1 <= number <= len(game.players)
+            return f"owned by {game.name(number)}" if known else found.group(0)
+
+        reason = reason.replace(f" is not {game.name(seat)}'s", " is not yours")
+        return re.sub(r"a lot of seat (\d+)'s", owner, reason)
 
     def check(self, answer: object) -> object:
         """``answer`` as the game takes it (plain ``bool``, ``int``, ``("sell", 19)``, a
         plain Trade, None), or a ValueError naming the rule it breaks."""
         reason, plain = self._settle(answer)
         if reason:
+            reason = self._to_the_person(reason)
             raise ValueError(f"answer {_shown(answer)} to {self.decision}: {reason}.")
         return plain
 
@@ -194,11 +212,13 @@ def _whose(game: ReadableGame, seat: int, space: int) -> str:
     owner = game.lots[space].owner
     if owner is None:
         return f"{space_name(space)} is the bank's"
-    return f"{space_name(space)} is " + ("yours" if owner == seat else f"{game.name(owner)}'s")
+    return f"{space_name(space)} is " + (
+        "yours" if owner == seat else f"owned by {game.name(owner)}"
+    )
 
 
 def _group_words(game: ReadableGame, seat: int, space: int) -> str:
-    """``"; Park Place (38) is P2 always's"``: who owns the rest of the lot's group."""
+    """``"; Park Place (38) is owned by P2 always"``: who owns the rest of the lot's group."""
     others = [s for s in GROUP_SPACES[GROUP[space]] if s != space]
     return "".join(f"; {_whose(game, seat, s)}" for s in others)
 
@@ -247,7 +267,7 @@ def _ask_build(game: GameView, me: OwnView) -> Question | None:
     where = ", ".join(
         f"{_next_building(game, s)} on {space_name(s)} for {_money(HOUSE_COST[s])}" for s in spaces
     )
-    text = f"Build? You have {_money(me.cash)}. You may build {where}; or None: done building."
+    text = f"Build? You have {_money(me.cash)}. You may build {where}; or be done building."
     return Question("build", seat, text, (*spaces, None), default_build(game, me), game)
 
 
@@ -259,7 +279,7 @@ def _ask_lift(game: GameView, me: OwnView) -> Question | None:
     which = ", ".join(f"{space_name(s)} for {_money(lift_cost(s))}" for s in spaces)
     text = (
         f"Lift a mortgage? You have {_money(me.cash)}. You may lift the mortgage on "
-        f"{which}; or None: done."
+        f"{which}; or be done."
     )
     return Question("lift", seat, text, (*spaces, None), default_lift(game, me), game)
 
@@ -321,8 +341,8 @@ def _ask_propose_trade(game: GameView, me: OwnView) -> Question | None:
         f"Propose a trade (proposal {made + 1} of {MAX_PROPOSALS} this turn)? You have "
         f"{_money(me.cash)}. "
         + (f"Completion swaps:{offered} " if swaps else "")
-        + "Or None: no trade. Any trade of lots and cash the rules allow is taken: "
-        "Trade(partner, give=(...), take=(...), cash=...)."
+        + "Or no trade. Any other trade of lots and cash that the rules allow may be proposed "
+        "too."
     )
     return Question("propose_trade", seat, text, (None, *swaps), completion_swap(game, me), game)
 
