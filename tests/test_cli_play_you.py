@@ -177,7 +177,7 @@ def test_a_replayed_answer_that_does_not_fit_is_one_line(capsys, monkeypatch):
     status, out, err = play(capsys, monkeypatch, "", "--you", "1", *FIELD, "--answers", "y;y")
     assert status == 2 and err.count("\n") == 1 and out.count("(replayed)") == 2
     assert "play: --answers: answer 2, 'y', does not answer its question" in err
-    assert "a trade starts with give, take, pay, get or to" in err
+    assert "there is no completion swap to propose: write a trade of your own" in err
 
 
 def test_ctrl_c_at_a_question_stops_with_the_answers_to_replay(capsys, monkeypatch):
@@ -327,6 +327,8 @@ def trade_question() -> Question:
         ("take Kentucky get $1,000", Trade(3, take=(22,), cash=-1000)),
         ("GIVE st. charles TO 2", Trade(2, give=(12,))),
         ("1", Trade(2, give=(14,), take=(38,))),
+        ("y", Trade(2, give=(14,), take=(38,))),  # the only swap on offer
+        ("Yes", Trade(2, give=(14,), take=(38,))),
         ("Trade(3, give=(12,), take=(22,), cash=5)", Trade(3, give=(12,), take=(22,), cash=5)),
         ("n", None),
         ("", None),
@@ -345,6 +347,7 @@ def test_a_trade_is_written_in_a_few_words(trade_question, typed, trade):
         ("give 12 give 14 to 2", "say give once"),
         ("give to 2", "say give once, with what follows it"),
         ("give 12", "say who the trade is with: to SEAT"),
+        ("take 32 give 12", "Pacific Avenue (32) is owned by nobody yet"),
         ("take 22 pay 5 get 5", "either pays cash or gets it"),
         ("take 22 pay lots", "pay and get take whole dollars"),
         ("give 12 to three", "to names a seat, such as 3 or P3"),
@@ -358,6 +361,17 @@ def test_a_trade_is_written_in_a_few_words(trade_question, typed, trade):
 def test_a_trade_that_cannot_be_read_says_what_is_expected(trade_question, typed, message):
     with pytest.raises(ValueError, match=re.escape(message)):
         read_answer(trade_question, typed)
+
+
+def test_yes_to_a_proposal_with_several_swaps_or_none_says_what_to_type(trade_question):
+    from dataclasses import replace
+
+    several = replace(trade_question, choices=(None, *[trade_question.choices[1]] * 2))
+    with pytest.raises(ValueError, match="which trade\\? type a swap's number, 1 to 2"):
+        read_answer(several, "y")
+    none = replace(trade_question, choices=(None,))
+    with pytest.raises(ValueError, match="there is no completion swap to propose"):
+        read_answer(none, "yes")
 
 
 def test_spaces_by_name_and_answers_split_on_semicolons():

@@ -119,6 +119,15 @@ def _trade(question: Question, text: str) -> Trade | None:
     if text.lower() in DONE:
         return None
     swaps = len(question.choices) - 1  # after None, the completion swaps
+    if text.lower() in YES:
+        if swaps == 1:
+            return question.choices[1]
+        raise ValueError(
+            f"which trade? type a swap's number, 1 to {swaps}, or write a trade of your own"
+            if swaps
+            else "there is no completion swap to propose: write a trade of your own (give "
+            "SPACE take SPACE pay DOLLARS to SEAT), or n for no trade"
+        )
     if text.isdigit():
         if not 1 <= int(text) <= swaps:
             raise ValueError(
@@ -205,7 +214,12 @@ def _partner(text: str) -> int:
 
 def _owner_of(game: ReadableGame, take: tuple[int, ...]) -> int:
     owners = {game.lots[s].owner for s in take if s in game.lots}
-    if len(owners) != 1 or None in owners:
+    unowned = [space_name(s) for s in take if s in game.lots and game.lots[s].owner is None]
+    if unowned:
+        raise ValueError(
+            f"{unowned[0]} is owned by nobody yet: a trade takes lots another player owns"
+        )
+    if len(owners) != 1:
         raise ValueError("say who the trade is with: to SEAT")
     return owners.pop()
 
