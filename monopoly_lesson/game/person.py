@@ -35,6 +35,7 @@ from .state import (
     HOUSE_COST,
     MORTGAGE,
     PRICE,
+    RENTS,
     GameView,
     OwnView,
     ReadableGame,
@@ -259,13 +260,20 @@ def _next_building(game: ReadableGame, space: int) -> str:
     return "a hotel" if game.lots[space].buildings == HOTEL - 1 else "a house"
 
 
+def _rent_after_building(game: ReadableGame, space: int) -> int:
+    """What ``space`` charges with one more building on it."""
+    return RENTS[space][min(game.lots[space].buildings + 1, HOTEL)]
+
+
 def _ask_build(game: GameView, me: OwnView) -> Question | None:
     seat = me.seat
     spaces = [s for s in sorted(me.lots) if why_not_build(game, seat, s) is None]
     if not spaces:
         return None
     where = ", ".join(
-        f"{_next_building(game, s)} on {space_name(s)} for {_money(HOUSE_COST[s])}" for s in spaces
+        f"{_next_building(game, s)} on {space_name(s)} for {_money(HOUSE_COST[s])} (its rent "
+        f"then {_money(_rent_after_building(game, s))})"
+        for s in spaces
     )
     text = f"Build? You have {_money(me.cash)}. You may build {where}; or be done building."
     return Question("build", seat, text, (*spaces, None), default_build(game, me), game)
@@ -490,7 +498,10 @@ _DESCRIBE: dict[str, Callable[[Question, object], str]] = {
     "bid": lambda q, c: f"Bid {_money(c)}" if c else "No bid",
     "leave_jail": _describe_leave,
     "build": lambda q, c: (
-        "Done" if c is None else f"Build {_next_building(q.game, c)} on {space_name(c)}"
+        "Done"
+        if c is None
+        else f"Build {_next_building(q.game, c)} on {space_name(c)} (rent then "
+        f"{_money(_rent_after_building(q.game, c))})"
     ),
     "lift": lambda q, c: "Done" if c is None else f"Lift {space_name(c)} ({_money(lift_cost(c))})",
     "raise_cash": _describe_raise,

@@ -21,6 +21,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 
 from ..starter import space_name
+from .deed import deed, trade_effect
 from .person import Question
 from .state import HOTEL, ReadableGame
 from .trade import Trade
@@ -32,6 +33,7 @@ __all__ = [
     "answer_text",
     "board_lines",
     "choices_help",
+    "decision_facts",
     "prompt",
     "read_answer",
     "space_of",
@@ -51,11 +53,13 @@ A trade of your own: give LOTS take LOTS pay N (or get N) to SEAT, any part left
   or name, commas between them; "to" may be left out when the lots you take are one
   player's. Trade(3, give=(12, 14), take=(22,), cash=50) is read too."""
 HELP_KEYS = (
-    "Enter takes the default (*); b shows the board; c asks the coach; u takes back your last "
-    "answer; Ctrl-C or Ctrl-D stops the game."
+    "Enter takes the default (*); b shows the board; d SPACE shows a lot's deed (d 17, d "
+    "boardwalk); c asks the coach; u takes back your last answer; Ctrl-C or Ctrl-D stops the "
+    "game."
 )
 COACH_WORDS = ("c", "coach")
 UNDO_WORDS = ("u", "undo")
+DEED_WORDS = ("d", "deed")
 
 
 class LeftTheTable(BaseException):
@@ -271,6 +275,20 @@ def _money(amount: int) -> str:
     return f"${amount:,}"
 
 
+def decision_facts(question: Question) -> list[str]:
+    """What the person reads under a question before answering: the deed of the lot it is
+    about, or what a trade on offer would complete for each side."""
+    game, seat = question.game, question.seat
+    if question.space is not None:
+        return [deed(game, question.space, seat)]
+    if question.offer is not None:
+        return [trade_effect(game, question.offer, seat)]
+    if question.decision == "propose_trade":
+        swaps = [c for c in question.choices if c is not None]
+        return [f"{n}) {trade_effect(game, t, seat)}" for n, t in enumerate(swaps, start=1)]
+    return []
+
+
 def table_line(game: ReadableGame) -> str:
     """``Round 3 | P1 you $1,230 | P2 ega_trading $900 | P3 always out``: who has what."""
     players = [f"{p.name} {_money(p.cash)}" if p.in_game else f"{p.name} out" for p in game.players]
@@ -403,6 +421,8 @@ class Terminal:
             self.speak()
         print(f"\n{table_line(question.game)}")
         print(textwrap.fill(question.text, self._width))
+        for fact in decision_facts(question):
+            print(textwrap.fill(fact, self._width, initial_indent="  ", subsequent_indent="  "))
         while True:
             text, replayed = self._next_line(question)
             if text in ("?", "help"):
@@ -413,6 +433,17 @@ class Terminal:
                 continue
             if text.lower() in COACH_WORDS and self.coach is not None:
                 print(self.coach(question, list(self.values)))
+                continue
+            word, _, rest = text.partition(" ")
+            if word.lower() in DEED_WORDS and rest:
+                try:
+                    print(
+                        textwrap.fill(
+                            deed(question.game, space_of(rest), question.seat), self._width
+                        )
+                    )
+                except ValueError as error:
+                    print(f"Not a space: {error}.")
                 continue
             if text.lower() in UNDO_WORDS:
                 if not self.answers:
