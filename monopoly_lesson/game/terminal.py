@@ -111,12 +111,26 @@ def _space_or_done(question: Question, text: str) -> int | None:
 
 
 def _raise_cash(question: Question, text: str) -> tuple[str, int]:
-    if text.isdigit() and 1 <= int(text) <= len(question.choices):
-        return question.choices[int(text) - 1]
+    """``sell SPACE`` or ``mortgage SPACE``, or the lot alone when only one of the two is
+    allowed on it: a lot is named (by its number or name), never a choice's place in a list
+    that changes after each step."""
     action, _, where = text.partition(" ")
-    if action.lower() not in ("sell", "mortgage") or not where:
-        raise ValueError(f"type sell SPACE, mortgage SPACE or a number from ?, not {text!r}")
-    return action.lower(), space_of(where)
+    if action.lower() in ("sell", "mortgage") and where:
+        return action.lower(), space_of(where)
+    try:
+        space = space_of(text)
+    except ValueError:
+        raise ValueError(
+            f"type sell SPACE or mortgage SPACE (? lists them), not {text!r}"
+        ) from None
+    actions = [a for a, s in question.choices if s == space]
+    if len(actions) == 1:
+        return actions[0], space
+    if actions:
+        raise ValueError(
+            f"sell a building on it or mortgage it? type sell {space} or mortgage {space}"
+        )
+    raise ValueError(f"{space_name(space)} has nothing to sell or mortgage now (? lists what has)")
 
 
 def _trade(question: Question, text: str) -> Trade | None:
@@ -352,8 +366,6 @@ def choices_help(question: Question) -> str:
 def _key(question: Question, index: int, choice: object) -> str:
     """What to type for a choice: its words, and its number where numbers pick choices."""
     words = answer_text(question, choice)
-    if question.decision == "raise_cash":
-        return f"{index + 1} ({words})"
     if question.decision == "propose_trade" and choice is not None:
         return f"{index} ({words})"
     return words
