@@ -59,13 +59,7 @@ def seating(game):
 def reference_rounds(strategies, streams, max_rounds, trading=False):
     """Play the reference engine; the state after every round, and the final result."""
     game = MonopolyGame(strategies, streams=streams, max_rounds=max_rounds, trading=trading)
-    snapshots, played = [], 1
-    while not game.over:
-        game.play_turn()
-        if game.over or game.state.round != played:
-            snapshots.append(snapshot(game.state))
-            played = game.state.round
-    return snapshots, game.result()
+    return rounds_from(game)
 
 
 def snapshot(state):
