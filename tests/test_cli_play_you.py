@@ -424,3 +424,22 @@ def test_raising_cash_names_lots_never_a_place_in_a_list(trade_question):
     with pytest.raises(ValueError, match=r"Boardwalk \(40\) has nothing to sell or mortgage"):
         read_answer(raising, "boardwalk")
     assert "1 (" not in choices_help(raising)
+
+
+def test_the_help_of_a_proposal_says_what_each_other_player_accepts(capsys, monkeypatch):
+    seat = ("--you", "1", "--strategy", "league,dealer,heuristic", "--trading", "--seed", "3")
+    _, out, _ = play(capsys, monkeypatch, "\n\n?\n", *seat)
+    help_text = out.split("What the others accept:\n")[1]
+    assert "P2 league accepts EGA's trades" in help_text
+    assert "P3 dealer accepts only a trade that completes one of its colour groups" in help_text
+    assert "and leaves it $150 in cash" in " ".join(help_text.split())
+    assert "P4 heuristic accepts only a trade that completes" in help_text
+
+
+def test_a_strategy_with_its_own_answer_accepts_by_its_own_rule():
+    from monopoly_lesson import make_strategy
+    from monopoly_lesson.game.strategies import Strategy, accepts_words
+
+    own = make_strategy("mine", buy=lambda g, m, s: True, accept_trade=lambda g, m, o: True)
+    assert accepts_words(own) == "by a rule of its own"
+    assert accepts_words(make_strategy("mine", buy=lambda g, m, s: True)) == Strategy.accepts

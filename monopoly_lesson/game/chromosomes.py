@@ -514,6 +514,11 @@ class EGA(RGA):
                     return trade
         return None
 
+    accepts = (
+        "only a trade that completes one of its colour groups and pays it, for each colour "
+        "group it gives a lot of, at least its gene for what it keeps of that group, in cash"
+    )
+
     def accept_trade(self, game: GameView, me: OwnView, offer: Trade) -> bool:
         """Yes when the trade completes a group of its own and the net cash it receives is
         at least its least-to-keep of every colour group it gives a lot of (a railroad or a
@@ -694,6 +699,12 @@ class BGA(EGA):
                     extra = int(self.ask[got] * spare)
                     return Trade(partner, trade.give, trade.take, trade.cash - extra)
         return None
+
+    accepts = (
+        "EGA's trades (one that completes one of its colour groups and pays it its least to "
+        "keep for each group it gives), and only if it gives no colour group it values more "
+        "than one it gets"
+    )
 
     def accept_trade(self, game: GameView, me: OwnView, offer: Trade) -> bool:
         """EGA's answer, and no colour group it gives a lot of is worth more than one it gets."""

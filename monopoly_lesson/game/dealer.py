@@ -129,6 +129,12 @@ class Dealer(Strategy):
                     return Trade(partner, swap.give, swap.take, min(swap.cash, -spare))
         return None
 
+    accepts = (
+        f"only a trade that completes one of its colour groups and no more for the proposer, "
+        f"hands over no group clearly better than one it gets, and leaves it ${KEEP} in cash "
+        f"(or pays it)"
+    )
+
     def accept_trade(self, game: GameView, me: OwnView, offer: Trade) -> bool:
         """A trade that completes a group of its own, completes no more for the proposer,
         hands over no clearly better group, and leaves it :data:`KEEP` (or pays it)."""

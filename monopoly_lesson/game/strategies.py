@@ -53,6 +53,7 @@ __all__ = [
     "RandomBuy",
     "Strategy",
     "StrategyError",
+    "accepts_words",
     "completion_accepts",
     "completion_refusal",
     "completion_swap",
@@ -100,6 +101,11 @@ class Strategy:
     """A strategy with the rules' defaults; subclasses answer ``buy`` and any others."""
 
     name = "strategy"
+    accepts = (
+        "only a trade that completes one of its colour groups, leaves the proposer no more "
+        "complete groups than it gains, and leaves it $200 in cash (or pays it)"
+    )
+    """What its answer to a trade accepts, in words (see :func:`accepts_words`)."""
 
     def buy(self, game: GameView, me: OwnView, space: int) -> bool:
         """Buy the unowned lot on ``space`` at its price? (Every strategy must answer.)"""
@@ -299,6 +305,18 @@ def trade_refusal(
     if explains is None or explains is not answers or not explains.__module__.startswith(PACKAGE):
         return ""
     return strategy.trade_refusal(game, me, offer)  # type: ignore[attr-defined]
+
+
+def accepts_words(strategy: object) -> str:
+    """What ``strategy`` accepts in a trade, in words, if its answer is one of the
+    package's (``accepts`` of the class whose ``accept_trade`` it plays); else that it has
+    a rule of its own."""
+    if "accept_trade" in getattr(strategy, "__dict__", {}):
+        return "by a rule of its own"
+    answers = _defined_by(strategy, "accept_trade")
+    if answers is None or not answers.__module__.startswith(PACKAGE):
+        return "by a rule of its own"
+    return str(vars(answers).get("accepts", Strategy.accepts))
 
 
 def _defined_by(strategy: object, name: str) -> type | None:

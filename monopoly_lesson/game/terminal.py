@@ -24,6 +24,7 @@ from ..starter import space_name
 from .deed import deed, trade_effect
 from .person import Question
 from .state import HOTEL, ReadableGame
+from .strategies import accepts_words
 from .trade import Trade
 
 __all__ = [
@@ -360,7 +361,28 @@ def choices_help(question: Question) -> str:
         ]
     if question.decision == "propose_trade":
         lines.append(TRADE_HELP)
+        lines += others_accept(question)
     return "\n".join(["Type one of:", *lines, HELP_KEYS])
+
+
+def others_accept(question: Question) -> list[str]:
+    """What each other player still in the game accepts in a trade, in words."""
+    from .plugins import strategy_named
+
+    lines = ["What the others accept:"]
+    for player in question.game.players:
+        if player.seat == question.seat or not player.in_game:
+            continue
+        try:
+            words = accepts_words(strategy_named(player.strategy_name))
+        except (ValueError, TypeError, KeyError):  # a strategy of its own, not a name
+            words = "by a rule of its own"
+        lines.append(
+            textwrap.fill(
+                f"{player.name} accepts {words}.", 96, initial_indent="  ", subsequent_indent="    "
+            )
+        )
+    return lines
 
 
 def _key(question: Question, index: int, choice: object) -> str:
