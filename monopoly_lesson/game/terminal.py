@@ -459,31 +459,8 @@ class Terminal:
             print(textwrap.fill(fact, self._width, initial_indent="  ", subsequent_indent="  "))
         while True:
             text, replayed = self._next_line(question)
-            if text in ("?", "help"):
-                print(choices_help(question))
+            if self._command(question, text):
                 continue
-            if text.lower() in ("b", "board"):
-                print("\n".join(board_lines(question.game)))
-                continue
-            if text.lower() in COACH_WORDS and self.coach is not None:
-                print(self.coach(question, list(self.values)))
-                continue
-            word, _, rest = text.partition(" ")
-            if word.lower() in DEED_WORDS and rest:
-                try:
-                    print(
-                        textwrap.fill(
-                            deed(question.game, space_of(rest), question.seat), self._width
-                        )
-                    )
-                except ValueError as error:
-                    print(f"Not a space: {error}.")
-                continue
-            if text.lower() in UNDO_WORDS:
-                if not self.answers:
-                    print("Nothing to take back yet: this is your first question.")
-                    continue
-                raise TakeBack
             try:
                 value = read_answer(question, text)
                 reason = question.why_not(value)
@@ -501,6 +478,30 @@ class Terminal:
                     2,
                 )
             print(f"Not allowed: {reason}. Try again (? lists the choices).")
+
+    def _command(self, question: Question, text: str) -> bool:
+        """Carry out ``text`` if it is one of the commands at a question (help, the board,
+        a deed, the coach, taking back); whether it was one."""
+        word, _, rest = text.partition(" ")
+        if text in ("?", "help"):
+            print(choices_help(question))
+        elif text.lower() in ("b", "board"):
+            print("\n".join(board_lines(question.game)))
+        elif text.lower() in COACH_WORDS and self.coach is not None:
+            print(self.coach(question, list(self.values)))
+        elif word.lower() in DEED_WORDS and rest:
+            try:
+                said = deed(question.game, space_of(rest), question.seat)
+                print(textwrap.fill(said, self._width))
+            except ValueError as error:
+                print(f"Not a space: {error}.")
+        elif text.lower() in UNDO_WORDS and not self.answers:
+            print("Nothing to take back yet: this is your first question.")
+        elif text.lower() in UNDO_WORDS:
+            raise TakeBack
+        else:
+            return False
+        return True
 
     def _next_line(self, question: Question) -> tuple[str, bool]:
         """The next answer, replayed or read (echoed when piped in), and whether replayed."""
