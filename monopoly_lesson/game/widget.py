@@ -3,12 +3,18 @@
 The game is a plain :class:`~monopoly_lesson.game.stepper.GameStepperState`; this view
 only turns clicks into its methods and draws it, on the shared board of
 :mod:`monopoly_lesson.board_view`, as :class:`~monopoly_lesson.widgets.TurnStepper` does.
-A person's seat (``"you"``) is asked here: the open question is shown with the controls
-that answer it, and each answer goes to :meth:`GameStepperState.answer`, which checks it.
+A person's seat (``"you"``) is asked here: the open question is shown with controls made
+for it alone, and each answer goes to :meth:`GameStepperState.answer`, which checks it.
+
+Each question gets fresh controls, so that a click answers only the question it was shown
+for: a second click on an answered question's button (a double-click's) does nothing, and
+a new question's buttons take clicks only after :data:`SETTLE_SECONDS`, longer than a
+double-click. A typed amount reaches the game as it is typed, before any click can.
 """
 
 from __future__ import annotations
 
+import asyncio
 import html
 from collections.abc import Callable, Sequence
 
@@ -25,7 +31,7 @@ from .strategies import partners_to_ask
 from .trade import Trade
 from .trading import tradable_lots
 
-__all__ = ["GameStepper"]
+__all__ = ["SETTLE_SECONDS", "GameStepper"]
 
 PREFIX = "game-stepper"  # the CSS classes of the widget and its parts
 SEED_BOX_LIMIT = 2**31  # the seed box holds seeds from 0 to 2**31 - 1
@@ -33,6 +39,9 @@ CHOOSE = {"build": "Build", "lift": "Lift", "raise_cash": "Sell or mortgage"}
 """The chooser's button for each decision answered by picking a space."""
 YOURS = "#fff3c4"  # the person's row in the players table
 SHOWN_CHOICES = 8  # choices listed in a static snapshot's question
+SETTLE_SECONDS = 0.4
+"""How long a new question's buttons wait before they take a click, in a kernel: longer
+than a double-click, so that its second click never answers a question not yet seen."""
 _HIDDEN, _SHOWN = "none", ""
 
 
@@ -42,8 +51,9 @@ class GameStepper(widgets.VBox):
     Takes the arguments of :class:`~monopoly_lesson.game.stepper.GameStepperState`
     (``stepper.state``). A strategy that fails is shown in the status line and the log;
     the widget keeps working and "New game" starts again. A seat of ``"you"`` is a
-    person's: its question is shown with the controls that answer it, and the stepping
-    buttons wait until it is answered; an illegal answer is shown in the status line.
+    person's: its question is shown with the controls that answer it (``stepper.controls``),
+    and the stepping buttons wait until it is answered; an illegal answer is shown in the
+    status line.
     """
 
     def __init__(
@@ -60,32 +70,23 @@ class GameStepper(widgets.VBox):
             self.state = GameStepperState(
                 strategies, seed=seed, max_rounds=max_rounds, trading=trading, answers=answers
             )
-        self.one_turn = widget_button(PREFIX, "One turn", "Play the next player's turn", "play")
-        self.one_round = widget_button(
-            PREFIX, "One round", "Play the rest of this round", "forward"
-        )
-        self.to_end = widget_button(
-            PREFIX, "To the end", "Play until the game is over", "fast-forward"
-        )
-        self.new_game = widget_button(PREFIX, "New game", "Start again with the seed below", "undo")
-        self.seed_box = widgets.BoundedIntText(
-            value=seed, min=0, max=SEED_BOX_LIMIT - 1, description="Seed:"
-        )
-        self.one_turn.on_click(lambda _: self._do(self.state.step_turn))
-        self.one_round.on_click(lambda _: self._do(self.state.step_round))
-        self.to_end.on_click(lambda _: self._do(self.state.play_to_end))
-        self.new_game.on_click(lambda _: self._do(lambda: self.state.reset(self.seed_box.value)))
+        stepping = self._stepping_controls(seed)
         self.status_view, self.players_view = widgets.HTML(), widgets.HTML()
         self.board_view, self.log_view = widgets.HTML(), widgets.HTML()
         self.refused: str | None = None
         """Why the last answer given in the widget was refused (shown in the status line)."""
+        self.question_view = widgets.HTML()
+        self.question_box = widgets.VBox([self.question_view])
+        self.question_box.add_class(f"{PREFIX}-asking")
+        self.controls: widgets.Box | None = None
+        """The controls of the open question (None when nothing is asked): made for it."""
         self._shown: Question | None = None
-        self.question_box = self._question_box()
-        buttons = [self.one_turn, self.one_round, self.to_end, self.new_game, self.seed_box]
+        self._retired: widgets.Box | None = None  # the last question's, closed at the next
+        self._name_controls()
         super().__init__(
             children=[
                 widgets.HTML(reopened_html(PREFIX)),
-                widgets.HBox(buttons),
+                stepping,
                 self.status_view,
                 self.question_box,
                 widgets.HBox(
@@ -97,178 +98,203 @@ class GameStepper(widgets.VBox):
         self.add_class("game-stepper")
         self.redraw()
 
+    def _stepping_controls(self, seed: int) -> widgets.HBox:
+        """One turn, One round, To the end, New game and the seed box, in a row."""
+        self.one_turn = widget_button(PREFIX, "One turn", "Play the next player's turn", "play")
+        self.one_round = widget_button(
+            PREFIX, "One round", "Play the rest of this round", "forward"
+        )
+        self.to_end = widget_button(
+            PREFIX, "To the end", "Play until the game is over", "fast-forward"
+        )
+        self.new_game = widget_button(PREFIX, "New game", "Start again with the seed below", "undo")
+        self.seed_box = widgets.BoundedIntText(
+            value=seed,
+            min=0,
+            max=SEED_BOX_LIMIT - 1,
+            description="Seed:",
+        )
+        self.one_turn.on_click(lambda _: self._step(self.state.step_turn))
+        self.one_round.on_click(lambda _: self._step(self.state.step_round))
+        self.to_end.on_click(lambda _: self._step(self.state.play_to_end))
+        self.new_game.on_click(lambda _: self._do(lambda: self.state.reset(self.seed_box.value)))
+        buttons = [self.one_turn, self.one_round, self.to_end, self.new_game, self.seed_box]
+        return widgets.HBox(buttons, layout=widgets.Layout(flex_flow="row wrap"))
+
     def _do(self, action: Callable[[], object]) -> None:
         self.refused = None
         action()
         self.redraw()
 
-    # -- the person's question: its controls ---------------------------------------------
+    def _step(self, step: Callable[[], None]) -> None:
+        """Play a step, unless a question is open: then a click that still arrives (a
+        double-click's second, before the buttons grey) does nothing."""
+        if self.state.question is None:
+            self._do(step)
 
-    def _question_box(self) -> widgets.VBox:
-        """The question and every control that answers one; :meth:`redraw` shows those that
-        answer the open question."""
-        self.question_view = widgets.HTML()
-        self.yes_no, self.bids = self._yes_no_controls(), self._bid_controls()
-        self.choosing, self.proposing = self._choice_controls(), self._trade_controls()
-        self._controls = {
-            "buy": self.yes_no,
-            "leave_jail": self.yes_no,
-            "accept_trade": self.yes_no,
-            "bid": self.bids,
-            "build": self.choosing,
-            "lift": self.choosing,
-            "raise_cash": self.choosing,
-            "propose_trade": self.proposing,
-        }
-        box = widgets.VBox(
-            [self.question_view, self.yes_no, self.bids, self.choosing, self.proposing]
-        )
-        box.add_class(f"{PREFIX}-asking")
-        return box
+    # -- the person's question: controls made for it -------------------------------------
 
-    def _yes_no_controls(self) -> widgets.HBox:
-        """Two buttons, True and False, labelled for the question (Buy, Stay, Accept...)."""
-        self.yes_button = _answer_button("yes", "Yes")
-        self.no_button = _answer_button("no", "No")
-        self.yes_button.on_click(lambda _: self._answer(True))
-        self.no_button.on_click(lambda _: self._answer(False))
-        return widgets.HBox([self.yes_button, self.no_button])
-
-    def _bid_controls(self) -> widgets.HBox:
-        """A bid box (not bounded: a bid out of range is refused with the rule), Bid, No bid."""
-        self.bid_box = widgets.IntText(description="Your bid $:", layout={"width": "220px"})
-        self.bid_box.add_class(f"{PREFIX}-bid-box")
-        self.bid_range = widgets.HTML()
-        self.bid_button = _answer_button("bid", "Bid")
-        self.no_bid_button = _answer_button("no-bid", "No bid")
-        self.bid_button.on_click(lambda _: self._answer(self.bid_box.value))
-        self.no_bid_button.on_click(lambda _: self._answer(0))
-        return widgets.HBox([self.bid_box, self.bid_range, self.bid_button, self.no_bid_button])
-
-    def _choice_controls(self) -> widgets.HBox:
-        """A chooser of the legal choices in words, its button, and Done (None)."""
-        self.chooser = widgets.Dropdown(layout={"width": "380px"})
-        self.chooser.add_class(f"{PREFIX}-chooser")
-        self.choose_button = _answer_button("choose", "Build")
-        self.done_button = _answer_button("done", "Done")
-        self.choose_button.on_click(lambda _: self._answer(self.chooser.value))
-        self.done_button.on_click(lambda _: self._answer(None))
-        return widgets.HBox([self.chooser, self.choose_button, self.done_button])
-
-    def _trade_controls(self) -> widgets.VBox:
-        """No trade; a button for each completion swap on offer; a form for any trade."""
-        self.no_trade_button = _answer_button("no-trade", "No trade")
-        self.no_trade_button.on_click(lambda _: self._answer(None))
-        self.swaps = widgets.VBox()  # filled for each question
-        self.partner_box = widgets.Dropdown(description="Partner:", layout={"width": "260px"})
-        self.give_box = widgets.SelectMultiple(description="You give:", rows=5)
-        self.take_box = widgets.SelectMultiple(description="You get:", rows=5)
-        self.cash_box = widgets.IntText(
-            value=0,
-            description="You pay $:",
-            tooltip="cash you pay; negative: cash you are paid",
-            layout={"width": "180px"},
-        )
-        for box, name in (
-            (self.partner_box, "partner"),
-            (self.give_box, "give"),
-            (self.take_box, "take"),
-            (self.cash_box, "cash"),
-        ):
-            box.add_class(f"{PREFIX}-{name}")
-        self.partner_box.observe(lambda _: self._fill_take(), names="value")
-        self.propose_button = _answer_button("propose", "Propose")
-        self.propose_button.on_click(lambda _: self._answer(self._trade_in_form()))
-        self.trade_form = widgets.VBox(
-            [
-                widgets.HBox(
-                    [
-                        self.partner_box,
-                        self.cash_box,
-                        widgets.HTML("<small>(negative: you are paid)</small>"),
-                    ]
-                ),
-                widgets.HBox([self.give_box, self.take_box, self.propose_button]),
-            ]
-        )
-        return widgets.VBox([self.no_trade_button, self.swaps, self.trade_form])
-
-    def _answer(self, value: object) -> None:
-        """Give the open question ``value``; a refused answer is shown and the question stays."""
+    def _answer(self, question: Question, value: Callable[[], object]) -> None:
+        """Give ``question`` the ``value`` its control holds, if it is still the open one (a
+        click on an answered question's control does nothing); a refused answer is shown
+        and the question stays."""
+        if question is not self.state.question:
+            return
         self.refused = None
         try:
-            self.state.answer(value)
-        except (ValueError, RuntimeError) as error:  # an illegal answer, or none is open
+            self.state.answer(value())
+        except (ValueError, RuntimeError) as error:  # an illegal answer
             self.refused = str(error)
         self.redraw()
 
     def _show_question(self, question: Question | None) -> None:
-        """Show ``question`` and the controls that answer it (nothing when None)."""
-        if question is not self._shown and question is not None:
-            self._fill(question)
-        self._shown = question
-        wanted = None if question is None else self._controls[question.decision]
-        for controls in {id(c): c for c in self._controls.values()}.values():
-            controls.layout.display = _SHOWN if controls is wanted else _HIDDEN
+        """Show ``question`` and controls made for it (nothing when None)."""
+        if question is not self._shown:
+            self._shown = question
+            fresh = None if question is None else self._controls_for(question)
+            if self._retired is not None:
+                _close(self._retired)
+            self._retired, self.controls = self.controls, fresh
+            self.question_box.children = [self.question_view] + ([fresh] if fresh else [])
         self.question_box.layout.display = _HIDDEN if question is None else _SHOWN
         self.question_view.value = self._question_html(question)  # last: its controls are set
 
-    def _fill(self, question: Question) -> None:
-        """Set the controls for a new question: its choices, in its words."""
-        describe, choices = question.describe, question.choices
-        if question.decision in ("buy", "leave_jail", "accept_trade"):
-            self.yes_button.description = describe(True)
-            self.no_button.description = describe(False)
-        elif question.decision == "bid":
-            self.bid_box.value = question.default
-            self.bid_range.value = f"&nbsp;from $0 (no bid) to ${choices[-1]:,}&nbsp;"
-        elif question.decision in CHOOSE:
-            self.chooser.options = [(describe(c), c) for c in choices if c is not None]
-            self.chooser.index = 0  # the first choice shown, never a blank one
-            self.choose_button.description = CHOOSE[question.decision]
-            self.done_button.layout.display = _SHOWN if None in choices else _HIDDEN
-        elif question.decision == "propose_trade":
-            self._fill_trade_form(question)
+    def _controls_for(self, question: Question) -> widgets.Box:
+        """New controls that answer ``question`` and no other; their buttons, and New game,
+        are held for :data:`SETTLE_SECONDS` where a kernel's event loop can release them."""
+        self._name_controls()
+        decision = question.decision
+        if decision in ("buy", "leave_jail", "accept_trade"):
+            controls = self._yes_no_controls(question)
+        elif decision == "bid":
+            controls = self._bid_controls(question)
+        elif decision in CHOOSE:
+            controls = self._choice_controls(question)
+        else:
+            controls = self._trade_controls(question)
+        _settle([*_buttons_in(controls), self.new_game])  # a stray click must not restart
+        return controls
 
-    def _fill_trade_form(self, question: Question) -> None:
-        for button in self.swaps.children:
-            button.close()
-        swaps = [choice for choice in question.choices if choice is not None]
-        buttons = []
-        for swap in swaps:
-            button = _answer_button("swap", question.describe(swap))
+    def _name_controls(self) -> None:
+        """Forget the last question's controls by name: each is set again (or stays None)
+        as the open question's controls are made."""
+        self.yes_button = self.no_button = None
+        self.bid_box = self.bid_range = self.bid_button = self.no_bid_button = None
+        self.chooser = self.choose_button = self.done_button = None
+        self.no_trade_button = self.swaps = self.propose_button = None
+        self.partner_box = self.give_box = self.take_box = self.cash_box = None
+
+    def _button(
+        self, question: Question, name: str, label: str, value: Callable[[], object]
+    ) -> widgets.Button:
+        """A button that answers ``question`` with ``value()``, with the CSS class
+        ``game-stepper-<name>``."""
+        button = widgets.Button(description=label)
+        button.add_class(f"{PREFIX}-{name}")
+        button.on_click(lambda _: self._answer(question, value))
+        return button
+
+    def _yes_no_controls(self, question: Question) -> widgets.HBox:
+        """Two buttons, True and False, labelled for the question (Buy, Stay, Accept...)."""
+        self.yes_button = self._button(question, "yes", question.describe(True), lambda: True)
+        self.no_button = self._button(question, "no", question.describe(False), lambda: False)
+        return widgets.HBox([self.yes_button, self.no_button])
+
+    def _bid_controls(self, question: Question) -> widgets.VBox:
+        """A bid box (not bounded: a bid out of range is refused with the rule) that sends
+        each digit as it is typed, "Bid $N" saying the bid it gives, and No bid."""
+        box = widgets.IntText(
+            value=question.default,
+            description="Your bid $:",
+            continuous_update=True,
+            layout={"width": "200px"},
+        )
+        box.add_class(f"{PREFIX}-bid-box")
+        most = question.choices[-1]
+        self.bid_range = widgets.HTML(f"&nbsp;from $0 (no bid) to ${most:,}&nbsp;")
+        self.bid_range.add_class(f"{PREFIX}-bid-range")
+        bid = self._button(question, "bid", _bid_label(box.value), lambda: box.value)
+        box.observe(lambda change: setattr(bid, "description", _bid_label(change.new)), "value")
+        self.bid_box, self.bid_button = box, bid
+        self.no_bid_button = self._button(question, "no-bid", "No bid", lambda: 0)
+        return widgets.VBox(
+            [widgets.HBox([box, self.bid_range]), widgets.HBox([bid, self.no_bid_button])]
+        )
+
+    def _choice_controls(self, question: Question) -> widgets.HBox:
+        """A chooser of the legal choices in words, its button, and Done (None) if allowed."""
+        options = [(question.describe(c), c) for c in question.choices if c is not None]
+        chooser = widgets.Dropdown(options=options, layout={"width": "300px"})
+        chooser.add_class(f"{PREFIX}-chooser")
+        chooser.index = 0  # the first choice shown, never a blank one
+        self.chooser = chooser
+        self.choose_button = self._button(
+            question, "choose", CHOOSE[question.decision], lambda: chooser.value
+        )
+        parts = [chooser, self.choose_button]
+        if None in question.choices:
+            self.done_button = self._button(question, "done", "Done", lambda: None)
+            parts.append(self.done_button)
+        return widgets.HBox(parts, layout=widgets.Layout(flex_flow="row wrap"))
+
+    def _trade_controls(self, question: Question) -> widgets.VBox:
+        """No trade; a button for each completion swap on offer; a form for any trade."""
+        self.no_trade_button = self._button(question, "no-trade", "No trade", lambda: None)
+        swaps = []
+        for swap in (choice for choice in question.choices if choice is not None):
+            button = self._button(question, "swap", question.describe(swap), lambda s=swap: s)
             button.layout.width = "auto"
-            button.on_click(lambda _, swap=swap: self._answer(swap))
-            buttons.append(button)
-        self.swaps.children = buttons
+            swaps.append(button)
+        self.swaps = widgets.VBox(swaps)
+        return widgets.VBox([self.no_trade_button, self.swaps, self._trade_form(question)])
+
+    def _trade_form(self, question: Question) -> widgets.VBox:
+        """A trade of your own: the partner, the cash you pay, the lots you give and get."""
         game, seat = question.game, question.seat
         others = [p.seat for p in game.players if p.in_game and p.seat != seat]
-        self.partner_box.options = [(game.name(p), p) for p in others]
         not_asked = partners_to_ask(game, game.player(seat))  # this turn, in seat order
-        self.partner_box.value = (not_asked or others)[0]
-        self.give_box.options = _lot_options(game, seat)
-        self.give_box.value = ()
-        self.cash_box.value = 0
-        self._fill_take()
+        partner = widgets.Dropdown(
+            options=[(game.name(p), p) for p in others],
+            value=(not_asked or others)[0],
+            description="Partner:",
+            layout={"width": "260px"},
+        )
+        give = widgets.SelectMultiple(
+            options=_lot_options(game, seat), description="You give:", rows=5
+        )
+        take = widgets.SelectMultiple(
+            options=_lot_options(game, partner.value), description="You get:", rows=5
+        )
+        cash = widgets.IntText(
+            value=0,
+            description="You pay $:",
+            tooltip="cash you pay; negative: cash you are paid",
+            continuous_update=True,
+            layout={"width": "180px"},
+        )
 
-    def _fill_take(self) -> None:
-        """The lots the partner chosen may give."""
-        question = self.state.question
-        partner = self.partner_box.value
-        if question is None or question.decision != "propose_trade" or partner is None:
-            self.take_box.options = []
-            return
-        self.take_box.options = _lot_options(question.game, partner)
-        self.take_box.value = ()
+        def partner_chosen(change) -> None:  # the lots the partner chosen may give
+            take.options = _lot_options(game, change.new) if change.new is not None else []
+            take.value = ()
 
-    def _trade_in_form(self) -> Trade:
-        """The trade the form describes (checked by the rules when proposed)."""
-        partner = self.partner_box.value
-        return Trade(
-            partner if partner is not None else 0,
-            give=tuple(self.give_box.value),
-            take=tuple(self.take_box.value),
-            cash=self.cash_box.value,
+        partner.observe(partner_chosen, "value")
+        for box, name in ((partner, "partner"), (give, "give"), (take, "take"), (cash, "cash")):
+            box.add_class(f"{PREFIX}-{name}")
+        self.partner_box, self.give_box, self.take_box, self.cash_box = partner, give, take, cash
+        self.propose_button = self._button(
+            question,
+            "propose",
+            "Propose",
+            lambda: Trade(
+                partner.value if partner.value is not None else 0,
+                give=tuple(give.value),
+                take=tuple(take.value),
+                cash=cash.value,
+            ),
+        )
+        note = widgets.HTML("<small>(negative: you are paid)</small>")
+        return widgets.VBox(
+            [widgets.HBox([partner, cash, note]), widgets.HBox([give, take, self.propose_button])]
         )
 
     @property
@@ -393,11 +419,42 @@ class GameStepper(widgets.VBox):
         return bundle
 
 
-def _answer_button(name: str, label: str) -> widgets.Button:
-    """A button that answers the person's question, with the CSS class ``game-stepper-<name>``."""
-    button = widgets.Button(description=label)
-    button.add_class(f"{PREFIX}-{name}")
-    return button
+def _settle(buttons: list[widgets.Button]) -> None:
+    """Grey ``buttons`` for :data:`SETTLE_SECONDS`, where a kernel's event loop runs to
+    release them; elsewhere (code clicks, not a person) they answer at once."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return
+    for button in buttons:
+        button.disabled = True
+    loop.call_later(SETTLE_SECONDS, _release, buttons)
+
+
+def _release(buttons: list[widgets.Button]) -> None:
+    for button in buttons:
+        if button.comm is not None:  # not closed since (a later question's controls)
+            button.disabled = False
+
+
+def _buttons_in(box: widgets.Widget) -> list[widgets.Button]:
+    if isinstance(box, widgets.Button):
+        return [box]
+    return [b for child in getattr(box, "children", ()) for b in _buttons_in(child)]
+
+
+def _close(box: widgets.Widget) -> None:
+    """Close ``box``, everything in it, and their layouts and styles."""
+    for child in getattr(box, "children", ()):
+        _close(child)
+    for part in (getattr(box, "layout", None), getattr(box, "style", None)):
+        if part is not None:
+            part.close()
+    box.close()
+
+
+def _bid_label(value: int) -> str:
+    return f"Bid ${value:,}"
 
 
 def _lot_options(game: ReadableGame, seat: int) -> list[tuple[str, int]]:
