@@ -8,8 +8,10 @@ import collections
 import html
 import random
 import re
+from pathlib import Path
 
 import ipywidgets as widgets
+import nbformat
 import pytest
 
 from monopoly_lesson.game.plugins import make_strategy
@@ -448,3 +450,15 @@ def test_an_answered_questions_controls_are_closed_at_the_question_after():
         stepper.redraw()
         assert all((b.comm is not None) == kept for b in _buttons(first))
     assert first.comm is None
+
+
+def test_chapter_11s_your_turn_runs_on_its_own():
+    """The optional "Your turn" cell needs no cell above it: run alone, it shows the game
+    stopped at the person's first question."""
+    chapter = Path(__file__).resolve().parents[1] / "notebooks" / "11_evolving_players.ipynb"
+    cells = nbformat.read(chapter, as_version=4).cells
+    (cell,) = [c for c in cells if c.cell_type == "code" and "GameStepper(" in c.source]
+    namespace: dict = {}
+    exec(cell.source, namespace)  # a fresh namespace: nothing from the set-up cell
+    (game,) = [value for value in namespace.values() if isinstance(value, GameStepper)]
+    assert game.state.question is not None and game.state.people == (1,)
