@@ -652,6 +652,7 @@ def answer_by_clicks(page, decision: str, done: collections.Counter) -> str:
         return swaps.first.inner_text().strip()
     give, take = (widget.locator(f".game-stepper-{side} select") for side in ("give", "take"))
     if not done["form"] and give.locator("option").count() and take.locator("option").count():
+        widget.get_by_text("A trade of your own").click()  # the form, folded till then
         refused_empty_trade(page)
         give.select_option(index=0)
         take.select_option(index=0)
@@ -830,3 +831,70 @@ def test_every_bid_taken_is_the_one_typed(page, lab, record_property):
     record_property("bids_typed_taken_wrong", len(wrong))
     print(f"\n{BIDS} bids typed: {len(wrong)} taken otherwise ({wrong})")
     assert taken == given
+
+
+# -- a laptop's screen --------------------------------------------------------------
+
+LAPTOP = {"width": 1366, "height": 768}
+IN_SIGHT = """widget => {
+  const panel = widget.closest('.jp-WindowedPanel-outer') || widget.closest('.jp-Notebook');
+  const seen = panel.getBoundingClientRect();
+  const top = Math.max(0, seen.top), bottom = Math.min(window.innerHeight, seen.bottom);
+  const left = Math.max(0, seen.left), right = Math.min(window.innerWidth, seen.right);
+  const parts = {question: widget.querySelector('.game-stepper-question')};
+  widget.querySelectorAll('.game-stepper-asking button, .game-stepper-asking input,'
+      + ' .game-stepper-asking select').forEach((part, i) => { parts['control ' + i] = part; });
+  widget.querySelectorAll('.game-stepper-players tr').forEach((row, i) => {
+      parts['players row ' + i] = row; });
+  const out = [];
+  for (const [name, part] of Object.entries(parts)) {
+    const box = part.getBoundingClientRect();
+    if (box.width === 0 && box.height === 0) continue;  // not shown
+    if (box.top < top - 0.5 || box.bottom > bottom + 0.5 || box.left < left - 0.5
+        || box.right > right + 0.5) {
+      out.push(`${name} (${part.innerText || part.value || ''}): ${Math.round(box.left)}-`
+        + `${Math.round(box.right)} x ${Math.round(box.top)}-${Math.round(box.bottom)} outside `
+        + `${Math.round(left)}-${Math.round(right)} x ${Math.round(top)}-${Math.round(bottom)}`);
+    }
+  }
+  return out;
+}"""
+
+
+def your_turn_of_chapter_11() -> str:
+    """The source of chapter 11's "Your turn" cell: a person and three players, trading."""
+    cells = nbformat.read(ROOT / "notebooks" / "11_evolving_players.ipynb", as_version=4).cells
+    (cell,) = [c for c in cells if c.cell_type == "code" and "GameStepper(" in c.source]
+    return cell.source
+
+
+def test_every_question_fits_a_laptop_screen_with_the_file_browser_open(page, lab):
+    """Chapter 11's "Your turn" at 1366x768, with JupyterLab's file browser open: the
+    widget scrolled to its top shows every question, its controls and every player's cash
+    and lots, unscrolled, to the end of the game."""
+    page.set_viewport_size(LAPTOP)
+    write_notebook(lab, "laptop.ipynb", your_turn_of_chapter_11())
+    open_notebook(page, lab, "laptop.ipynb")
+    assert page.locator(".jp-FileBrowser").first.is_visible()
+    run_all_cells(page)  # four players; the game stops at the first question
+    widget = page.locator(".game-stepper").first
+    done, out_of_sight = collections.Counter(), {}
+    while page.locator(QUESTION).count():
+        question = page.locator(QUESTION).first
+        decision = question.get_attribute("data-decision")
+        number = question.get_attribute("data-number")
+        widget.evaluate("w => w.scrollIntoView({block: 'start'})")
+        page.wait_for_timeout(100)
+        if hidden := widget.evaluate(IN_SIGHT):
+            out_of_sight[f"question {number} ({decision})"] = hidden
+        label = answer_by_clicks(page, decision, done)
+        if decision != "propose_trade" or label in ("No trade", "Propose"):
+            game_button(page, label).click()
+        else:
+            page.locator(".game-stepper-swap:visible", has_text=label).first.click()
+        page.wait_for_function(NEXT_QUESTION, arg=number, polling="raf", timeout=30_000)
+        done[decision] += 1
+    print(f"\n{sum(done.values())} questions at 1366x768: {len(out_of_sight)} out of sight")
+    assert out_of_sight == {}
+    assert {"buy", "bid", "build", "propose_trade", "accept_trade"} <= set(done)
+    assert game_status(page).startswith("Over after")

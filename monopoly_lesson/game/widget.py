@@ -20,8 +20,9 @@ from collections.abc import Callable, Sequence
 
 import ipywidgets as widgets
 
-from ..board_view import board_html, board_svg
+from ..board_view import SpaceExtras, board_html, board_svg
 from ..checks import at_the_call, check_seed
+from ..plots import SHORT_TITLES, STREET_GROUPS
 from ..starter import space_name
 from ..widgets import STATIC_NOTE, log_html, reopened_html, static_html, widget_button
 from .person import Question
@@ -42,7 +43,27 @@ SHOWN_CHOICES = 8  # choices listed in a static snapshot's question
 SETTLE_SECONDS = 0.4
 """How long a new question's buttons wait before they take a click, in a kernel: longer
 than a double-click, so that its second click never answers a question not yet seen."""
+SIDE_WIDTH = 400  # pixels: the column of the question, the players and the log
+BOARD_WIDTH = (400, 544)  # pixels: the board shrinks to the room beside the column, to this
 _HIDDEN, _SHOWN = "none", ""
+_CELL = "padding:1px 4px;line-height:1.4"  # the players table's cells: compact
+_PLAYERS_HEAD = (
+    ("player, and the lots it owns", "left"),
+    ("cash", "right"),
+    ("net worth", "right"),
+)
+_GROUP_COLOUR = {space: colour for colour, spaces in STREET_GROUPS.values() for space in spaces}
+_TRADE_LABELS = (
+    '<small>(You pay $: negative when you are paid)</small><small style="display:flex">'
+    '<span style="width:184px">You give:</span><span>You get:</span></small>'
+)
+# Long labels (a completion swap's words) wrap inside their button; the board's drawing
+# takes the width of its place (its height follows).
+_STYLE = (
+    f"<style>.{PREFIX} .{PREFIX}-swap{{white-space:normal;height:auto;text-align:left;"
+    f"line-height:1.3;padding:2px 8px}} .{PREFIX} .{PREFIX}-board svg{{width:100%;"
+    "height:auto}</style>"
+)
 
 
 class GameStepper(widgets.VBox):
@@ -72,7 +93,12 @@ class GameStepper(widgets.VBox):
             )
         stepping = self._stepping_controls(seed)
         self.status_view, self.players_view = widgets.HTML(), widgets.HTML()
-        self.board_view, self.log_view = widgets.HTML(), widgets.HTML()
+        self.log_view = widgets.HTML()
+        self.board_view = widgets.HTML(
+            layout=widgets.Layout(
+                flex=f"1 1 {BOARD_WIDTH[0]}px", max_width=f"{BOARD_WIDTH[1]}px", margin="0"
+            )
+        )
         self.refused: str | None = None
         """Why the last answer given in the widget was refused (shown in the status line)."""
         self.question_view = widgets.HTML()
@@ -83,16 +109,15 @@ class GameStepper(widgets.VBox):
         self._shown: Question | None = None
         self._retired: widgets.Box | None = None  # the last question's, closed at the next
         self._name_controls()
+        side = widgets.VBox(
+            [self.status_view, self.question_box, self.players_view, self.log_view],
+            layout=widgets.Layout(flex=f"0 0 {SIDE_WIDTH}px", margin="0 12px 0 0"),
+        )
         super().__init__(
             children=[
-                widgets.HTML(reopened_html(PREFIX)),
+                widgets.HTML(reopened_html(PREFIX) + _STYLE),
                 stepping,
-                self.status_view,
-                self.question_box,
-                widgets.HBox(
-                    [self.board_view, widgets.VBox([self.players_view, self.log_view])],
-                    layout=widgets.Layout(flex_flow="row wrap"),
-                ),
+                widgets.HBox([side, self.board_view], layout=widgets.Layout(flex_flow="row wrap")),
             ]
         )
         self.add_class("game-stepper")
@@ -113,6 +138,7 @@ class GameStepper(widgets.VBox):
             min=0,
             max=SEED_BOX_LIMIT - 1,
             description="Seed:",
+            layout={"width": "200px"},
         )
         self.one_turn.on_click(lambda _: self._step(self.state.step_turn))
         self.one_round.on_click(lambda _: self._step(self.state.step_round))
@@ -238,7 +264,8 @@ class GameStepper(widgets.VBox):
         return widgets.HBox(parts, layout=widgets.Layout(flex_flow="row wrap"))
 
     def _trade_controls(self, question: Question) -> widgets.VBox:
-        """No trade; a button for each completion swap on offer; a form for any trade."""
+        """No trade; a button for each completion swap on offer; a form for any trade,
+        folded until it is opened."""
         self.no_trade_button = self._button(question, "no-trade", "No trade", lambda: None)
         swaps = []
         for swap in (choice for choice in question.choices if choice is not None):
@@ -246,7 +273,12 @@ class GameStepper(widgets.VBox):
             button.layout.width = "auto"
             swaps.append(button)
         self.swaps = widgets.VBox(swaps)
-        return widgets.VBox([self.no_trade_button, self.swaps, self._trade_form(question)])
+        own = widgets.Accordion(
+            children=[self._trade_form(question)], titles=("A trade of your own",)
+        )
+        own.selected_index = None  # folded: the question and the players stay in sight
+        own.add_class(f"{PREFIX}-own-trade")
+        return widgets.VBox([self.no_trade_button, self.swaps, own])
 
     def _trade_form(self, question: Question) -> widgets.VBox:
         """A trade of your own: the partner, the cash you pay, the lots you give and get."""
@@ -257,20 +289,16 @@ class GameStepper(widgets.VBox):
             options=[(game.name(p), p) for p in others],
             value=(not_asked or others)[0],
             description="Partner:",
-            layout={"width": "260px"},
+            layout={"width": "220px"},
         )
-        give = widgets.SelectMultiple(
-            options=_lot_options(game, seat), description="You give:", rows=5
-        )
-        take = widgets.SelectMultiple(
-            options=_lot_options(game, partner.value), description="You get:", rows=5
-        )
+        give = widgets.SelectMultiple(options=_lot_options(game, seat), rows=4)
+        take = widgets.SelectMultiple(options=_lot_options(game, partner.value), rows=4)
         cash = widgets.IntText(
             value=0,
             description="You pay $:",
             tooltip="cash you pay; negative: cash you are paid",
             continuous_update=True,
-            layout={"width": "180px"},
+            layout={"width": "170px"},
         )
 
         def partner_chosen(change) -> None:  # the lots the partner chosen may give
@@ -280,6 +308,7 @@ class GameStepper(widgets.VBox):
         partner.observe(partner_chosen, "value")
         for box, name in ((partner, "partner"), (give, "give"), (take, "take"), (cash, "cash")):
             box.add_class(f"{PREFIX}-{name}")
+            box.layout.width = box.layout.width or "180px"
         self.partner_box, self.give_box, self.take_box, self.cash_box = partner, give, take, cash
         self.propose_button = self._button(
             question,
@@ -292,9 +321,13 @@ class GameStepper(widgets.VBox):
                 cash=cash.value,
             ),
         )
-        note = widgets.HTML("<small>(negative: you are paid)</small>")
         return widgets.VBox(
-            [widgets.HBox([partner, cash, note]), widgets.HBox([give, take, self.propose_button])]
+            [
+                widgets.HBox([partner, cash]),
+                widgets.HTML(_TRADE_LABELS),
+                widgets.HBox([give, take]),
+                self.propose_button,
+            ]
         )
 
     @property
@@ -315,14 +348,14 @@ class GameStepper(widgets.VBox):
         return (
             f'<div class="{PREFIX}-question" data-decision="{question.decision}" '
             f'data-number="{self.asked}" style="background:{YOURS};padding:4px 8px;'
-            f'border-left:4px solid #b8860b;max-width:900px"><b>&#9733; {who}, question '
+            f'border-left:4px solid #b8860b"><b>&#9733; {who}, question '
             f"{self.asked} ({question.decision}):</b> {html.escape(question.text)}{listed}</div>"
         )
 
     # -- drawing -----------------------------------------------------------------------
 
     def redraw(self) -> None:
-        """Draw the state: status, the question, board, players' cash and net worth, log."""
+        """Draw the state: status, the question, players (cash, what they own), board, log."""
         state = self.state
         question = state.question
         for button in (self.one_turn, self.one_round, self.to_end):
@@ -341,7 +374,7 @@ class GameStepper(widgets.VBox):
         )
         self.board_view.value = board_html(**self._board(), css_class="game-stepper-board")
         self.players_view.value = self._players_html()
-        self.log_view.value = log_html(state.lines[-300:], PREFIX, width=430, height=300)
+        self.log_view.value = log_html(state.lines[-300:], PREFIX, width=SIDE_WIDTH, height=220)
 
     def _board(self) -> dict:
         colours = self.state.players()["colour"].to_dict()
@@ -352,25 +385,38 @@ class GameStepper(widgets.VBox):
         }
 
     def _players_html(self) -> str:
+        """Each player's cash and net worth, and on a line below, the lots it owns."""
         people = {self.state.game.state.name(seat) for seat in self.state.people}
-        rows = "".join(
-            (
-                f'<tr class="{PREFIX}-you" style="background:{YOURS};font-weight:bold" '
-                'title="your seat">'
-                if name in people
-                else "<tr>"
+        owns: dict[str, list[str]] = {}
+        for space, extra in sorted(self.state.extras().items()):
+            owns.setdefault(extra.owner, []).append(_lot_chip(space, extra))
+        rows = []
+        for name, p in self.state.players().iterrows():
+            mine = name in people
+            body = (
+                f'<tbody class="{PREFIX}-you" style="background:{YOURS}" title="your seat">'
+                if mine
+                else "<tbody>"
             )
-            + f'<td><span style="color:{p.colour}">&#9679;</span> {html.escape(name)}'
-            f"{' &#9733; you' if name in people else ''}</td>"
-            f'<td align="right">${p.cash:,}</td><td align="right">${p.net_worth:,}</td>'
-            f'<td align="right">{p.lots}</td><td align="right">{p.monopolies}</td>'
-            f"<td>{'' if p.playing else 'bankrupt'}{' in jail' if p.in_jail else ''}</td></tr>"
-            for name, p in self.state.players().iterrows()
+            where = ("" if p.playing else " bankrupt") + (" in jail" if p.in_jail else "")
+            monopolies = f"; {p.monopolies} monopol" + ("y" if p.monopolies == 1 else "ies")
+            lots = " ".join(owns.get(name, [])) or "no lots"
+            rows.append(
+                f'{body}<tr><td style="{_CELL};font-weight:bold"><span style="color:{p.colour}">'
+                f"&#9679;</span> {html.escape(name)}{' &#9733; you' if mine else ''}"
+                f"<small>{where}</small></td>"
+                f'<td style="{_CELL};text-align:right">${p.cash:,}</td>'
+                f'<td style="{_CELL};text-align:right">${p.net_worth:,}</td></tr>'
+                f'<tr><td colspan="3" class="{PREFIX}-owns" style="padding:0 4px 3px 18px;'
+                f'font-size:11px;line-height:1.5">{lots}'
+                f"<small>{monopolies if p.monopolies else ''}</small></td></tr></tbody>"
+            )
+        head = "".join(
+            f'<th style="{_CELL};text-align:{side}">{label}</th>' for label, side in _PLAYERS_HEAD
         )
         return (
-            '<table class="game-stepper-players" style="font-size:12px">'
-            "<tr><th>player</th><th>cash</th><th>net worth</th><th>lots</th>"
-            f"<th>monopolies</th><th></th></tr>{rows}</table>"
+            f'<table class="game-stepper-players" style="font-size:12px;width:{SIDE_WIDTH}px;'
+            f'border-collapse:collapse"><thead><tr>{head}</tr></thead>{"".join(rows)}</table>'
         )
 
     # -- static stand-in ---------------------------------------------------------------
@@ -455,6 +501,20 @@ def _close(box: widgets.Widget) -> None:
 
 def _bid_label(value: int) -> str:
     return f"Bid ${value:,}"
+
+
+def _lot_chip(space: int, extra: SpaceExtras) -> str:
+    """A lot in a few letters, edged in its group's colour; its buildings or mortgage after."""
+    name = SHORT_TITLES[space - 1].replace("<br>", " ")
+    built = " H" if extra.hotel else f" {extra.houses}h" if extra.houses else ""
+    if extra.mortgaged:
+        built += " (m)"
+    edge = _GROUP_COLOUR.get(space, "#999")
+    title = html.escape(f"{space_name(space)}{', mortgaged' if extra.mortgaged else ''}")
+    return (
+        f'<span title="{title}" style="white-space:nowrap;border-left:6px solid {edge};'
+        f'padding:0 3px;background:#f4f4f4">{html.escape(name + built)}</span>'
+    )
 
 
 def _lot_options(game: ReadableGame, seat: int) -> list[tuple[str, int]]:
