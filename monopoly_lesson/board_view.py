@@ -10,6 +10,7 @@ embeds SVG; it cannot render HTML).
 
 from __future__ import annotations
 
+import base64
 import html
 import numbers
 from collections.abc import Mapping, Sequence
@@ -21,7 +22,7 @@ from .checks import check_space_counts
 from .plots import SHORT_TITLES, STREET_GROUPS, board_position
 from .starter import NUM_SPACES, gameboard
 
-__all__ = ["TOKEN_COLOURS", "SpaceExtras", "board_html", "board_svg"]
+__all__ = ["TOKEN_COLOURS", "SpaceExtras", "board_html", "board_svg", "svg_picture"]
 
 TOKEN_COLOURS = ("#d62728", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#17becf")
 """Token colours, one per player in order (the same first two as the plotly board map)."""
@@ -334,6 +335,16 @@ def _centre(
         f'stroke="#111" stroke-width="3"/><text x="{middle}" y="{middle - 49}" '
         f'font-size="34" font-weight="800" letter-spacing="3" fill="white" '
         f'text-anchor="middle">MONOPOLY</text></g>{drawn}</g>'
+    )
+
+
+def svg_picture(svg: str, *, alt: str, css_class: str = "") -> str:
+    """An SVG drawing as an HTML ``<img>`` (a data URI): a picture wherever HTML shows, even
+    where inline SVG is stripped (a notebook opened untrusted shows its text run together)."""
+    data = base64.b64encode(svg.encode()).decode()
+    return (
+        f'<img class="{html.escape(css_class)}" src="data:image/svg+xml;base64,{data}" '
+        f'alt="{html.escape(alt)}"/>'
     )
 
 

@@ -28,7 +28,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from monopoly_lesson.widgets import REOPENED_NOTE
+from monopoly_lesson.widgets import REOPENED_NOTE, STATIC_NOTE
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -47,7 +47,8 @@ def free_port() -> int:
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
-    """A JupyterLab server on a copy of the notebooks; yields its base URL with the token."""
+    """A JupyterLab server on a copy of the notebooks; yields its base URL with the token.
+    No notebook is trusted until it is saved in it, as in a student's new JupyterLab."""
     home = tmp_path_factory.mktemp("lab")
     shutil.copytree(ROOT / "notebooks", home / "notebooks")
     port, token = free_port(), secrets.token_hex(16)
@@ -63,6 +64,7 @@ def lab(tmp_path_factory):
         f"--LabApp.app_settings_dir={ROOT / 'jupyter' / 'settings'}",
         f"--LabApp.user_settings_dir={home / 'user-settings'}",
         f"--LabApp.workspaces_dir={home / 'workspaces'}",
+        "--NotebookNotary.db_file=:memory:",  # no notebook trusted yet, as a student's
     ]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         command.append("--allow-root")
@@ -411,6 +413,60 @@ def test_money_reads_as_money_not_maths(page, lab, name, sentence):
     text = " ".join(" ".join(prose.all_inner_texts()).split())
     assert sentence in text
     assert prose.locator("mjx-container").count() == 0
+
+
+CHAPTERS = sorted(path.name for path in (ROOT / "notebooks").glob("*.ipynb"))
+STORED_WIDGETS = """() => [...document.querySelectorAll(
+    '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output')]
+  .filter(output => output.querySelector('.turn-stepper-static, .game-stepper-static'))
+  .map(output => ({
+    pictures: [...output.querySelectorAll('img')].map(img => ({
+      name: img.className, drawn: img.complete && img.naturalWidth > 0,
+      width: img.getBoundingClientRect().width})),
+    text: output.innerText,
+    maths: output.querySelectorAll('mjx-container').length,
+  }))"""
+
+
+def stored_widgets(name: str) -> int:
+    """How many widget snapshots the stored chapter holds."""
+    notebook = nbformat.read(ROOT / "notebooks" / name, as_version=4)
+    return sum(
+        STATIC_NOTE in "".join(output.get("data", {}).get("text/html", ""))
+        for cell in notebook.cells
+        for output in cell.get("outputs", [])
+    )
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_a_stored_chapter_shows_its_widgets_as_pictures_and_words(page, lab, name):
+    """Opened as stored, untrusted, as a student first opens it: each widget's snapshot
+    is a picture of the board (and the tally chart) beside readable words, and no amount
+    in an output is typeset as maths."""
+    stored = json.loads((ROOT / "notebooks" / name).read_text())  # as committed: another
+    content = {"type": "notebook", "format": "json", "content": stored}  # test saves its copy
+    api(lab, "PUT", f"contents/stored-{name}", content)
+    open_notebook(page, lab, f"stored-{name}")
+    page.get_by_title(re.compile(r"^Notebook not trusted")).wait_for()  # the status bar's
+    prose = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-RenderedMarkdown")
+    prose.filter(has_text="Glossary").first.wait_for(state="attached", timeout=60_000)
+    page.wait_for_timeout(2000)  # MathJax typesets rendered outputs a moment later
+    page.wait_for_function(  # the pictures are decoded
+        "() => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) img')]"
+        ".every(img => img.complete)"
+    )
+    snapshots = page.evaluate(STORED_WIDGETS)
+    assert len(snapshots) == stored_widgets(name)
+    outputs = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output")
+    assert outputs.locator("mjx-container").count() == 0, "an output typeset as maths"
+    for snapshot in snapshots:
+        boards = [p for p in snapshot["pictures"] if "monopoly-board" in p["name"]]
+        assert len(boards) == 1 and all(p["drawn"] and p["width"] > 300 for p in boards)
+        assert all(p["drawn"] for p in snapshot["pictures"]), snapshot["pictures"]
+        text = snapshot["text"]
+        assert STATIC_NOTE in text
+        assert "MONOPOLY" not in text and "Go to\nJail" not in text  # no board as words
+        assert snapshot["maths"] == 0
 
 
 def test_chapter_6_figures_are_drawn_without_errors(page, lab):

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import html
+import re
 from collections.abc import Callable, Sequence
 
 import ipywidgets as widgets
 
-from ..board_view import SpaceExtras, board_html, board_svg
+from ..board_view import SpaceExtras, board_html, board_svg, svg_picture
 from ..checks import at_the_call, check_seed
 from ..plots import SHORT_TITLES, STREET_GROUPS
 from ..starter import space_name
@@ -53,6 +54,7 @@ _PLAYERS_HEAD = (
     ("net worth", "right"),
 )
 _GROUP_COLOUR = {space: colour for colour, spaces in STREET_GROUPS.values() for space in spaces}
+_AMOUNT = re.compile(r"\$(-?\d[\d,]*)")
 _TRADE_LABELS = (
     '<small>(You pay $: negative when you are paid)</small><small style="display:flex">'
     '<span style="width:184px">You give:</span><span>You get:</span></small>'
@@ -237,7 +239,7 @@ class GameStepper(widgets.VBox):
         )
         box.add_class(f"{PREFIX}-bid-box")
         most = question.choices[-1]
-        self.bid_range = widgets.HTML(f"&nbsp;from $0 (no bid) to ${most:,}&nbsp;")
+        self.bid_range = widgets.HTML(_money_html(f"from $0 (no bid) to ${most:,}"))
         self.bid_range.add_class(f"{PREFIX}-bid-range")
         bid = self._button(question, "bid", _bid_label(box.value), lambda: box.value)
         box.observe(lambda change: setattr(bid, "description", _bid_label(change.new)), "value")
@@ -344,12 +346,12 @@ class GameStepper(widgets.VBox):
         who = html.escape(self.state.game.state.name(question.seat))
         listed = ""
         if choices:
-            listed = f"<br><small>Choices: {html.escape(_choices_words(question))}</small>"
+            listed = f"<br><small>Choices: {_money_html(_choices_words(question))}</small>"
         return (
             f'<div class="{PREFIX}-question" data-decision="{question.decision}" '
             f'data-number="{self.asked}" style="background:{YOURS};padding:4px 8px;'
             f'border-left:4px solid #b8860b"><b>&#9733; {who}, question '
-            f"{self.asked} ({question.decision}):</b> {html.escape(question.text)}{listed}</div>"
+            f"{self.asked} ({question.decision}):</b> {_money_html(question.text)}{listed}</div>"
         )
 
     # -- drawing -----------------------------------------------------------------------
@@ -366,11 +368,11 @@ class GameStepper(widgets.VBox):
         if self.refused:
             refused = (
                 f'<br><span class="{PREFIX}-refused" style="color:#b00020">Not '
-                f"taken: {html.escape(self.refused)}</span>"
+                f"taken: {_money_html(self.refused)}</span>"
             )
         self.status_view.value = (
             f'<b class="game-stepper-status" style="color:{colour}">'
-            f"{html.escape(state.status())}</b>{refused}"
+            f"{_money_html(state.status())}</b>{refused}"
         )
         self.board_view.value = board_html(**self._board(), css_class="game-stepper-board")
         self.players_view.value = self._players_html()
@@ -423,10 +425,13 @@ class GameStepper(widgets.VBox):
 
     def snapshot_html(self) -> str:
         """A static picture of the widget: status, the open question and its choices,
-        board, players, log, and how to use it."""
+        players, log, the board as a picture, and how to use it."""
         side = self.players_view.value + self.log_view.value
         status = self.status_view.value + self._question_html(self.state.question, choices=True)
-        return static_html(PREFIX, status, self.board_view.value, side)
+        board = svg_picture(
+            self.snapshot_svg(), alt=_board_words(self.state.tokens()), css_class="monopoly-board"
+        )
+        return static_html(PREFIX, status, board, side)
 
     def snapshot_svg(self) -> str:
         """The board as standalone SVG (for print)."""
@@ -450,9 +455,8 @@ class GameStepper(widgets.VBox):
                 f"> **{who}, question {self.asked} ({question.decision}):** "
                 f"{question.text}\n>\n> Choices: {_choices_words(question)}\n\n"
             )
-        return (
-            f"*{STATIC_NOTE}*\n\n**{self.state.status()}**\n\n{asked}{table}\n\n```\n{log}\n```\n"
-        )
+        text = _money_markdown(f"*{STATIC_NOTE}*\n\n**{self.state.status()}**\n\n{asked}{table}")
+        return f"{text}\n\n```\n{log}\n```\n"
 
     def _repr_mimebundle_(self, **kwargs) -> dict:
         bundle = super()._repr_mimebundle_(**kwargs) or {}
@@ -503,6 +507,17 @@ def _bid_label(value: int) -> str:
     return f"Bid ${value:,}"
 
 
+def _money_html(text: str) -> str:
+    """``text`` escaped for HTML, each amount in an element of its own: MathJax never pairs
+    two dollar signs across an element's edge, so money is not typeset as maths."""
+    return _AMOUNT.sub(r"<span>$\1</span>", html.escape(text))
+
+
+def _money_markdown(text: str) -> str:
+    """Markdown whose amounts read as money everywhere (the chapters' ``<span>\\$200</span>``)."""
+    return _AMOUNT.sub(r"<span>\\$\1</span>", text)
+
+
 def _lot_chip(space: int, extra: SpaceExtras) -> str:
     """A lot in a few letters, edged in its group's colour; its buildings or mortgage after."""
     name = SHORT_TITLES[space - 1].replace("<br>", " ")
@@ -514,6 +529,13 @@ def _lot_chip(space: int, extra: SpaceExtras) -> str:
     return (
         f'<span title="{title}" style="white-space:nowrap;border-left:6px solid {edge};'
         f'padding:0 3px;background:#f4f4f4">{html.escape(name + built)}</span>'
+    )
+
+
+def _board_words(tokens: dict[str, int]) -> str:
+    """The board's picture in words, for readers without it."""
+    return "The Monopoly board: " + "; ".join(
+        f"{name} on {space_name(space)}" for name, space in tokens.items()
     )
 
 
