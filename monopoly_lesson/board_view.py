@@ -10,6 +10,7 @@ embeds SVG; it cannot render HTML).
 
 from __future__ import annotations
 
+import base64
 import html
 import numbers
 from collections.abc import Mapping, Sequence
@@ -21,7 +22,7 @@ from .checks import check_space_counts
 from .plots import SHORT_TITLES, STREET_GROUPS, board_position
 from .starter import NUM_SPACES, gameboard
 
-__all__ = ["TOKEN_COLOURS", "SpaceExtras", "board_html", "board_svg"]
+__all__ = ["TOKEN_COLOURS", "SpaceExtras", "board_html", "board_svg", "svg_picture"]
 
 TOKEN_COLOURS = ("#d62728", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#17becf")
 """Token colours, one per player in order (the same first two as the plotly board map)."""
@@ -33,6 +34,7 @@ _SQUARE, _CORNER, _BAND = 46, 64, 12  # pixels: a square's short side, a corner,
 _SIZE = 2 * _CORNER + 9 * _SQUARE  # the board's width and height
 _FONT = "Helvetica, Arial, 'DejaVu Sans', sans-serif"
 _SHADE = "#1f4e79"  # tallied squares: this blue, more opaque the more landings
+_OWNER_DASHES = "5 3"  # an owner's frame is dashed: no colour band or other line is
 _STRIPES = (
     '<defs><pattern id="monopoly-stripes" width="8" height="8" patternUnits="userSpaceOnUse" '
     'patternTransform="rotate(45)"><rect width="3" height="8" fill="black" '
@@ -42,14 +44,17 @@ _STRIPES = (
 
 @dataclass(frozen=True)
 class SpaceExtras:
-    """What a game adds to one space: its owner (name and colour), a mortgage, buildings.
+    """What a game adds to one space: its owner (name, colour, mark), a mortgage, buildings.
 
-    The owner's ``colour`` frames the square, a mortgage stripes it, and ``houses`` (0-4)
-    or a ``hotel`` sit on the street's colour band; all of it is named on hover.
+    The owner's ``colour`` frames the square in dashes (a colour band is solid), its
+    ``mark`` (a short label, such as its seat number) sits in the square, so that the owner
+    is never told by colour alone; a mortgage stripes the square, and ``houses`` (0-4) or a
+    ``hotel`` sit on the street's colour band; all of it is named on hover.
     """
 
     owner: str = ""
     colour: str = ""
+    mark: str = ""
     mortgaged: bool = False
     houses: int = 0
     hotel: bool = False
@@ -176,16 +181,19 @@ def _square(
     if extra is not None and extra.mortgaged:
         paint += f'<rect x="{bx}" y="{by}" width="{bw}" height="{bh}" '
         paint += 'fill="url(#monopoly-stripes)" class="monopoly-mortgage"/>'
-    frame, width = "#444", 1
-    if extra is not None and extra.colour:
-        frame, width = html.escape(extra.colour), 3  # the owner's colour
+    frame, width, dashes = "#444", 1, ""
+    if extra is not None and extra.colour:  # the owner's colour, dashed
+        frame, width = html.escape(extra.colour), 3
+        dashes = f' stroke-dasharray="{_OWNER_DASHES}" class="monopoly-owner"'
     inset = width / 2
     outline = (
         f'<rect x="{x + inset}" y="{y + inset}" width="{w - width}" height="{h - width}" '
-        f'fill="none" stroke="{frame}" stroke-width="{width}"/>'
+        f'fill="none" stroke="{frame}" stroke-width="{width}"{dashes}/>'
     )
     ink = "white" if share > 0.5 else "#111"
     body = _square_text(space, count, (bx, by, bw, bh), ink) + _token_dots(here, bx, by, bw, bh)
+    if extra is not None and extra.mark:
+        body += _owner_mark(extra.mark, frame, bx, by, bw, bh)
     return (
         f'<g class="monopoly-space" data-space="{space}"><title>{_hover(space, count, extra)}'
         f"</title>{paint}{_band(space, band, extra)}{body}{outline}</g>"
@@ -239,6 +247,19 @@ def _mark(css: str, colour: str, cx: float, cy: float, w: int, h: int) -> str:
     return (
         f'<rect class="{css}" x="{cx - w / 2:g}" y="{cy - h / 2:g}" width="{w}" height="{h}" '
         f'fill="{colour}" stroke="white"/>'
+    )
+
+
+def _owner_mark(mark: str, colour: str, x: int, y: int, w: int, h: int) -> str:
+    """The owner's mark in a white tag edged in its colour, at the right of the square's
+    middle (between its name above and the tokens below)."""
+    width = 7 + 6 * len(mark)
+    left, top = x + w - width - 3, y + h / 2 - 6
+    return (
+        f'<g class="monopoly-owner-mark"><rect x="{left:g}" y="{top:g}" width="{width}" '
+        f'height="12" rx="2" fill="white" stroke="{colour}" stroke-width="1.5"/>'
+        f'<text x="{left + width / 2:g}" y="{top + 9.5:g}" font-size="10" font-weight="700" '
+        f'text-anchor="middle" fill="#111">{html.escape(mark)}</text></g>'
     )
 
 
@@ -314,6 +335,16 @@ def _centre(
         f'stroke="#111" stroke-width="3"/><text x="{middle}" y="{middle - 49}" '
         f'font-size="34" font-weight="800" letter-spacing="3" fill="white" '
         f'text-anchor="middle">MONOPOLY</text></g>{drawn}</g>'
+    )
+
+
+def svg_picture(svg: str, *, alt: str, css_class: str = "") -> str:
+    """An SVG drawing as an HTML ``<img>`` (a data URI): a picture wherever HTML shows, even
+    where inline SVG is stripped (a notebook opened untrusted shows its text run together)."""
+    data = base64.b64encode(svg.encode()).decode()
+    return (
+        f'<img class="{html.escape(css_class)}" src="data:image/svg+xml;base64,{data}" '
+        f'alt="{html.escape(alt)}"/>'
     )
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 import ipywidgets as widgets
 import pandas as pd
 
-from .board_view import board_html, board_svg
+from .board_view import board_html, board_svg, svg_picture
 from .checks import at_the_call
 from .rules import LESSON_RULES, Rules
 from .starter import NUM_SPACES, gameboard
@@ -239,9 +239,21 @@ class TurnStepper(widgets.VBox):
     # -- static stand-in -----------------------------------------------------
 
     def snapshot_html(self) -> str:
-        """A static picture of the widget: status, board, chart, log, and how to use it."""
-        side = self.chart_view.value + self.log_view.value
-        return static_html("turn-stepper", self.status_view.value, self.board_view.value, side)
+        """A static picture of the widget: status, board, chart, log, and how to use it. The
+        board and the chart are pictures (``<img>``), which a notebook opened untrusted
+        shows too."""
+        board = svg_picture(
+            self.snapshot_svg(),
+            alt="The Monopoly board: " + "; ".join(self.state.where()),
+            css_class="monopoly-board turn-stepper-board",
+        )
+        chart = svg_picture(
+            _chart_html(self.state.tallies),
+            alt="Tallies per space, 1 to 40",
+            css_class="turn-stepper-chart",
+        )
+        side = chart + self.log_view.value
+        return static_html("turn-stepper", self.status_view.value, board, side)
 
     def snapshot_svg(self) -> str:
         """A static picture of the board, as standalone SVG (for print: Typst embeds SVG)."""
@@ -290,7 +302,8 @@ def _chart_html(counts: pd.Series) -> str:
         for s in range(1, NUM_SPACES + 1)
     )
     return (
-        '<svg class="turn-stepper-chart" width="390" height="127" viewBox="0 -12 400 130" '
+        '<svg xmlns="http://www.w3.org/2000/svg" class="turn-stepper-chart" width="390" '
+        'height="127" viewBox="0 -12 400 130" '
         'role="img" aria-label="tally per space">'
         f'<text x="0" y="-2" font-size="10">Tallies per space (1 to 40), most: {top}</text>'
         f'{bars}<line x1="0" y1="100" x2="400" y2="100" stroke="#333"/>'

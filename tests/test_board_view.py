@@ -151,9 +151,9 @@ def test_centre_lines_are_escaped_and_the_css_class_is_added():
 
 def test_extras_draw_owners_mortgages_houses_and_hotels():
     extras = {
-        2: SpaceExtras(owner="Ann", colour="#123456", houses=3),
+        2: SpaceExtras(owner="Ann", colour="#123456", mark="1", houses=3),
         4: SpaceExtras(owner="Ann", colour="#123456", hotel=True),
-        6: SpaceExtras(owner="Bob", colour="#abcdef", mortgaged=True),
+        6: SpaceExtras(owner="Bob", colour="#abcdef", mark="2", mortgaged=True),
     }
     drawn = squares(board_html(extras=extras))
     assert 'stroke="#123456" stroke-width="3"' in drawn[2]
@@ -163,6 +163,20 @@ def test_extras_draw_owners_mortgages_houses_and_hotels():
     assert hover(drawn[2]).endswith("owned by Ann; 3 house(s)")
     assert hover(drawn[6]).endswith("owned by Bob; mortgaged")
     assert 'stroke="#444" stroke-width="1"' in drawn[3]
+
+
+def test_an_owner_is_told_by_a_dashed_frame_and_its_mark_not_by_colour_alone():
+    """An owner's colour may be a group's (orange on an orange street): its frame is dashed,
+    which no band or other line is, and its mark is written in the square."""
+    orange = STREET_GROUPS["orange"][0]
+    drawn = board_html(extras={17: SpaceExtras(owner="P2", colour=orange, mark="2")})
+    square = squares(drawn)[17]
+    frame = re.search(r'<rect [^>]*class="monopoly-owner"[^>]*>', square)[0]
+    assert f'stroke="{orange}"' in frame and "stroke-dasharray" in frame
+    assert drawn.count("stroke-dasharray") == 1  # nothing else is dashed
+    mark = re.search(r'<g class="monopoly-owner-mark">(.*?)</g>', square)[1]
+    assert re.search(r">2</text>$", mark) and f'stroke="{orange}"' in mark
+    assert "monopoly-owner-mark" not in squares(board_html())[17]
 
 
 @pytest.mark.parametrize(

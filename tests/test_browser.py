@@ -8,9 +8,12 @@ log are saved under test-artifacts/.
 
 from __future__ import annotations
 
+import ast
 import collections
 import json
 import os
+import random
+import re
 import secrets
 import shutil
 import socket
@@ -25,8 +28,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from monopoly_lesson.game.strategies import DECISIONS
-from monopoly_lesson.widgets import REOPENED_NOTE
+from monopoly_lesson.widgets import REOPENED_NOTE, STATIC_NOTE
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -45,7 +47,8 @@ def free_port() -> int:
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
-    """A JupyterLab server on a copy of the notebooks; yields its base URL with the token."""
+    """A JupyterLab server on a copy of the notebooks; yields its base URL with the token.
+    No notebook is trusted until it is saved in it, as in a student's new JupyterLab."""
     home = tmp_path_factory.mktemp("lab")
     shutil.copytree(ROOT / "notebooks", home / "notebooks")
     port, token = free_port(), secrets.token_hex(16)
@@ -61,6 +64,7 @@ def lab(tmp_path_factory):
         f"--LabApp.app_settings_dir={ROOT / 'jupyter' / 'settings'}",
         f"--LabApp.user_settings_dir={home / 'user-settings'}",
         f"--LabApp.workspaces_dir={home / 'workspaces'}",
+        "--NotebookNotary.db_file=:memory:",  # no notebook trusted yet, as a student's
     ]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         command.append("--allow-root")
@@ -411,6 +415,60 @@ def test_money_reads_as_money_not_maths(page, lab, name, sentence):
     assert prose.locator("mjx-container").count() == 0
 
 
+CHAPTERS = sorted(path.name for path in (ROOT / "notebooks").glob("*.ipynb"))
+STORED_WIDGETS = """() => [...document.querySelectorAll(
+    '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output')]
+  .filter(output => output.querySelector('.turn-stepper-static, .game-stepper-static'))
+  .map(output => ({
+    pictures: [...output.querySelectorAll('img')].map(img => ({
+      name: img.className, drawn: img.complete && img.naturalWidth > 0,
+      width: img.getBoundingClientRect().width})),
+    text: output.innerText,
+    maths: output.querySelectorAll('mjx-container').length,
+  }))"""
+
+
+def stored_widgets(name: str) -> int:
+    """How many widget snapshots the stored chapter holds."""
+    notebook = nbformat.read(ROOT / "notebooks" / name, as_version=4)
+    return sum(
+        STATIC_NOTE in "".join(output.get("data", {}).get("text/html", ""))
+        for cell in notebook.cells
+        for output in cell.get("outputs", [])
+    )
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_a_stored_chapter_shows_its_widgets_as_pictures_and_words(page, lab, name):
+    """Opened as stored, untrusted, as a student first opens it: each widget's snapshot
+    is a picture of the board (and the tally chart) beside readable words, and no amount
+    in an output is typeset as maths."""
+    stored = json.loads((ROOT / "notebooks" / name).read_text())  # as committed: another
+    content = {"type": "notebook", "format": "json", "content": stored}  # test saves its copy
+    api(lab, "PUT", f"contents/stored-{name}", content)
+    open_notebook(page, lab, f"stored-{name}")
+    page.get_by_title(re.compile(r"^Notebook not trusted")).wait_for()  # the status bar's
+    prose = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-RenderedMarkdown")
+    prose.filter(has_text="Glossary").first.wait_for(state="attached", timeout=60_000)
+    page.wait_for_timeout(2000)  # MathJax typesets rendered outputs a moment later
+    page.wait_for_function(  # the pictures are decoded
+        "() => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) img')]"
+        ".every(img => img.complete)"
+    )
+    snapshots = page.evaluate(STORED_WIDGETS)
+    assert len(snapshots) == stored_widgets(name)
+    outputs = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output")
+    assert outputs.locator("mjx-container").count() == 0, "an output typeset as maths"
+    for snapshot in snapshots:
+        boards = [p for p in snapshot["pictures"] if "monopoly-board" in p["name"]]
+        assert len(boards) == 1 and all(p["drawn"] and p["width"] > 300 for p in boards)
+        assert all(p["drawn"] for p in snapshot["pictures"]), snapshot["pictures"]
+        text = snapshot["text"]
+        assert STATIC_NOTE in text
+        assert "MONOPOLY" not in text and "Go to\nJail" not in text  # no board as words
+        assert snapshot["maths"] == 0
+
+
 def test_chapter_6_figures_are_drawn_without_errors(page, lab):
     open_notebook(page, lab, "06_full_simulation.ipynb")
     run_all_cells(page)  # stored figures show their PNG until run; live ones have none
@@ -598,9 +656,9 @@ NEXT_QUESTION = """before => {
 }"""
 
 
-def write_notebook(lab, name: str, source: str) -> None:
-    """Put a notebook of one code cell, for the Python 3 kernel, in the lab's folder."""
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
+def write_notebook(lab, name: str, *sources: str) -> None:
+    """Put a notebook of these code cells, for the Python 3 kernel, in the lab's folder."""
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
     notebook.metadata["kernelspec"] = {
         "name": "python3",
         "display_name": "Python 3 (ipykernel)",
@@ -623,10 +681,15 @@ def answer_by_clicks(page, decision: str, done: collections.Counter) -> str:
     if decision == "buy":
         return "Do not buy" if not done["buy"] else "Buy"
     if decision == "bid":
+        if done["bid"] == 1:
+            return "No bid"
         if not done["bid"]:
             widget.locator(".game-stepper-bid-box input").fill("1")
-            widget.locator(".game-stepper-bid-box input").press("Tab")
-        return "Bid"
+            page.wait_for_function(  # the button says the bid typed, once the kernel has it
+                "() => document.querySelector('.game-stepper .game-stepper-bid')"
+                ".innerText.trim() === 'Bid $1'"
+            )
+        return widget.locator(".game-stepper-bid").inner_text().strip()  # "Bid $N"
     if decision == "leave_jail":
         if not done["leave_jail"]:
             return "Stay"
@@ -645,6 +708,7 @@ def answer_by_clicks(page, decision: str, done: collections.Counter) -> str:
         return swaps.first.inner_text().strip()
     give, take = (widget.locator(f".game-stepper-{side} select") for side in ("give", "take"))
     if not done["form"] and give.locator("option").count() and take.locator("option").count():
+        widget.get_by_text("A trade of your own").click()  # the form, folded till then
         refused_empty_trade(page)
         give.select_option(index=0)
         take.select_option(index=0)
@@ -663,25 +727,73 @@ def refused_empty_trade(page) -> None:
     assert page.locator(QUESTION).first.get_attribute("data-number") == number
 
 
-def test_a_person_plays_a_whole_game_by_clicks(page, lab, record_property):
-    """Buy, bid, build, jail, propose a trade and answer one, by clicks, to the end."""
-    write_notebook(lab, "your_turn.ipynb", YOUR_TURN)
+def given_answer(page, decision: str, label: str) -> object:
+    """The answer a click on ``label`` gives, as the game would print it (a trade: its
+    type's name)."""
+    if decision == "propose_trade" and label != "No trade":
+        return "Trade"
+    if label.startswith("Bid $"):
+        return int(label.removeprefix("Bid $").replace(",", ""))
+    if label in ("Build", "Lift", "Sell or mortgage"):
+        chosen = page.locator(".game-stepper .game-stepper-chooser select").first.evaluate(
+            "s => s.options[s.selectedIndex].text"
+        )
+        space = int(re.search(r"\((\d+)\)", chosen)[1])
+        if label == "Sell or mortgage":
+            return ("sell" if chosen.startswith("Sell") else "mortgage", space)
+        return space
+    return {"No bid": 0, "Done": None, "No trade": None}.get(
+        label, label in ("Buy", "Accept", "Pay $50", "Use the card")
+    )
+
+
+ANSWERED_WITH = {"yes", "no", "bid", "no-bid", "choose", "done", "no-trade", "swap", "propose"}
+"""Every kind of control the game below is answered with (their CSS names)."""
+
+
+def person_double_click(page, button, gap_ms: int = 150) -> None:
+    """Two clicks at one point, ``gap_ms`` apart, as a person double-clicks: the second
+    meets whatever is there by then (the next question's controls, still greyed)."""
+    button.scroll_into_view_if_needed()
+    page.wait_for_function("b => !b.disabled", arg=button.element_handle())
+    box = button.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.click(x, y)
+    page.wait_for_timeout(gap_ms)
+    page.mouse.click(x, y)
+    page.keyboard.press("Escape")  # a menu the second click opened (a chooser's) closes
+
+
+def test_a_person_plays_a_whole_game_by_double_clicks(page, lab, record_property):
+    """Buy, bid, build, jail, propose a trade and answer one, each answer a double-click
+    (a machine's, or a person's with 150 ms between the clicks), to the end: every answer
+    is taken once, and is the one given."""
+    write_notebook(lab, "your_turn.ipynb", YOUR_TURN, TAKEN)
     open_notebook(page, lab, "your_turn.ipynb")
     run_all_cells(page)
-    game_click(page, "To the end")  # plays to the person's first question
-    start, done = time.perf_counter(), collections.Counter()
+    page.locator(TO_THE_END).first.dblclick()  # plays to the first question; the second waits
+    page.locator(QUESTION).first.wait_for(timeout=30_000)
+    start, done, given = time.perf_counter(), collections.Counter(), []
+    kinds = {"to-the-end"}
     while page.locator(QUESTION).count():
         question = page.locator(QUESTION).first
         decision, number = (
             question.get_attribute("data-decision"),
             question.get_attribute("data-number"),
         )
+        assert number == str(len(given) + 1), "an answer was taken twice, or not at all"
         assert page.locator(TO_THE_END).first.is_disabled()  # the stepping waits
         label = answer_by_clicks(page, decision, done)
         if decision != "propose_trade" or label in ("No trade", "Propose"):
-            game_button(page, label).click()
+            button = game_button(page, label)
         else:  # a completion swap's button, by its words
-            page.locator(".game-stepper-swap:visible", has_text=label).first.click()
+            button = page.locator(".game-stepper-swap:visible", has_text=label).first
+        given.append(given_answer(page, decision, label))
+        kinds.add(button.get_attribute("class").split("game-stepper-")[-1].split()[0])
+        if len(given) % 2:
+            button.dblclick()  # as fast as a machine: the second click meets the same button
+        else:
+            person_double_click(page, button)
         page.wait_for_function(NEXT_QUESTION, arg=number, polling="raf", timeout=30_000)
         done[decision] += 1
         said = SAID.get(label, "P1 you offers" if decision == "propose_trade" else None)
@@ -689,10 +801,11 @@ def test_a_person_plays_a_whole_game_by_clicks(page, lab, record_property):
             assert said in view_with(page, "game-stepper-log", said, "game-stepper")
             done[said] += 1
     seconds = time.perf_counter() - start
-    record_property("game_by_clicks_seconds", round(seconds, 1))
-    answers = sum(done[d] for d in DECISIONS)
-    print(f"\nA whole game by clicks in the game widget: {answers} answers in {seconds:.0f} s")
+    record_property("game_by_double_clicks_seconds", round(seconds, 1))
+    print(f"\nA whole game by double-clicks: {len(given)} answers in {seconds:.0f} s")
     assert game_status(page).startswith("Over after")
+    assert taken_answers(page) == given  # each double-click answered once, as given
+    assert kinds == ANSWERED_WITH | {"to-the-end"}
     assert all(done[d] for d in ("buy", "bid", "build", "leave_jail", "accept_trade"))
     assert done["swap"] and done["form"] and done["P1 you offers"] >= 2
     assert all(done[SAID[label]] for label in ("Do not buy", "Build", "Accept"))
@@ -700,3 +813,144 @@ def test_a_person_plays_a_whole_game_by_clicks(page, lab, record_property):
     assert not page.locator(TO_THE_END).first.is_disabled()
     you = page.locator(".game-stepper .game-stepper-you").first  # the person's seat, marked
     assert "P1 you" in you.inner_text()
+
+
+# -- every answer is the one given -------------------------------------------------
+
+BIDS = 20
+BIDDING = """from monopoly_lesson import GameStepper
+
+stepper = GameStepper(["you", "never"], seed=2)
+stepper"""
+"""A game in which nearly every other question is a bid: "never" buys nothing, so each lot
+it or the person declines goes to auction."""
+TAKEN = "print([type(a).__name__ if hasattr(a, 'partner') else a for a in stepper.state.answers])"
+"""A cell that prints the answers the game took (a trade by its type's name)."""
+
+
+def taken_answers(page) -> list:
+    """Run the cell :data:`TAKEN` and read the answers the game took from its output."""
+    cell = page.locator(".jp-CodeCell", has=page.locator(".cm-content", has_text=TAKEN[:30]))
+    prompt = cell.first.locator(".jp-InputPrompt")
+    before = prompt.inner_text()
+    prompt.click()
+    page.keyboard.press("Shift+Enter")
+    page.wait_for_function(  # run again: a new execution count, its output printed
+        "before => { const cells = [...document.querySelectorAll('.jp-CodeCell')]"
+        ".filter(c => c.querySelector('.cm-content').textContent.startsWith('print(['));"
+        " const prompt = cells[0].querySelector('.jp-InputPrompt').textContent;"
+        " return /\\[\\d+\\]/.test(prompt) && prompt !== before; }",
+        arg=before,
+        timeout=30_000,
+    )
+    printed = cell.first.locator(".jp-OutputArea-output").last.inner_text()
+    return ast.literal_eval(printed.strip())
+
+
+def test_every_bid_taken_is_the_one_typed(page, lab, record_property):
+    """Twenty bids typed at a person's pace, each given by a click on Bid: the game takes
+    each as typed (the box sends its value as it is typed, before any click)."""
+    write_notebook(lab, "bids.ipynb", BIDDING, TAKEN)
+    open_notebook(page, lab, "bids.ipynb")
+    run_all_cells(page)
+    game_click(page, "To the end")
+    rng, given, bids = random.Random(2), [], 0
+    widget = page.locator(".game-stepper").first
+    while bids < BIDS:
+        question = page.locator(QUESTION).first
+        decision, number = (
+            question.get_attribute("data-decision"),
+            question.get_attribute("data-number"),
+        )
+        page.wait_for_timeout(500)  # a person reads the question
+        if decision == "bid":
+            most = widget.locator(".game-stepper-bid-range").inner_text()
+            bid = rng.randint(
+                1, min(60, int(re.search(r"to \$([\d,]+)", most)[1].replace(",", "")))
+            )
+            widget.locator(".game-stepper-bid-box input").click()
+            page.keyboard.press("Control+A")
+            page.keyboard.type(str(bid), delay=150)
+            page.wait_for_timeout(300)
+            widget.locator(".game-stepper-bid").click()
+            given.append(bid)
+            bids += 1
+        else:
+            label, value = {"buy": ("Do not buy", False), "build": ("Done", None)}.get(
+                decision, ("Stay", False)
+            )
+            game_button(page, label).click()
+            given.append(value)
+        page.wait_for_function(NEXT_QUESTION, arg=number, polling="raf", timeout=15_000)
+    taken = taken_answers(page)
+    wrong = [(g, t) for g, t in zip(given, taken, strict=False) if g != t]
+    record_property("bids_typed_taken_wrong", len(wrong))
+    print(f"\n{BIDS} bids typed: {len(wrong)} taken otherwise ({wrong})")
+    assert taken == given
+
+
+# -- a laptop's screen --------------------------------------------------------------
+
+LAPTOP = {"width": 1366, "height": 768}
+IN_SIGHT = """widget => {
+  const panel = widget.closest('.jp-WindowedPanel-outer') || widget.closest('.jp-Notebook');
+  const seen = panel.getBoundingClientRect();
+  const top = Math.max(0, seen.top), bottom = Math.min(window.innerHeight, seen.bottom);
+  const left = Math.max(0, seen.left), right = Math.min(window.innerWidth, seen.right);
+  const parts = {question: widget.querySelector('.game-stepper-question')};
+  widget.querySelectorAll('.game-stepper-asking button, .game-stepper-asking input,'
+      + ' .game-stepper-asking select').forEach((part, i) => { parts['control ' + i] = part; });
+  widget.querySelectorAll('.game-stepper-players tr').forEach((row, i) => {
+      parts['players row ' + i] = row; });
+  const out = [];
+  for (const [name, part] of Object.entries(parts)) {
+    const box = part.getBoundingClientRect();
+    if (box.width === 0 && box.height === 0) continue;  // not shown
+    if (box.top < top - 0.5 || box.bottom > bottom + 0.5 || box.left < left - 0.5
+        || box.right > right + 0.5) {
+      out.push(`${name} (${part.innerText || part.value || ''}): ${Math.round(box.left)}-`
+        + `${Math.round(box.right)} x ${Math.round(box.top)}-${Math.round(box.bottom)} outside `
+        + `${Math.round(left)}-${Math.round(right)} x ${Math.round(top)}-${Math.round(bottom)}`);
+    }
+  }
+  return out;
+}"""
+
+
+def your_turn_of_chapter_11() -> str:
+    """The source of chapter 11's "Your turn" cell: a person and three players, trading."""
+    cells = nbformat.read(ROOT / "notebooks" / "11_evolving_players.ipynb", as_version=4).cells
+    (cell,) = [c for c in cells if c.cell_type == "code" and "GameStepper(" in c.source]
+    return cell.source
+
+
+def test_every_question_fits_a_laptop_screen_with_the_file_browser_open(page, lab):
+    """Chapter 11's "Your turn" at 1366x768, with JupyterLab's file browser open: the
+    widget scrolled to its top shows every question, its controls and every player's cash
+    and lots, unscrolled, to the end of the game."""
+    page.set_viewport_size(LAPTOP)
+    write_notebook(lab, "laptop.ipynb", your_turn_of_chapter_11())
+    open_notebook(page, lab, "laptop.ipynb")
+    assert page.locator(".jp-FileBrowser").first.is_visible()
+    run_all_cells(page)  # four players; the game stops at the first question
+    widget = page.locator(".game-stepper").first
+    done, out_of_sight = collections.Counter(), {}
+    while page.locator(QUESTION).count():
+        question = page.locator(QUESTION).first
+        decision = question.get_attribute("data-decision")
+        number = question.get_attribute("data-number")
+        widget.evaluate("w => w.scrollIntoView({block: 'start'})")
+        page.wait_for_timeout(100)
+        if hidden := widget.evaluate(IN_SIGHT):
+            out_of_sight[f"question {number} ({decision})"] = hidden
+        label = answer_by_clicks(page, decision, done)
+        if decision != "propose_trade" or label in ("No trade", "Propose"):
+            game_button(page, label).click()
+        else:
+            page.locator(".game-stepper-swap:visible", has_text=label).first.click()
+        page.wait_for_function(NEXT_QUESTION, arg=number, polling="raf", timeout=30_000)
+        done[decision] += 1
+    print(f"\n{sum(done.values())} questions at 1366x768: {len(out_of_sight)} out of sight")
+    assert out_of_sight == {}
+    assert {"buy", "bid", "build", "propose_trade", "accept_trade"} <= set(done)
+    assert game_status(page).startswith("Over after")

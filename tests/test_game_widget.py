@@ -3,18 +3,22 @@ is shown and the widget survives (no browser needed; the browser tests click it 
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import html
 import random
+import re
+from pathlib import Path
 
 import ipywidgets as widgets
+import nbformat
 import pytest
 
 from monopoly_lesson.game.plugins import make_strategy
 from monopoly_lesson.game.stepper import GameStepperState
 from monopoly_lesson.game.strategies import DECISIONS
 from monopoly_lesson.game.trade import Trade
-from monopoly_lesson.game.widget import GameStepper
+from monopoly_lesson.game.widget import SETTLE_SECONDS, GameStepper
 
 
 def test_a_turn_a_round_and_the_end():
@@ -102,6 +106,11 @@ def shown(widget) -> bool:
     return widget.layout.display != "none"
 
 
+def words(page: str) -> str:
+    """The text a reader sees in HTML: tags dropped, entities read."""
+    return html.unescape(re.sub(r"<[^>]+>", "", page))
+
+
 class Clicker:
     """A person playing by clicks, seeded: a button for each question, a value set first
     where the control takes one; once each, an illegal bid and an empty trade (refused,
@@ -131,7 +140,7 @@ class Clicker:
         if question is not self.last:  # asked again after a refused answer: the same one
             self.asked[question.decision] += 1
         self.last = question
-        assert question.text in html.unescape(stepper.question_view.value)
+        assert question.text in words(stepper.question_view.value)
         assert all(b.disabled for b in (stepper.one_turn, stepper.one_round, stepper.to_end))
         decision = question.decision
         if decision in ("buy", "leave_jail", "accept_trade"):
@@ -145,7 +154,7 @@ class Clicker:
                 button = stepper.bid_button
         elif decision in ("build", "lift", "raise_cash"):
             button = stepper.choose_button
-            if shown(stepper.done_button) and rng.random() < 0.4:
+            if stepper.done_button is not None and rng.random() < 0.4:
                 button = stepper.done_button
             else:
                 stepper.chooser.value = rng.choice(stepper.chooser.options)[1]
@@ -168,7 +177,7 @@ class Clicker:
         assert stepper.state.question is question and len(stepper.state.lines) == lines
         assert "Not taken" in stepper.status_view.value and stepper.refused
         answer = value if kind == "bid" else Trade(1 + question.seat % 2, cash=value)
-        assert html.escape(question.why_not(answer)) in stepper.status_view.value
+        assert question.why_not(answer) in words(stepper.status_view.value)
         self.refused.append(kind)
         return False
 
@@ -239,27 +248,28 @@ def first_question(decision: str, seed: int = DEFAULTS_SEED) -> GameStepper:
 
 
 @pytest.mark.parametrize(
-    ("decision", "controls", "labels"),
+    ("decision", "labels"),
     [
-        ("buy", "yes_no", ("Buy", "Do not buy")),
-        ("bid", "bids", ("Bid", "No bid")),
-        ("leave_jail", "yes_no", ("Pay $50 or Use the card", "Stay")),
-        ("build", "choosing", ("Build", "Done")),
-        ("propose_trade", "proposing", ("No trade", "Propose")),
-        ("accept_trade", "yes_no", ("Accept", "Refuse")),
+        ("buy", ("Buy", "Do not buy")),
+        ("bid", ("No bid",)),
+        ("leave_jail", ("Pay $50 or Use the card", "Stay")),
+        ("build", ("Build", "Done")),
+        ("propose_trade", ("No trade", "Propose")),
+        ("accept_trade", ("Accept", "Refuse")),
     ],
 )
-def test_a_question_shows_its_words_and_only_its_controls(decision, controls, labels):
+def test_a_question_shows_its_words_and_only_its_controls(decision, labels):
     stepper = first_question(decision)
     question = stepper.state.question
-    assert html.escape(question.text) in stepper.question_view.value
+    assert question.text in words(stepper.question_view.value)
     assert f'data-decision="{decision}"' in stepper.question_view.value
-    boxes = ("yes_no", "bids", "choosing", "proposing")
-    assert [shown(getattr(stepper, box)) for box in boxes] == [box == controls for box in boxes]
+    assert stepper.question_box.children == (stepper.question_view, stepper.controls)
     if decision == "leave_jail":  # the way out the person has
         card = question.game.player(question.seat).jail_cards
         labels = ("Use the card" if card else "Pay $50", "Stay")
-    assert set(labels) <= labels_shown(getattr(stepper, controls))
+    if decision == "bid":  # the bid button says the bid it gives
+        labels = (f"Bid ${question.default:,}", *labels)
+    assert set(labels) <= labels_shown(stepper.controls)
     assert stepper.one_turn.disabled and stepper.to_end.disabled and not stepper.new_game.disabled
     with pytest.raises(RuntimeError, match="answer it first"):
         stepper.state.step_turn()  # the state refuses a step too, not only the buttons
@@ -286,11 +296,11 @@ def test_the_bid_box_shows_the_legal_range_and_refuses_outside_it():
     question = stepper.state.question
     cash = question.choices[-1]
     assert stepper.bid_box.value == question.default
-    assert f"${cash:,}" in stepper.bid_range.value
+    assert f"${cash:,}" in words(stepper.bid_range.value)
     stepper.bid_box.value = -1
     stepper.bid_button.click()
     assert stepper.state.question is question
-    assert "a bid must be from $0 to your cash" in stepper.status_view.value
+    assert "a bid must be from $0 to your cash" in words(stepper.status_view.value)
     stepper.no_bid_button.click()
     assert stepper.refused is None and stepper.state.answers[-1] == 0
     assert "Not taken" not in stepper.status_view.value
@@ -321,12 +331,17 @@ def test_a_snapshot_with_a_question_open_has_the_question_and_its_choices():
     stepper = first_question("buy")
     question = stepper.state.question
     bundle = stepper._repr_mimebundle_()
-    assert (
-        question.text in bundle["text/markdown"]
-        and "Choices: Buy; Do not buy" in (bundle["text/markdown"])
-    )
-    assert html.escape(question.text) in bundle["text/html"]
-    assert "Choices: Buy; Do not buy" in bundle["text/html"]
+    markdown = re.sub(r"<span>\\\$([\d,]+)</span>", r"$\1", bundle["text/markdown"])
+    assert question.text in markdown and "Choices: Buy; Do not buy" in markdown
+    prose = bundle["text/markdown"].split("```")[0]  # amounts as the chapters write them
+    assert re.sub(r"<span>\\\$[\d,]+</span>", "", prose).count("$") == 0
+    page = bundle["text/html"]
+    assert question.text in words(page) and "Choices: Buy; Do not buy" in page
+    # the board is a picture, which a notebook opened untrusted shows (it strips <svg>)
+    assert "<svg" not in page and page.count('<img class="monopoly-board"') == 1
+    outside_the_log = re.sub(r"<pre.*?</pre>", "", page, flags=re.DOTALL)
+    texts = re.split(r"<[^>]+>", outside_the_log)  # MathJax pairs $ only within one
+    assert all(text.count("$") <= 1 for text in texts) and "$1,500" in words(page)
     assert question.text in bundle["text/plain"] and "Run this notebook" in bundle["text/plain"]
     assert "<svg" in bundle["image/svg+xml"]
     plain = GameStepper(["always", "ega_trading"], seed=SEED)._repr_mimebundle_()
@@ -362,3 +377,93 @@ def test_a_widget_replays_a_game_from_its_answers():
     assert again.state.answers == answers and again.asked == len(answers) + 1
     assert f'data-number="{len(answers) + 1}"' in again.question_view.value
     assert again.state.question.text == stepper.state.question.text
+
+
+# -- a click answers the question it was shown for, with the value it shows ----------
+
+
+@pytest.mark.parametrize(
+    ("decision", "button"),
+    [
+        ("buy", "yes_button"),
+        ("bid", "bid_button"),
+        ("leave_jail", "no_button"),
+        ("build", "choose_button"),
+        ("propose_trade", "no_trade_button"),
+        ("accept_trade", "yes_button"),
+    ],
+)
+def test_a_second_click_on_an_answered_question_does_nothing(decision, button):
+    """A double-click's second click meets the answered question's button: each question
+    has controls of its own, and an answered question's do nothing."""
+    stepper = first_question(decision)
+    clicked, answers = getattr(stepper, button), len(stepper.state.answers)
+    clicked.click()
+    following = stepper.state.question
+    clicked.click()  # the second click of a double-click
+    assert len(stepper.state.answers) == answers + 1 and stepper.state.question is following
+    assert stepper.refused is None
+    if following is not None:  # the next question has controls of its own
+        assert clicked not in _buttons(stepper.controls)
+
+
+def _buttons(box) -> list:
+    if isinstance(box, widgets.Button):
+        return [box]
+    return [b for child in getattr(box, "children", ()) for b in _buttons(child)]
+
+
+def test_a_click_on_a_stepping_button_while_a_question_is_open_waits():
+    stepper = first_question("buy")
+    question, lines = stepper.state.question, list(stepper.state.lines)
+    stepper.to_end.click()  # a double-click's second, before the button greys
+    assert stepper.state.question is question and stepper.state.lines == lines
+
+
+def test_the_bid_button_says_the_bid_it_gives():
+    stepper = first_question("bid")
+    stepper.bid_box.value = 57  # as the box sends each digit typed
+    assert stepper.bid_button.description == "Bid $57"
+    stepper.bid_button.click()
+    assert stepper.state.answers[-1] == 57
+
+
+def test_a_new_questions_buttons_wait_before_they_take_a_click():
+    """In a kernel (an event loop runs), a new question's buttons and New game are greyed
+    for SETTLE_SECONDS, longer than a double-click, then released."""
+
+    async def play() -> None:
+        stepper = GameStepper(FIELD, seed=DEFAULTS_SEED, trading=True)
+        stepper.to_end.click()
+        held = [*_buttons(stepper.controls), stepper.new_game]
+        assert held and all(button.disabled for button in held)
+        await asyncio.sleep(SETTLE_SECONDS + 0.2)
+        assert not any(button.disabled for button in held)
+
+    asyncio.run(play())
+
+
+def test_an_answered_questions_controls_are_closed_at_the_question_after():
+    """Kept for one more question (a late click on them does nothing, quietly), then
+    closed with everything in them."""
+    stepper = first_question("build")
+    first = stepper.controls
+    for kept in (True, False):
+        stepper.state.answer(stepper.state.question.default)
+        if stepper.state.question is None:
+            stepper.to_end.click()
+        stepper.redraw()
+        assert all((b.comm is not None) == kept for b in _buttons(first))
+    assert first.comm is None
+
+
+def test_chapter_11s_your_turn_runs_on_its_own():
+    """The optional "Your turn" cell needs no cell above it: run alone, it shows the game
+    stopped at the person's first question."""
+    chapter = Path(__file__).resolve().parents[1] / "notebooks" / "11_evolving_players.ipynb"
+    cells = nbformat.read(chapter, as_version=4).cells
+    (cell,) = [c for c in cells if c.cell_type == "code" and "GameStepper(" in c.source]
+    namespace: dict = {}
+    exec(cell.source, namespace)  # a fresh namespace: nothing from the set-up cell
+    (game,) = [value for value in namespace.values() if isinstance(value, GameStepper)]
+    assert game.state.question is not None and game.state.people == (1,)

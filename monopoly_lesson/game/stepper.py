@@ -285,12 +285,14 @@ class GameStepperState:
         return pd.DataFrame(rows).set_index("player")
 
     def extras(self) -> dict[int, SpaceExtras]:
-        """Each owned lot's owner (name, colour), mortgage, houses or hotel, for the board."""
+        """Each owned lot's owner (name, colour, seat number as its mark), mortgage, houses
+        or hotel, for the board."""
         state = self.game.state
         return {
             space: SpaceExtras(
                 owner=state.name(lot.owner),
                 colour=TOKEN_COLOURS[lot.owner - 1],
+                mark=str(lot.owner),
                 mortgaged=lot.mortgaged,
                 houses=lot.buildings if lot.buildings < HOTEL else 0,
                 hotel=lot.buildings == HOTEL,
