@@ -172,6 +172,7 @@ def space_name(space: int) -> str:
 NARRATION = {
     "roll": "Rolled {d1} and {d2} (total {total}){doubles}.",
     "move": "{who} moves from {origin} to {target}.",
+    "just_visiting": "{who} moves from {origin} to {target}, just visiting.",
     "pass_go": "{who} passes Go.",
     "tally": "Tally: {space}, now {count}.",
     "draw": "{deck}: drew card {number}, {card!r}.",
@@ -256,7 +257,8 @@ class Player:
         if self.verbose:
             if origin + steps > NUM_SPACES + 1:
                 _say("pass_go", who=self.name)
-            _say("move", who=self.name, origin=space_name(origin), target=space_name(self.pos))
+            event = "just_visiting" if self.pos == JAIL else "move"  # walked there: not sent
+            _say(event, who=self.name, origin=space_name(origin), target=space_name(self.pos))
 
     def move_to(self, space: int) -> None:
         """Put the token straight on ``space`` (no passing Go), e.g. "Go Back 3 Spaces"."""

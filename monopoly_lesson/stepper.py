@@ -20,6 +20,7 @@ from .checks import at_the_call, check_seed, check_whole
 from .rules import LESSON_RULES, Rules, Seat, check_rules
 from .starter import (
     GO,
+    JAIL,
     NUM_SPACES,
     CardDeck,
     Player,
@@ -264,8 +265,15 @@ class StepperState:
         return self.tracker.counts
 
     def where(self) -> list[str]:
-        """One line per player, e.g. ``"Player 1 on Jail (11), in jail"``."""
+        """One line per player, e.g. ``"Player 1 on Jail (11), in jail"`` (or ``", just
+        visiting"``: on Jail, not in it)."""
         return [
-            f"{player.name} on {space_name(player.pos)}" + (", in jail" if player.in_jail else "")
+            f"{player.name} on {space_name(player.pos)}{_jail_words(player)}"
             for player in self.players
         ]
+
+
+def _jail_words(player: Player) -> str:
+    if player.in_jail:
+        return ", in jail"
+    return ", just visiting" if player.pos == JAIL else ""

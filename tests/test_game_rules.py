@@ -391,6 +391,24 @@ def test_no_go_salary_when_sent_to_jail(start, dice, chance, chest):
     g.state.check()
 
 
+def test_the_narration_tells_a_visit_to_jail_from_being_in_jail(capsys):
+    """Walked onto Jail: "just visiting", on the move and at the next turn; sent there (by
+    Go to Jail or a card): "is sent to jail", and the next turn starts "in jail"."""
+    g = new_game(dice=[3, 4, *QUIET_DICE], verbose=True)
+    play(g, 1, start=4)  # 4 + 7 = Jail (11) by dice
+    play(g, 1)
+    out = capsys.readouterr().out
+    assert "P1 passive moves from Baltic Avenue (4) to Jail (11), just visiting.\n" in out
+    assert "Round 1, P1 passive: $1500, on Jail (11), just visiting.\n" in out
+    for start, dice, chance in ((24, [3, 4], []), (30, [3, 4], [9])):  # 31; Chance 37, card 9
+        g = new_game(dice=[*dice, *QUIET_DICE], chance=chance, verbose=True)
+        play(g, 1, start=start)
+        play(g, 1)
+        out = capsys.readouterr().out
+        assert "P1 passive is sent to jail.\nP1 passive moves from " in out
+        assert "Round 1, P1 passive: $1500, in jail.\n" in out and "visiting" not in out
+
+
 @pytest.mark.parametrize(
     ("start", "dice", "chest", "end", "money"),
     [

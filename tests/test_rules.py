@@ -433,6 +433,21 @@ def test_verbose_narrates_the_roll_and_being_sent_to_jail(capsys):
     assert not any("Go to Jail (31), now" in line for line in lines)
 
 
+def test_verbose_tells_a_visit_to_jail_from_being_sent_there(capsys):
+    """A token that walks onto Jail is just visiting, and the narration says so; a token
+    sent to jail is moved there after "is sent to jail", with no "just visiting"."""
+    game(4, [SEVEN], verbose=True).play()
+    visit = capsys.readouterr().out.splitlines()
+    assert "Player moves from Baltic Avenue (4) to Jail (11), just visiting." in visit
+    for sent in (game(24, [SEVEN], verbose=True), game(30, [SEVEN], chance=[8], verbose=True)):
+        sent.play()
+        lines = capsys.readouterr().out.splitlines()
+        moved = [line for line in lines if line.endswith("to Jail (11).")]
+        assert len(moved) == 1 and "Player is sent to jail." in lines
+        assert lines.index("Player is sent to jail.") < lines.index(moved[0])
+        assert not any("just visiting" in line for line in lines)
+
+
 def test_verbose_marks_doubles(capsys):
     game(1, [(2, 2), SEVEN], verbose=True).play()
     lines = capsys.readouterr().out.splitlines()

@@ -66,6 +66,13 @@ def test_where_says_who_is_in_jail():
     assert state.where() == ["Player 1 on Jail (11), in jail"]
 
 
+def test_the_log_and_where_tell_a_visit_to_jail_from_being_in_jail():
+    state = StepperState(take_turn, start=4, preset=[3, 4])
+    state.step()
+    assert "Player 1 moves from Baltic Avenue (4) to Jail (11), just visiting." in state.lines
+    assert state.where() == ["Player 1 on Jail (11), just visiting"]
+
+
 def test_same_seed_same_game_other_seed_other_game():
     a, b, c = (StepperState(take_turn, seed=s) for s in (9, 9, 10))
     for state in (a, b, c):

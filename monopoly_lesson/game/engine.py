@@ -43,7 +43,7 @@ from .buying import offer_lot
 from .cards import CARD_RENT, apply_card
 from .lots import TAXES
 from .money import Bankrupt, pay
-from .narration import say
+from .narration import say, whereabouts
 from .plugins import check_strategies, watched_decisions
 from .rent import rent_due
 from .result import GameResult, game_result
@@ -223,9 +223,7 @@ class MonopolyGame:
     def _play_turn(self) -> None:
         state, me = self.state, self.mover
         if state.verbose:
-            say(
-                "turn", round=state.round, who=me.name, cash=me.cash, space=space_name(me.token.pos)
-            )
+            say("turn", round=state.round, who=me.name, cash=me.cash, where=whereabouts(me.token))
         self.turns[me.seat - 1] += 1
         try:
             play_turn(self.seats[me.seat - 1])

@@ -7,10 +7,12 @@ is stable, so a printed game can be read, searched and compared.
 
 from __future__ import annotations
 
-__all__ = ["GAME_NARRATION", "say"]
+from ..starter import JAIL, Player, space_name
+
+__all__ = ["GAME_NARRATION", "say", "whereabouts"]
 
 GAME_NARRATION = {
-    "turn": "Round {round}, {who}: ${cash}, on {space}.",
+    "turn": "Round {round}, {who}: ${cash}, {where}.",
     "salary": "{who} collects $200 salary.",
     "rent": "{who} pays ${amount} rent to {owner} for {lot}.",
     "no_rent": "{who} owes no rent: {lot} is mortgaged.",
@@ -43,3 +45,12 @@ GAME_NARRATION = {
 def say(event: str, **fields: object) -> None:
     """Print the line for ``event`` (the caller checks ``verbose`` first, to stay fast)."""
     print(GAME_NARRATION[event].format(**fields))
+
+
+def whereabouts(token: Player) -> str:
+    """Where a token stands, in words that tell jail from a visit: ``"on Boardwalk (40)"``,
+    ``"in jail"``, ``"on Jail (11), just visiting"``."""
+    if token.in_jail:
+        return "in jail"
+    visiting = ", just visiting" if token.pos == JAIL else ""
+    return f"on {space_name(token.pos)}{visiting}"

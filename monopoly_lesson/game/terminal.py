@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 
 from ..starter import space_name
 from .deed import deed, trade_effect
+from .narration import whereabouts
 from .person import Question
 from .state import HOTEL, ReadableGame
 from .strategies import accepts_words
@@ -317,11 +318,7 @@ def board_lines(game: ReadableGame) -> list[str]:
         if not p.in_game:
             lines.append(f"  {p.name}: out of the game")
             continue
-        where = (
-            f"in jail ({space_name(p.token.pos)})"
-            if p.token.in_jail
-            else "on " + space_name(p.token.pos)
-        )
+        where = whereabouts(p.token)
         lots = ", ".join(_lot_words(game, s) for s in sorted(p.lots)) or "no lots"
         cards = f"; {len(p.jail_cards)} Get Out of Jail Free card(s)" if p.jail_cards else ""
         lines.append(f"  {p.name}: {_money(p.cash)}, {where}; {lots}{cards}")
