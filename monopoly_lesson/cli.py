@@ -17,6 +17,7 @@ import os
 import shlex
 import signal
 import sys
+import textwrap
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -46,7 +47,14 @@ from .game.person import PERSON, You
 from .game.plugins import SHIPPED_PLAYERS, strategy_named
 from .game.state import MAX_PLAYERS, MIN_PLAYERS
 from .game.strategies import StrategyError
-from .game.terminal import SEPARATOR, LeftTheTable, TakeBack, Terminal, split_answers
+from .game.terminal import (
+    SEPARATOR,
+    LeftTheTable,
+    TakeBack,
+    Terminal,
+    answers_file_text,
+    split_answers,
+)
 from .game.tournament import play_games, win_rates
 from .rent_value import rent_per_turn
 from .rules import Rules
@@ -620,8 +628,8 @@ A person plays too: --you SEAT seats you there (or name you in --strategy), the 
 fill the other seats in order, and each of your decisions is asked in the terminal, with
 the game narrated. Enter takes the default, ? lists the choices, b shows the board, c asks the
 coach (each choice's win chance); an illegal answer is asked again, with the rule. Answers may
-be piped in. Ctrl-C (exit 130) or the end of input, Ctrl-D (exit 1), stops the game and prints
-the command that replays your answers (--answers 'y;150;n;...', or --answers @FILE, one a line).
+be piped in. Ctrl-C (exit 130) or Ctrl-D, the end of input (exit 1), stops the game, keeps your
+answers in a file, one a line, and prints the command that replays them (--answers @FILE).
 
 examples:
   {PROG} play --strategy heuristic,always,rga,never --seed 1
@@ -654,7 +662,7 @@ examples:
         "--answers",
         metavar="ANSWERS",
         help="your first answers, to replay a game: separated by ';', or "
-        "@FILE for a file of them, one a line",
+        "@FILE for a file of them, one a line ('#' starts a note)",
     )
 
 
@@ -784,21 +792,15 @@ def _play_with_you(args: argparse.Namespace, names: list[str], seats: list[objec
                 terminal = Terminal(terminal.answers[:-1], quiet=True)
     except KeyboardInterrupt:
         terminal.speak()
-        print(
-            f"\n{PROG} play: stopped in round {terminal.round} (Ctrl-C); "
-            f"{_replay_line(args, names, terminal)}",
-            file=sys.stderr,
-        )
+        stopped = f"stopped in round {terminal.round} (Ctrl-C)"
+        print(f"\n{_stopped_with_answers(args, names, terminal, stopped)}", file=sys.stderr)
         raise _Stopped from None
     except LeftTheTable as left:
         terminal.speak()
         if left.status == 2:
             raise UsageError(f"{PROG} play: {left.reason}") from None
-        print(
-            f"{PROG} play: stopped in round {terminal.round}: {left.reason}; "
-            f"{_replay_line(args, names, terminal)}",
-            file=sys.stderr,
-        )
+        stopped = f"stopped in round {terminal.round}: {left.reason}"
+        print(_stopped_with_answers(args, names, terminal, stopped), file=sys.stderr)
         raise _Unfinished from None
 
 
@@ -824,31 +826,84 @@ def _answers_to_replay(answers: str | None) -> list[str]:
     return split_answers([answers])
 
 
-def _replay_line(args: argparse.Namespace, names: list[str], terminal: Terminal) -> str:
-    """The seed, and the command that replays the person's answers and plays on."""
+LINE = 100
+"""The longest line the stop of ``play --you`` prints (the command is wrapped to fit)."""
+
+
+def _stopped_with_answers(
+    args: argparse.Namespace, names: list[str], terminal: Terminal, stopped: str
+) -> str:
+    """What a stopped game says: the seed and the answers given, the file that keeps them
+    (one a line, each with its number and question) and the short command that replays
+    them and plays on, wrapped across lines with a shell's line continuation."""
+    command, given = _game_words(args, names), terminal.answers
+    said = f"{PROG} play: {stopped}; seed {args.seed}, {len(given)} answer(s) given"
+    if given:
+        game = " ".join([PROG, *(shlex.join(words) for words in command)])
+        try:
+            path = _keep_answers(answers_file_text(game, given, terminal.asked), args.seed)
+            said += f", kept one a line in {path}"
+            command.append(["--answers", f"@{path}"])
+        except OSError as error:
+            said += f" (not kept in a file: {error.strerror or error})"
+            command.append(["--answers", SEPARATOR.join(given)])
+    wrapped = textwrap.fill(f"{said}.", LINE, break_long_words=False, break_on_hyphens=False)
+    then = "To replay them and play on:" if given else "To play it again:"
+    return "\n".join([wrapped, then, *_command_lines(command)])
+
+
+def _game_words(args: argparse.Namespace, names: list[str]) -> list[list[str]]:
+    """``play --you``'s game as the command's words, an option with its value together."""
     others = [name for name in names if name != PERSON]
     words = [
-        "play",
-        "--you",
-        str(names.index(PERSON) + 1),
-        "--strategy",
-        ",".join(others),
-        "--seed",
-        str(args.seed),
+        ["play"],
+        ["--you", str(names.index(PERSON) + 1)],
+        ["--strategy", ",".join(others)],
+        ["--seed", str(args.seed)],
     ]
-    words += ["--max-rounds", str(args.max_rounds)] if args.max_rounds != 100 else []
-    words += ["--trading"] if args.trading else []
-    given = terminal.answers
-    words += ["--answers", SEPARATOR.join(given)] if given else []
-    return (
-        f"seed {args.seed}, {len(given)} answer(s) given; to replay them and play on: "
-        f"{PROG} {shlex.join(words)}"
+    words += [["--max-rounds", str(args.max_rounds)]] if args.max_rounds != 100 else []
+    words += [["--trading"]] if args.trading else []
+    return words
+
+
+def _command_lines(words: list[list[str]]) -> list[str]:
+    """A command on lines of at most :data:`LINE` characters, each but the last ending in
+    a shell's line continuation; an option and its value stay on one line."""
+    lines, line = [], f"  {PROG}"
+    for group in words:
+        part = shlex.join(group)
+        if len(line) + len(f" {part} \\") > LINE and line.strip():
+            lines.append(f"{line} \\")
+            line = "   "
+        line += f" {part}"
+    return [*lines, line]
+
+
+ANSWERS_FILE = "monopoly-answers-seed{seed}{n}.txt"
+"""Where a stopped game keeps its answers, in the current folder (``n``: -2, -3, ...)."""
+
+
+def _keep_answers(text: str, seed: int) -> Path:
+    """Write ``text`` (a file of answers) to a new file, never over another one: the first
+    name of :data:`ANSWERS_FILE` free, or already holding exactly ``text``."""
+    for n in range(1, 1000):
+        path = Path(ANSWERS_FILE.format(seed=seed, n=f"-{n}" if n > 1 else ""))
+        try:
+            with path.open("x", encoding="utf-8") as file:
+                file.write(text)
+            return path
+        except FileExistsError:
+            with contextlib.suppress(OSError, UnicodeDecodeError):
+                if path.read_text(encoding="utf-8") == text:
+                    return path
+    raise FileExistsError(
+        f"{ANSWERS_FILE.format(seed=seed, n='')} and the next 998 names are taken"
     )
 
 
 class _Unfinished(Exception):
-    """A game the person left before its end (the input ended): exit status 1, said in
-    one line by the command."""
+    """A game the person left before its end (the input ended): exit status 1, said by
+    the command with the answers to replay."""
 
 
 def run_tournament(args: argparse.Namespace) -> None:

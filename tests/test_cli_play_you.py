@@ -1,6 +1,6 @@
 """``play --you``: a person plays in the terminal, each question asked and every answer
 checked by the rules; answers piped in, replayed with --answers, stopped by Ctrl-C or
-Ctrl-D with the command that replays them."""
+Ctrl-D with the answers kept in a file and the short command that replays them."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -24,6 +25,7 @@ from monopoly_lesson.game.person import Question
 from monopoly_lesson.game.strategies import DECISIONS
 from monopoly_lesson.game.terminal import (
     answer_text,
+    answers_file_text,
     choices_help,
     prompt,
     read_answer,
@@ -44,10 +46,26 @@ def play(capsys, monkeypatch, typed: str, *argv: str) -> tuple[int, str, str]:
     return status, out, err
 
 
+@pytest.fixture(autouse=True)
+def in_a_folder_of_its_own(tmp_path, monkeypatch):
+    """A stopped game keeps its answers in a file in the current folder: each test's own."""
+    monkeypatch.chdir(tmp_path)
+
+
 def replay_command(err: str) -> list[str]:
-    """The command a stopped game prints to replay its answers, as argv after the program."""
-    command = err.split("to replay them and play on: python -m monopoly_lesson ")[1]
-    return shlex.split(command.strip())
+    """The command a stopped game prints to replay its answers, as argv after the program
+    (its lines joined, as a shell joins them at a backslash)."""
+    command = re.split(r"\nTo (?:replay them and play on|play it again):\n", err)[1]
+    words = shlex.split(command.replace("\\\n", " "))
+    assert words[:3] == ["python", "-m", "monopoly_lesson"]
+    return words[3:]
+
+
+def replayed_answers(argv: list[str]) -> list[str]:
+    """The answers a printed command replays: those in the file it names, one a line."""
+    kept = argv[argv.index("--answers") + 1]
+    assert kept.startswith("@"), kept
+    return split_answers(Path(kept[1:]).read_text(encoding="utf-8").splitlines())
 
 
 def test_a_whole_game_from_piped_empty_lines_is_the_game_of_the_defaults():
@@ -100,24 +118,16 @@ def test_a_mixture_of_answers_is_checked_and_an_illegal_one_asked_again(capsys, 
         "  P2 ega_trading: $1,349, on Go (1); St. Charles Place (12)\n"
     )
     assert "Not allowed: a trade starts with give, take, pay, get or to, not 'Buy it'" in out
-    # the input ran out (Ctrl-D): one line, exit 1, the seed and the answers to replay
-    assert status == 1 and err.count("\n") == 1 and "Traceback" not in err
-    assert err.startswith(
-        "python -m monopoly_lesson play: stopped in round 1: the input ended "
-        "(Ctrl-D) before the game did; seed 0, 3 answer(s) given"
+    # the input ran out (Ctrl-D): exit 1, the seed, the answers kept and the command
+    assert status == 1 and "Traceback" not in err
+    assert err == (
+        "python -m monopoly_lesson play: stopped in round 1: the input ended (Ctrl-D) before "
+        "the game did;\nseed 0, 3 answer(s) given, kept one a line in "
+        "monopoly-answers-seed0.txt.\nTo replay them and play on:\n"
+        "  python -m monopoly_lesson play --you 1 --strategy ega_trading,always,heuristic "
+        "--seed 0 \\\n    --trading --answers @monopoly-answers-seed0.txt\n"
     )
-    assert replay_command(err) == [
-        "play",
-        "--you",
-        "1",
-        "--strategy",
-        "ega_trading,always,heuristic",
-        "--seed",
-        "0",
-        "--trading",
-        "--answers",
-        "n;150;n",
-    ]
+    assert replayed_answers(replay_command(err)) == ["n", "150", "n"]
     assert "Winner" not in out
 
 
@@ -129,7 +139,7 @@ def test_the_printed_command_replays_the_same_game_and_plays_on(capsys, monkeypa
     status, first, err = play(capsys, monkeypatch, typed, "--you", "3", *FIELD, "--seed", "4")
     assert status == 1 and first.count("Not allowed") > 0
     argv = replay_command(err)
-    given = argv[argv.index("--answers") + 1].split(";")
+    given = replayed_answers(argv)
     assert len(given) > 10
     status, again, err = play(capsys, monkeypatch, "\n" * 3000, *argv[1:])
     assert status == 0 and err == ""
@@ -142,6 +152,71 @@ def test_the_printed_command_replays_the_same_game_and_plays_on(capsys, monkeypa
     assert narration(again)[: len(played)] == played  # the same game, to where it stopped
 
 
+def test_a_long_game_stopped_prints_short_lines_and_the_command_run_replays_it(
+    capsys, monkeypatch, tmp_path
+):
+    """Hundreds of answers are kept in a file, one a line: no line printed is longer than
+    100 characters, and the command printed, run by a shell as printed, replays the game."""
+    argv = ("--you", "2", *FIELD, "--seed", "2")  # a game of 238 questions
+    monkeypatch.setenv("COLUMNS", "100")  # questions wrapped alike here and in the shell
+    status, first, err = play(capsys, monkeypatch, "\n" * 200, *argv)
+    assert status == 1 and max(map(len, err.splitlines())) <= 100, err
+    given = replayed_answers(replay_command(err))
+    assert len(given) == 200 and set(given) > {"n"}  # the defaults, written out in words
+    command = err.split("To replay them and play on:\n")[1]
+    assert command.startswith("  python -m monopoly_lesson play ") and " \\\n    " in command
+    done = subprocess.run(
+        ["bash", "-c", command.replace("python", shlex.quote(sys.executable), 1)],
+        input="\n" * 3000,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    again = done.stdout
+    assert again.count("(replayed)") == 200 and "\nWinner: " in again
+
+    def narration(out: str) -> list[str]:
+        return [line for line in out.splitlines() if line.startswith(("Round ", "P", "Rolled"))]
+
+    played = narration(first)
+    assert len(played) > 400 and narration(again)[: len(played)] == played  # the same game
+
+
+def test_a_stopped_game_never_writes_over_another_file(capsys, monkeypatch, tmp_path):
+    mine = tmp_path / "monopoly-answers-seed0.txt"
+    mine.write_text("y\n")
+    status, _, err = play(capsys, monkeypatch, "n\n150\n", "--you", "1", *FIELD)
+    assert status == 1 and mine.read_text() == "y\n"
+    assert replay_command(err)[-1] == "@monopoly-answers-seed0-2.txt"
+    _, _, again = play(capsys, monkeypatch, "n\n150\n", "--you", "1", *FIELD)
+    assert again == err, "the same answers of the same game: the same file, kept as it was"
+    assert {p.name for p in tmp_path.iterdir()} == {mine.name, "monopoly-answers-seed0-2.txt"}
+
+
+def test_answers_that_cannot_be_kept_in_a_file_are_given_in_the_command(capsys, monkeypatch):
+    def refused(text, seed):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("monopoly_lesson.cli._keep_answers", refused)
+    status, _, err = play(capsys, monkeypatch, "n\n150\n", "--you", "1", *FIELD)
+    assert status == 1 and "2 answer(s) given (not kept in a file: Permission denied)." in err
+    assert replay_command(err)[-2:] == ["--answers", "n;150"]
+
+
+def test_a_file_of_answers_names_its_game_and_each_answer_its_question(capsys, monkeypatch):
+    _, _, err = play(capsys, monkeypatch, "n\n150\n", "--you", "1", *FIELD)
+    kept = Path(replay_command(err)[-1].removeprefix("@")).read_text(encoding="utf-8")
+    game = "python -m monopoly_lesson play --you 1 --strategy ega_trading,always,heuristic"
+    assert kept == answers_file_text(
+        f"{game} --seed 0 --trading",
+        ["n", "150"],
+        ["round 1: buy St. Charles Place (12)?", "round 1: your bid for St. Charles Place (12)"],
+    )
+    assert kept.startswith(f"# The answers given in: {game} --seed 0 --trading\n# One a line")
+
+
 def test_c_shows_the_coach_and_changes_nothing_in_the_game(capsys, monkeypatch):
     """c at a question prints each choice's win chance, the league player's answer, and
     asks again; the game, its narration and the answers to replay are those without it."""
@@ -152,7 +227,7 @@ def test_c_shows_the_coach_and_changes_nothing_in_the_game(capsys, monkeypatch):
     again, plain, plain_err = play(
         capsys, monkeypatch, without, "--you", "1", *FIELD, "--seed", "3"
     )
-    assert status == again == 1 and err == plain_err and "--answers" in err
+    assert status == again == 1 and err == plain_err and "--answers @" in err
     advice = re.findall(r"> c\nCoach \(200 play-outs of each choice; after it, the league", coached)
     assert len(advice) == len(typed)
     assert re.search(
@@ -170,7 +245,14 @@ def test_answers_from_a_file_one_a_line(capsys, monkeypatch, tmp_path):
     status, out, err = play(capsys, monkeypatch, "", "--you", "1", *FIELD, "--answers", f"@{path}")
     assert status == 1 and out.count("(replayed)") == 3
     assert "bid 0 to 1500 [Enter: 140, ?: help] > 150  (replayed)" in out
-    assert "--answers 'n;150;n'" in err  # the default written out: as given, in words
+    argv = replay_command(err)
+    assert replayed_answers(argv) == ["n", "150", "n"]  # the default written out, in words
+    kept = argv[-1].removeprefix("@")
+    assert Path(kept).read_text(encoding="utf-8").splitlines()[2:] == [
+        "n    # 1, round 1: buy St. Charles Place (12)?",
+        "150  # 2, round 1: your bid for St. Charles Place (12)",
+        "n    # 3, round 1: propose a trade?",
+    ]
 
 
 def test_a_replayed_answer_that_does_not_fit_is_one_line(capsys, monkeypatch):
@@ -193,9 +275,10 @@ def test_ctrl_c_at_a_question_stops_with_the_answers_to_replay(capsys, monkeypat
     monkeypatch.setattr("monopoly_lesson.game.terminal.input", keyboard, raising=False)
     status = main(["play", "--you", "1", *FIELD, "--seed", "0"])
     out, err = capsys.readouterr()
-    assert status == 130 and err.strip().count("\n") == 0 and len(PROMPT.findall(out)) == 3
+    assert status == 130 and len(PROMPT.findall(out)) == 3
     assert "play: stopped in round 1 (Ctrl-C); seed 0, 2 answer(s) given" in err
-    assert err.rstrip().endswith("--answers 'n;150'") and "interrupted" not in err
+    assert err.rstrip().endswith("--answers @monopoly-answers-seed0.txt")
+    assert replayed_answers(replay_command(err)) == ["n", "150"] and "interrupted" not in err
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child: POSIX")
@@ -215,9 +298,9 @@ def test_ctrl_c_in_the_terminal_is_exit_130_and_one_line():
             out += os.read(child.stdout.fileno(), 65536).decode()
     child.send_signal(signal.SIGINT)
     _, err = child.communicate(timeout=30)
-    assert child.returncode == 130 and err.strip().count("\n") == 0, err
+    assert child.returncode == 130 and "Traceback" not in err, err
     assert "stopped in round 1 (Ctrl-C); seed 0, 1 answer(s) given" in err
-    assert err.rstrip().endswith("--answers n") and "Traceback" not in err
+    assert replayed_answers(replay_command(err)) == ["n"]
 
 
 def test_you_named_in_the_strategies_sits_there(capsys, monkeypatch):
@@ -385,6 +468,8 @@ def test_spaces_by_name_and_answers_split_on_semicolons():
         "",
         "give 12,14 to 3",
     ]
+    notes = ["# a note alone is no answer", "y    # 1, round 1: buy?", "  # ", "150;n # x", "#"]
+    assert split_answers(notes) == ["y", "150", "n"]
 
 
 def test_u_takes_back_the_last_answer_and_asks_its_question_again(capsys, monkeypatch):
@@ -404,7 +489,7 @@ def test_u_takes_back_the_last_answer_and_asks_its_question_again(capsys, monkey
 def test_after_u_another_answer_is_kept_in_the_command_that_replays(capsys, monkeypatch):
     seat = ("--you", "1", *FIELD, "--seed", "3")
     _, _, err = play(capsys, monkeypatch, "n\n150\nu\n0\n", *seat)
-    assert replay_command(err)[-2:] == ["--answers", "n;0"]
+    assert replayed_answers(replay_command(err)) == ["n", "0"]
 
 
 def test_raising_cash_names_lots_never_a_place_in_a_list(trade_question):

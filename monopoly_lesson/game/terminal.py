@@ -33,10 +33,12 @@ __all__ = [
     "TakeBack",
     "Terminal",
     "answer_text",
+    "answers_file_text",
     "board_lines",
     "choices_help",
     "decision_facts",
     "prompt",
+    "question_words",
     "read_answer",
     "space_of",
     "split_answers",
@@ -48,6 +50,8 @@ DONE = ("n", "no", "none", "done")
 """Words for ``None``: done building or lifting, no trade."""
 SEPARATOR = ";"
 """Separates answers written on one line (``--answers 'y;150;n'``)."""
+COMMENT = "#"
+"""Starts a comment, to the end of its line, in answers to replay (a file's notes)."""
 TRADE_WORDS = ("give", "take", "pay", "get", "to")
 TRADE_HELP = """\
 A trade of your own: give LOTS take LOTS pay N (or get N) to SEAT, any part left out,
@@ -278,8 +282,53 @@ def answer_text(question: Question, value: object) -> str:
 
 def split_answers(lines: Iterable[str]) -> list[str]:
     """Answers written one a line, or several on a line separated by ``;`` (an empty one
-    takes the default)."""
-    return [answer.strip() for line in lines for answer in line.split(SEPARATOR)]
+    takes the default); ``#`` starts a comment, and a line of a comment alone is no answer."""
+    answers = []
+    for line in lines:
+        words, hash_sign, _ = line.partition(COMMENT)
+        if hash_sign and not words.strip():
+            continue
+        answers += [answer.strip() for answer in words.split(SEPARATOR)]
+    return answers
+
+
+QUESTION_WORDS = {
+    "buy": "buy {lot}?",
+    "bid": "your bid for {lot}",
+    "leave_jail": "leave jail now?",
+    "build": "build?",
+    "lift": "lift a mortgage?",
+    "raise_cash": "raise cash (you owe {owed})",
+    "propose_trade": "propose a trade?",
+    "accept_trade": "accept the trade {proposer} offers?",
+}
+"""A few words for each question, beside its answer in a file of answers."""
+
+
+def question_words(question: Question) -> str:
+    """A few words that name ``question``: ``buy St. Charles Place (12)?``."""
+    game, offer = question.game, question.offer
+    return QUESTION_WORDS[question.decision].format(
+        lot=space_name(question.space) if question.space is not None else "",
+        owed=_money(question.owed or 0),
+        proposer=game.name(offer.proposer) if offer is not None else "",
+    )
+
+
+def answers_file_text(game: str, answers: list[str], asked: list[str]) -> str:
+    """A file of answers to replay (``--answers @FILE``): the game they belong to, then one
+    answer a line, each with its number and question in a comment."""
+    width = min(max((len(answer) for answer in answers), default=0) + 2, 30)
+    lines = [
+        f"{COMMENT} The answers given in: {game}",
+        f"{COMMENT} One a line, in order; what follows {COMMENT} is a note. Replay them with "
+        "--answers @FILE.",
+        *(
+            f"{answer:<{width}}{COMMENT} {n}, {what}"
+            for n, (answer, what) in enumerate(zip(answers, asked, strict=True), start=1)
+        ),
+    ]
+    return "\n".join(lines) + "\n"
 
 
 # ---------------------------------------------------------------------------
@@ -420,13 +469,16 @@ class Terminal:
     answers in ``replay`` first (as :func:`read_answer` reads them), then lines typed or
     piped in. An answer that breaks a rule is asked again, with the rule. :attr:`answers`
     keeps every answer given, in :func:`answer_text`'s words, and :attr:`values` as the
-    game took them. :attr:`coach` (set by whoever holds the game) is what ``c`` shows."""
+    game took them, and :attr:`asked` the questions they answered.
+    :attr:`coach` (set by whoever holds the game) is what ``c`` shows."""
 
     def __init__(self, replay: Iterable[str] = (), quiet: bool = False) -> None:
         """``replay``: answers given first, as typed; ``quiet``: print nothing (the game's
         narration included) until they are used up, as after ``u``."""
         self.answers: list[str] = []
         self.values: list[object] = []
+        self.asked: list[str] = []
+        """The round and a few words of each question answered (:func:`question_words`)."""
         self.coach: Callable[[Question, list[object]], str] | None = None
         """The coach's words at a question, given the answers so far (None: no coach)."""
         self._game: ReadableGame | None = None
@@ -467,6 +519,7 @@ class Terminal:
                 value = question.check(value)
                 self.answers.append(answer_text(question, value))
                 self.values.append(value)
+                self.asked.append(f"round {self.round}: {question_words(question)}")
                 return value
             if replayed:
                 raise LeftTheTable(
