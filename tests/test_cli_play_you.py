@@ -26,6 +26,8 @@ from monopoly_lesson.game.strategies import DECISIONS
 from monopoly_lesson.game.terminal import (
     answer_text,
     answers_file_text,
+    board_lines,
+    board_text,
     choices_help,
     prompt,
     read_answer,
@@ -490,6 +492,32 @@ def test_after_u_another_answer_is_kept_in_the_command_that_replays(capsys, monk
     seat = ("--you", "1", *FIELD, "--seed", "3")
     _, _, err = play(capsys, monkeypatch, "n\n150\nu\n0\n", *seat)
     assert replayed_answers(replay_command(err)) == ["n", "0"]
+
+
+@pytest.mark.parametrize("width", [30, 44, 60, 80])
+def test_the_board_is_wrapped_to_the_width_never_inside_a_word(trade_question, width):
+    game = trade_question.game
+    game.lots[22].mortgaged, game.lots[40].buildings = True, 3
+    lines = board_text(game, width).splitlines()
+    assert max(map(len, lines)) <= width and len(lines) > 3
+    assert " ".join(lines).split() == " ".join(board_lines(game)).split()  # no word cut
+    assert all(line.startswith(("  P", "    ")) for line in lines)  # a player's next lines
+    if width >= 44:  # a lot's words on one line, where the lot fits on one
+        for lot in ("St. Charles Place (12)", "Kentucky Avenue (22) mortgaged"):
+            assert any(lot in line for line in lines), lines
+
+
+def test_b_shows_the_board_wrapped_to_the_terminal(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "44")
+    _, out, _ = play(capsys, monkeypatch, "n\n150\nb\n", "--you", "1", *FIELD)
+    board = out.split("> b\n")[1].split("\n\n")[0].splitlines()[:5]
+    assert board == [
+        "  P1 you: $1,500, on St. Charles Place (12);",
+        "    no lots",
+        "  P2 ega_trading: $1,349, on Go (1);",
+        "    St. Charles Place (12)",
+        "  P3 always: $1,500, on Go (1); no lots",
+    ]
 
 
 def test_raising_cash_names_lots_never_a_place_in_a_list(trade_question):

@@ -35,6 +35,7 @@ __all__ = [
     "answer_text",
     "answers_file_text",
     "board_lines",
+    "board_text",
     "choices_help",
     "decision_facts",
     "prompt",
@@ -374,6 +375,30 @@ def board_lines(game: ReadableGame) -> list[str]:
     return lines
 
 
+def board_text(game: ReadableGame, width: int) -> str:
+    """:func:`board_lines` wrapped to ``width`` (the terminal's), never inside a word, and
+    a lot's words kept on one line where it fits; a player's further lines indented."""
+    return "\n".join(_wrap_board_line(line, width) for line in board_lines(game))
+
+
+def _wrap_board_line(line: str, width: int) -> str:
+    parts = re.split(r"(?<=[,;]) ", line.strip())  # the player, the space, each lot
+    kept = [part.replace(" ", NO_BREAK) if len(part) + 4 <= width else part for part in parts]
+    wrapped = textwrap.fill(
+        " ".join(kept),
+        width,
+        initial_indent="  ",
+        subsequent_indent="    ",
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+    return wrapped.replace(NO_BREAK, " ")
+
+
+NO_BREAK = "\xa0"
+"""A space that textwrap does not break a line at (it breaks at ASCII spaces only)."""
+
+
 def _lot_words(game: ReadableGame, space: int) -> str:
     lot = game.lots[space]
     extra = (
@@ -536,7 +561,7 @@ class Terminal:
         if text in ("?", "help"):
             print(choices_help(question))
         elif text.lower() in ("b", "board"):
-            print("\n".join(board_lines(question.game)))
+            print(board_text(question.game, shutil.get_terminal_size((80, 24)).columns))
         elif text.lower() in COACH_WORDS and self.coach is not None:
             print(self.coach(question, list(self.values)))
         elif word.lower() in DEED_WORDS and rest:
