@@ -29,6 +29,7 @@ from monopoly_lesson.game.terminal import (
     board_lines,
     board_text,
     choices_help,
+    decision_facts,
     prompt,
     read_answer,
     space_of,
@@ -354,14 +355,36 @@ def test_a_bad_seat_or_answers_is_exit_2_and_one_line(capsys, monkeypatch, argv,
 # ---------------------------------------------------------------------------
 
 
+CODE_WORDS = re.compile(r"\bNone\b|Trade\(|\w_\w|\b(?:P\d \S+|seat \d+)'s\b|\bTrue\b|\bFalse\b")
+"""What reads as code, not as a player's words (tests/test_person.py's, and True/False)."""
+TYPOS = ("maybe", "Trade(2, give=[x])", "give 99 to 9", "take 12 get lots", "sell 41")
+
+
+def in_a_players_words(question: Question) -> None:
+    """The terminal's own words at ``question``: its help, prompt and facts, and what it
+    says to answers it cannot read (the answer typed aside), read as a player's words."""
+    said = [choices_help(question), prompt(question), *decision_facts(question)]
+    for typo in TYPOS:
+        try:
+            read_answer(question, typo)
+        except ValueError as refused:
+            said.append(str(refused).replace(repr(typo), "what was typed"))
+    text = "\n".join(said)
+    for player in question.game.players:
+        text = text.replace(player.name, "the player")
+    assert not CODE_WORDS.search(text), text
+
+
 class Chooser:
     """A person played by code, who checks the terminal's words for every question: each
-    choice written by answer_text reads back as itself, and the keys ? lists pick it."""
+    choice written by answer_text reads back as itself, the keys ? lists pick it, and the
+    help, prompt and refusals are in a player's words."""
 
     def __init__(self, seed: int) -> None:
         self.rng, self.asked = random.Random(seed), set()
 
     def __call__(self, question: Question) -> object:
+        in_a_players_words(question)
         self.asked.add(question.decision)
         listed = choices_help(question)
         for index, choice in enumerate(list(question.choices)[:40]):

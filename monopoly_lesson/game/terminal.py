@@ -58,12 +58,14 @@ TRADE_HELP = """\
 A trade of your own: give LOTS take LOTS pay N (or get N) to SEAT, any part left out,
   e.g. "give 12,14 take 22 pay 50 to 3" or "take boardwalk pay 450"; lots by number
   or name, commas between them; "to" may be left out when the lots you take are one
-  player's. Trade(3, give=(12, 14), take=(22,), cash=50) is read too."""
+  player's."""
 HELP_KEYS = (
     "Enter takes the default (*); b shows the board; d SPACE shows a lot's deed (d 17, d "
     "boardwalk); c asks the coach; u takes back your last answer; Ctrl-C or Ctrl-D stops the "
     "game."
 )
+HELP_WIDTH = 96
+"""The width of the help's own paragraphs (its lines of choices are as long as they are)."""
 COACH_WORDS = ("c", "coach")
 UNDO_WORDS = ("u", "undo")
 DEED_WORDS = ("d", "deed")
@@ -259,7 +261,8 @@ def _python_trade(text: str) -> Trade:
         return Trade(*args, **kwargs)
     except (SyntaxError, ValueError, TypeError, AssertionError):
         raise ValueError(
-            f"could not read {text!r} as Trade(SEAT, give=..., take=..., cash=...)"
+            f"could not read {text!r} as a trade: write one in words, such as give 12 take "
+            "22 pay 50 to 3"
         ) from None
 
 
@@ -433,7 +436,7 @@ def choices_help(question: Question) -> str:
     if question.decision == "propose_trade":
         lines.append(TRADE_HELP)
         lines += others_accept(question)
-    return "\n".join(["Type one of:", *lines, HELP_KEYS])
+    return "\n".join(["Type one of:", *lines, textwrap.fill(HELP_KEYS, HELP_WIDTH)])
 
 
 def others_accept(question: Question) -> list[str]:
@@ -450,7 +453,10 @@ def others_accept(question: Question) -> list[str]:
             words = "by a rule of its own"
         lines.append(
             textwrap.fill(
-                f"{player.name} accepts {words}.", 96, initial_indent="  ", subsequent_indent="    "
+                f"{player.name} accepts {words}.",
+                HELP_WIDTH,
+                initial_indent="  ",
+                subsequent_indent="    ",
             )
         )
     return lines
@@ -552,7 +558,8 @@ class Terminal:
                     f"not answer its question ({question.text}): {reason}.",
                     2,
                 )
-            print(f"Not allowed: {reason}. Try again (? lists the choices).")
+            refused = f"Not allowed: {reason}. Try again (? lists the choices)."
+            print(textwrap.fill(refused, self._width, break_on_hyphens=False))
 
     def _command(self, question: Question, text: str) -> bool:
         """Carry out ``text`` if it is one of the commands at a question (help, the board,
