@@ -32,7 +32,8 @@ from monopoly_lesson.game.terminal import (
 )
 from monopoly_lesson.game.trade import Trade
 
-FIELD = ("--strategy", "ega_trading,always,heuristic", "--trading")
+FIELD = ("--strategy", "ega_trading,always,heuristic", "--trading", "--every-question")
+"""The field of most games here: every question asked, as a strategy is asked."""
 PROMPT = re.compile(r"\[Enter: [^\]]*, \?: help\] > ")
 
 
@@ -115,6 +116,7 @@ def test_a_mixture_of_answers_is_checked_and_an_illegal_one_asked_again(capsys, 
         "--seed",
         "0",
         "--trading",
+        "--every-question",
         "--answers",
         "n;150;n",
     ]
@@ -428,7 +430,7 @@ def test_raising_cash_names_lots_never_a_place_in_a_list(trade_question):
 
 def test_the_help_of_a_proposal_says_what_each_other_player_accepts(capsys, monkeypatch):
     seat = ("--you", "1", "--strategy", "league,dealer,heuristic", "--trading", "--seed", "3")
-    _, out, _ = play(capsys, monkeypatch, "\n\n?\n", *seat)
+    _, out, _ = play(capsys, monkeypatch, "\n\n?\n", *seat, "--every-question")
     help_text = out.split("What the others accept:\n")[1]
     assert "P2 league accepts EGA's trades" in help_text
     assert "P3 dealer accepts only a trade that completes one of its colour groups" in help_text
