@@ -411,6 +411,7 @@ def test_a_widget_replays_a_game_from_its_answers():
         ("bid", "bid_button"),
         ("leave_jail", "no_button"),
         ("build", "choose_button"),
+        ("build_plan", "plan_button"),
         ("propose_trade", "no_trade_button"),
         ("accept_trade", "yes_button"),
     ],

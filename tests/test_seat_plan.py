@@ -166,3 +166,12 @@ def test_a_building_plan_typed_in_the_terminal(capsys, monkeypatch):
     assert "Not allowed: its building number 2" in out and "building must be even" in out
     built = [line for line in out.splitlines() if "builds a house on" in line]
     assert len(built) >= len(lots), out[-2000:]
+
+
+def test_the_coach_at_a_building_plan_weighs_the_turns_first_building():
+    from monopoly_lesson.game.coach import coach_stepper
+
+    state = first_plan()
+    coaching = coach_stepper(state, playouts=20)
+    assert coaching.decision == "build" and coaching.choices == state.asked_for.choices
+    assert state.question.decision == "build_plan"  # nothing changed in the game
