@@ -229,7 +229,7 @@ def test_stepping_while_a_question_is_open_is_refused():
     for step in (state.step_turn, state.step_round, state.play_to_end):
         with pytest.raises(RuntimeError, match="P1 you has a question open \\(buy\\): answer"):
             step()
-    assert "is asked (buy)" in state.status()
+    assert "is asked whether to buy" in state.status()
     state.answer(True)
     with pytest.raises(RuntimeError, match="no question is open"):
         GameStepperState(FIELD).answer(True)

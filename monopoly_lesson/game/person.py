@@ -58,6 +58,7 @@ from .trade import Trade
 from .trading import MAX_PROPOSALS, tradable_lots, why_not_trade
 
 __all__ = [
+    "ASKED",
     "NOBODY_ANSWERS",
     "PERSON",
     "PLANS",
@@ -83,6 +84,19 @@ its argument's name)."""
 PLANS = {"build": "build_plan", "lift": "lift_plan"}
 """The person's plan questions: one answer (buildings per lot, mortgages to lift) for the
 turn's successive ``build`` or ``lift`` questions."""
+ASKED = {
+    "buy": "whether to buy",
+    "bid": "for a bid",
+    "leave_jail": "whether to leave jail",
+    "build": "where to build",
+    "lift": "which mortgage to lift",
+    "raise_cash": "how to raise cash",
+    "propose_trade": "for a trade to propose",
+    "accept_trade": "whether to accept a trade",
+    "build_plan": "for a building plan",
+    "lift_plan": "which mortgages to lift",
+}
+"""What each question asks, in a few words: "P1 you is asked whether to buy"."""
 YES_NO = (True, False)
 RAISE_ACTIONS = {"sell": why_not_sell, "mortgage": why_not_mortgage}
 

@@ -33,7 +33,7 @@ import pandas as pd
 from ..board_view import TOKEN_COLOURS, SpaceExtras
 from ..checks import at_the_call, is_list
 from .engine import MonopolyGame
-from .person import PERSON, PLANS, Question, You
+from .person import ASKED, PERSON, PLANS, Question, You
 from .seat_plan import SeatPlan
 from .state import HOTEL
 from .trade import Trade
@@ -319,7 +319,7 @@ class GameStepperState:
             return f"Stopped in round {state.round}: {self.error}"
         if self.question is not None:
             who = state.name(self.question.seat)
-            return f"Round {state.round}: {who} is asked ({self.question.decision})."
+            return f"Round {state.round}: {who} is asked {ASKED[self.question.decision]}."
         if self.game.over:
             result = self.game.result()
             how = "one player left" if result.ended_by == "last player" else "the round limit"
