@@ -43,8 +43,9 @@ from .exact import MAX_SIDES, euler84, expected_tallies
 from .game.chromosomes import CHROMOSOME_PLAYERS
 from .game.coach import coach_text
 from .game.engine import MonopolyGame, play_monopoly
-from .game.person import PERSON, You
+from .game.person import PERSON, PLANS, You
 from .game.plugins import SHIPPED_PLAYERS, strategy_named
+from .game.seat_plan import SeatPlan
 from .game.state import MAX_PLAYERS, MIN_PLAYERS
 from .game.strategies import StrategyError
 from .game.terminal import (
@@ -630,6 +631,9 @@ the game narrated. Enter takes the default, ? lists the choices, b shows the boa
 coach (each choice's win chance); an illegal answer is asked again, with the rule. Answers may
 be piped in. Ctrl-C (exit 130) or Ctrl-D, the end of input (exit 1), stops the game, keeps your
 answers in a file, one a line, and prints the command that replays them (--answers @FILE).
+You are asked to propose a trade, to build (one plan a turn: 16x2, orange x2) or to lift
+mortgages at your turn's end when you ask to (t, build or lift at any question) or something
+new is possible; --every-question asks each of them every turn, one step at a time.
 
 examples:
   {PROG} play --strategy heuristic,always,rga,never --seed 1
@@ -657,6 +661,12 @@ examples:
         type=_you_seat,
         metavar="SEAT",
         help="play in seat SEAT yourself, answering in the terminal",
+    )
+    play.add_argument(
+        "--every-question",
+        action="store_true",
+        help="with --you: ask every question the game asks (a trade every turn, each "
+        "building), not only those you choose to be asked",
     )
     play.add_argument(
         "--answers",
@@ -772,6 +782,8 @@ def _seat_names(args: argparse.Namespace) -> list[str]:
             f"is in {names.count(PERSON)} seats; name it once, or use --you "
             "SEAT."
         )
+    if args.every_question and PERSON not in names:
+        raise UsageError(f"{PROG} play: --every-question asks a person; add --you SEAT.")
     if args.answers is not None and PERSON not in names:
         raise UsageError(f"{PROG} play: --answers replays a person's answers; add --you SEAT.")
     return names
@@ -787,9 +799,9 @@ def _play_with_you(args: argparse.Namespace, names: list[str], seats: list[objec
             try:
                 return game.play()
             except TakeBack:  # played again, quietly, to the question the answer answered
-                taken = terminal.answers[-1]
+                taken, kept = terminal.taken_back()
                 print(f"Taken back: {taken!r}. The game is played again to that question.")
-                terminal = Terminal(terminal.answers[:-1], quiet=True)
+                terminal = Terminal(kept, quiet=True)
     except KeyboardInterrupt:
         terminal.speak()
         stopped = f"stopped in round {terminal.round} (Ctrl-C)"
@@ -809,11 +821,15 @@ def _game_with_you(
 ) -> MonopolyGame:
     """The game of ``play --you``, its person's seat asked by ``terminal`` (with the coach)."""
     seats = list(seats)
-    seats[names.index(PERSON)] = You(answer=terminal)
+    seat = SeatPlan(terminal, plans=not args.every_question)
+    seats[names.index(PERSON)] = You(answer=seat)
     game = MonopolyGame(
         seats, seed=args.seed, max_rounds=args.max_rounds, verbose=True, trading=args.trading
     )
-    terminal.coach = lambda question, answers: coach_text(game, question, answers)
+    terminal.seat = seat
+    terminal.coach = lambda question: coach_text(  # a plan: the game's question behind it
+        game, seat.pending if question.decision in PLANS.values() else question, seat.answers
+    )
     return game
 
 
@@ -863,6 +879,7 @@ def _game_words(args: argparse.Namespace, names: list[str]) -> list[list[str]]:
     ]
     words += [["--max-rounds", str(args.max_rounds)]] if args.max_rounds != 100 else []
     words += [["--trading"]] if args.trading else []
+    words += [["--every-question"]] if args.every_question else []
     return words
 
 

@@ -37,7 +37,8 @@ from monopoly_lesson.game.terminal import (
 )
 from monopoly_lesson.game.trade import Trade
 
-FIELD = ("--strategy", "ega_trading,always,heuristic", "--trading")
+FIELD = ("--strategy", "ega_trading,always,heuristic", "--trading", "--every-question")
+"""The field of most games here: every question asked, as a strategy is asked."""
 PROMPT = re.compile(r"\[Enter: [^\]]*, \?: help\] > ")
 
 
@@ -128,7 +129,7 @@ def test_a_mixture_of_answers_is_checked_and_an_illegal_one_asked_again(capsys, 
         "the game did;\nseed 0, 3 answer(s) given, kept one a line in "
         "monopoly-answers-seed0.txt.\nTo replay them and play on:\n"
         "  python -m monopoly_lesson play --you 1 --strategy ega_trading,always,heuristic "
-        "--seed 0 \\\n    --trading --answers @monopoly-answers-seed0.txt\n"
+        "--seed 0 \\\n    --trading --every-question --answers @monopoly-answers-seed0.txt\n"
     )
     assert replayed_answers(replay_command(err)) == ["n", "150", "n"]
     assert "Winner" not in out
@@ -198,6 +199,17 @@ def test_a_stopped_game_never_writes_over_another_file(capsys, monkeypatch, tmp_
     assert {p.name for p in tmp_path.iterdir()} == {mine.name, "monopoly-answers-seed0-2.txt"}
 
 
+def test_t_build_and_lift_are_kept_with_the_answers_and_replayed(capsys, monkeypatch):
+    seat = ("--you", "1", "--strategy", "ega_trading,always,heuristic", "--trading")
+    _, _, err = play(capsys, monkeypatch, "t\nn\n150\n", *seat)
+    argv = replay_command(err)
+    kept = Path(argv[-1].removeprefix("@")).read_text(encoding="utf-8").splitlines()[2:]
+    assert kept[0] == "t    # 1, round 1: be asked for a trade to propose"
+    assert replayed_answers(argv) == ["t", "n", "150"]
+    _, out, again = play(capsys, monkeypatch, "", *argv[1:])
+    assert out.count("(replayed)") == 3 and again == err  # the same game, the same file
+
+
 def test_answers_that_cannot_be_kept_in_a_file_are_given_in_the_command(capsys, monkeypatch):
     def refused(text, seed):
         raise PermissionError(13, "Permission denied")
@@ -213,11 +225,11 @@ def test_a_file_of_answers_names_its_game_and_each_answer_its_question(capsys, m
     kept = Path(replay_command(err)[-1].removeprefix("@")).read_text(encoding="utf-8")
     game = "python -m monopoly_lesson play --you 1 --strategy ega_trading,always,heuristic"
     assert kept == answers_file_text(
-        f"{game} --seed 0 --trading",
+        f"{game} --seed 0 --trading --every-question",
         ["n", "150"],
         ["round 1: buy St. Charles Place (12)?", "round 1: your bid for St. Charles Place (12)"],
     )
-    assert kept.startswith(f"# The answers given in: {game} --seed 0 --trading\n# One a line")
+    assert kept.startswith(f"# The answers given in: {game} --seed 0 --trading --every")
 
 
 def test_c_shows_the_coach_and_changes_nothing_in_the_game(capsys, monkeypatch):
@@ -564,7 +576,7 @@ def test_raising_cash_names_lots_never_a_place_in_a_list(trade_question):
 
 def test_the_help_of_a_proposal_says_what_each_other_player_accepts(capsys, monkeypatch):
     seat = ("--you", "1", "--strategy", "league,dealer,heuristic", "--trading", "--seed", "3")
-    _, out, _ = play(capsys, monkeypatch, "\n\n?\n", *seat)
+    _, out, _ = play(capsys, monkeypatch, "\n\n?\n", *seat, "--every-question")
     help_text = out.split("What the others accept:\n")[1]
     assert "P2 league accepts EGA's trades" in help_text
     assert "P3 dealer accepts only a trade that completes one of its colour groups" in help_text

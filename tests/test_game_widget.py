@@ -14,6 +14,7 @@ import ipywidgets as widgets
 import nbformat
 import pytest
 
+from monopoly_lesson.game.person import PLANS
 from monopoly_lesson.game.plugins import make_strategy
 from monopoly_lesson.game.stepper import GameStepperState
 from monopoly_lesson.game.strategies import DECISIONS
@@ -98,7 +99,10 @@ def test_the_richer_chromosome_steps_in_the_widget():
 # -- a person at the table: the question and its controls ----------------------------
 
 FIELD = ["you", "ega_trading"]
-CONTROLS = ("yes", "no", "bid", "no-bid", "choose", "done", "no-trade", "swap", "propose")
+CONTROLS = (
+    *("yes", "no", "bid", "no-bid", "choose", "no-trade", "swap", "propose"),
+    *("build-plan", "lift-plan", "no-plan"),
+)
 """The CSS names of the controls that answer the person's questions."""
 
 
@@ -125,12 +129,16 @@ class Clicker:
         self.last = None
 
     def play(self) -> None:
-        """Click "To the end", then answer every question until the game is over."""
+        """Click "To the end", then answer every question until the game is over; now and
+        then ask, at the turn's end, for a trade, a building or a lift."""
         stepper = self.stepper
         stepper.to_end.click()
         while stepper.state.question is not None:
             self.answer_one()
             stepper.state.game.state.check()
+            toggles = stepper.turn_end_buttons
+            if self.rng.random() < 0.15:
+                toggles[self.rng.choice(sorted(toggles))].value = True
             if stepper.state.question is None and not stepper.state.over:
                 stepper.to_end.click()
 
@@ -152,6 +160,17 @@ class Clicker:
             if rng.random() < 0.7:
                 stepper.bid_box.value = rng.randrange(question.choices[-1] + 1)
                 button = stepper.bid_button
+        elif decision == "build_plan":
+            button = stepper.no_plan_button
+            if question.default and rng.random() < 0.7:  # the default's plan, typed in
+                for space, count in question.default.items():
+                    stepper.plan_boxes[space].value = count
+                button = stepper.plan_button
+        elif decision == "lift_plan":
+            button = stepper.no_plan_button
+            if rng.random() < 0.5:
+                stepper.lift_select.value = (question.choices[0],)
+                button = stepper.plan_button
         elif decision in ("build", "lift", "raise_cash"):
             button = stepper.choose_button
             if stepper.done_button is not None and rng.random() < 0.4:
@@ -198,7 +217,7 @@ class Clicker:
         return stepper.no_trade_button
 
 
-SEED = 13
+SEED = 0
 """A game of :data:`FIELD` in which :class:`Clicker` meets every decision and control."""
 
 
@@ -208,9 +227,9 @@ def test_a_person_plays_a_whole_game_by_clicks_through_every_control():
     clicker.play()
     state = stepper.state
     assert state.game.over and state.error is None and state.question is None
-    assert set(clicker.asked) == set(DECISIONS)
+    assert set(clicker.asked) == set(DECISIONS) - {"build", "lift"} | set(PLANS.values())
     assert set(clicker.used) == set(CONTROLS) and clicker.refused == ["bid", "trade"]
-    assert sum(clicker.asked.values()) == len(state.answers) == stepper.asked
+    assert sum(clicker.asked.values()) == state.given == stepper.asked
     made = [p.trade for p in state.game.state.proposals if p.proposer == 1]
     assert made == [a for a in state.answers if isinstance(a, Trade)] and made
     assert not any(b.disabled for b in (stepper.one_turn, stepper.one_round, stepper.to_end))
@@ -236,8 +255,10 @@ DEFAULTS_SEED = 8
 
 def first_question(decision: str, seed: int = DEFAULTS_SEED) -> GameStepper:
     """A widget of :data:`FIELD` stopped at the person's first ``decision`` (earlier
-    questions answered with the rules' defaults)."""
-    stepper = GameStepper(FIELD, seed=seed, trading=True)
+    questions answered with the rules' defaults); a ``build`` or ``lift`` question is one of
+    a game that asks every question (no plans)."""
+    plans = decision not in ("build", "lift")
+    stepper = GameStepper(FIELD, seed=seed, trading=True, plans=plans)
     stepper.to_end.click()
     while stepper.state.question.decision != decision:
         stepper.state.answer(stepper.state.question.default)
@@ -254,6 +275,7 @@ def first_question(decision: str, seed: int = DEFAULTS_SEED) -> GameStepper:
         ("bid", ("No bid",)),
         ("leave_jail", ("Pay $50 or Use the card", "Stay")),
         ("build", ("Build", "Done")),
+        ("build_plan", ("Build", "No building")),
         ("propose_trade", ("No trade", "Propose")),
         ("accept_trade", ("Accept", "Refuse")),
     ],
@@ -288,7 +310,7 @@ def test_the_chooser_holds_the_legal_choices_in_words():
     ]
     assert stepper.chooser.value == question.choices[0]  # never a blank choice (Done)
     stepper.choose_button.click()
-    assert stepper.refused is None and stepper.state.answers[-1] == question.choices[0]
+    assert stepper.refused is None and stepper.state.answers_given[-1] == question.choices[0]
 
 
 def test_the_bid_box_shows_the_legal_range_and_refuses_outside_it():
@@ -302,7 +324,7 @@ def test_the_bid_box_shows_the_legal_range_and_refuses_outside_it():
     assert stepper.state.question is question
     assert "a bid must be from $0 to your cash" in words(stepper.status_view.value)
     stepper.no_bid_button.click()
-    assert stepper.refused is None and stepper.state.answers[-1] == 0
+    assert stepper.refused is None and stepper.state.answers_given[-1] == 0
     assert "Not taken" not in stepper.status_view.value
 
 
@@ -324,7 +346,7 @@ def test_the_trade_form_offers_the_lots_each_side_may_trade():
     assert {s for _, s in stepper.take_box.options} <= game.player(3).lots
     assert stepper.take_box.options  # the partner's lots, when the partner changes
     stepper.no_trade_button.click()
-    assert stepper.state.answers[-1] is None and stepper.refused is None
+    assert stepper.state.answers_given[-1] is None and stepper.refused is None
 
 
 def test_a_snapshot_with_a_question_open_has_the_question_and_its_choices():
@@ -389,6 +411,7 @@ def test_a_widget_replays_a_game_from_its_answers():
         ("bid", "bid_button"),
         ("leave_jail", "no_button"),
         ("build", "choose_button"),
+        ("build_plan", "plan_button"),
         ("propose_trade", "no_trade_button"),
         ("accept_trade", "yes_button"),
     ],
@@ -397,11 +420,11 @@ def test_a_second_click_on_an_answered_question_does_nothing(decision, button):
     """A double-click's second click meets the answered question's button: each question
     has controls of its own, and an answered question's do nothing."""
     stepper = first_question(decision)
-    clicked, answers = getattr(stepper, button), len(stepper.state.answers)
+    clicked, answers = getattr(stepper, button), stepper.state.given
     clicked.click()
     following = stepper.state.question
     clicked.click()  # the second click of a double-click
-    assert len(stepper.state.answers) == answers + 1 and stepper.state.question is following
+    assert stepper.state.given == answers + 1 and stepper.state.question is following
     assert stepper.refused is None
     if following is not None:  # the next question has controls of its own
         assert clicked not in _buttons(stepper.controls)
@@ -425,7 +448,7 @@ def test_the_bid_button_says_the_bid_it_gives():
     stepper.bid_box.value = 57  # as the box sends each digit typed
     assert stepper.bid_button.description == "Bid $57"
     stepper.bid_button.click()
-    assert stepper.state.answers[-1] == 57
+    assert stepper.state.answers_given[-1] == 57
 
 
 def test_a_new_questions_buttons_wait_before_they_take_a_click():
@@ -467,3 +490,55 @@ def test_chapter_11s_your_turn_runs_on_its_own():
     exec(cell.source, namespace)  # a fresh namespace: nothing from the set-up cell
     (game,) = [value for value in namespace.values() if isinstance(value, GameStepper)]
     assert game.state.question is not None and game.state.people == (1,)
+
+
+def test_a_building_plan_is_typed_per_lot_and_checked_as_a_whole():
+    stepper = first_question("build_plan")
+    question, game = stepper.state.question, stepper.state.game.state
+    assert set(stepper.plan_boxes) >= {s for s in question.choices}
+    plan = question.default or {question.choices[0]: 1}
+    uneven = {question.choices[0]: 2}  # two on one lot of a group, none on the others
+    for space, count in uneven.items():
+        stepper.plan_boxes[space].value = count
+    stepper.plan_button.click()
+    assert stepper.state.question is question and "building must be even" in stepper.refused
+    before = {s: game.lots[s].buildings for s in stepper.plan_boxes}
+    for space in stepper.plan_boxes:
+        stepper.plan_boxes[space].value = plan.get(space, 0)
+    stepper.plan_button.click()
+    assert stepper.refused is None
+    built = {s: game.lots[s].buildings - before[s] for s in before}
+    assert {s: n for s, n in built.items() if n} == plan
+    answered = stepper.state.given
+    stepper.state.undo()  # the plan is one answer: taken back whole
+    assert stepper.state.given == answered - 1
+    assert stepper.state.question.decision == "build_plan"
+    assert {s: game.lots[s].buildings for s in before} != {
+        s: stepper.state.game.state.lots[s].buildings for s in before
+    } or not any(built.values())
+
+
+def test_the_turn_end_toggles_ask_for_a_trade_once():
+    stepper = GameStepper(FIELD, seed=DEFAULTS_SEED, trading=True)
+    stepper.turn_end_buttons["propose_trade"].value = True
+    assert stepper.state.turn_end == {"propose_trade"}
+    stepper.to_end.click()
+    while stepper.state.question.decision != "propose_trade":
+        stepper.state.answer(stepper.state.question.default)
+        if stepper.state.question is None:
+            stepper.to_end.click()
+    stepper.redraw()
+    assert not stepper.turn_end_buttons["propose_trade"].value  # asked: off again
+    round_asked = stepper.state.game.state.round
+    stepper.no_trade_button.click()
+    proposing = None  # the round of the last trade question
+    while stepper.state.question is not None and not stepper.state.over:
+        question = stepper.state.question
+        if question.decision == "propose_trade":  # not asked every turn: only with a swap
+            now = question.game.round  # on offer, or for the turn's next proposal
+            assert len(question.choices) > 1 or proposing == now
+            proposing = now
+        stepper.state.answer(question.default)
+        if stepper.state.question is None and not stepper.state.over:
+            stepper.to_end.click()
+    assert stepper.state.game.state.round > round_asked

@@ -47,7 +47,7 @@ def test_undo_opens_again_the_question_the_last_answer_answered():
 def test_undo_of_several_answers_and_of_every_answer():
     state, first = played(9), played(0)
     state.undo(9)
-    assert state.answers == [] and seen(state) == seen(first)
+    assert state.given == 0 and seen(state) == seen(first)
     with pytest.raises(ValueError, match="only 0 answers to take back, got 1"):
         state.undo()
 
@@ -60,7 +60,7 @@ def test_after_undo_another_answer_plays_another_game():
     state.undo()
     assert state.question.text == question.text
     state.answer(question.default)
-    assert state.answers[-1] is question.default
+    assert state.answers_given[-1] is question.default
     assert seen(state) == seen(played(given + 1)) or state.question is None
 
 
@@ -78,7 +78,7 @@ def test_undo_refuses_what_cannot_be_taken_back(answers, message):
     state = played(2)
     with pytest.raises(ValueError, match=message):
         state.undo(answers)
-    assert len(state.answers) == 2  # nothing was taken back
+    assert state.given == 2  # nothing was taken back
 
 
 def test_a_saved_game_loads_where_it_was(tmp_path):
@@ -90,7 +90,7 @@ def test_a_saved_game_loads_where_it_was(tmp_path):
     assert seen(again) == seen(state)
     assert again.answers == state.answers
     again.answer(again.question.default)  # and plays on
-    assert len(again.answers) == 9
+    assert again.given == 9 and again.auto >= state.auto
 
 
 def test_a_saved_trade_and_a_raised_debt_load_as_they_were(tmp_path):
@@ -125,3 +125,37 @@ def test_a_saved_game_whose_answers_do_not_fit_is_refused_naming_the_file(tmp_pa
     path.write_text(json.dumps(data))
     with pytest.raises(ValueError, match=r"game.json: answers\[0\], 'maybe', does not answer"):
         GameStepperState.load(path)
+
+
+def test_undo_skips_the_answers_the_plan_gave():
+    state = played(6)
+    assert state.auto, "the plan answered some questions (no trade, no building)"
+    given, last = state.given, max(set(range(len(state.answers))) - state.auto)
+    state.undo()
+    assert state.given == given - 1 and len(state.answers) == last  # back to the person's
+
+
+def test_a_saved_game_keeps_which_answers_were_the_plans(tmp_path):
+    state = played(8)
+    saved = json.loads(state.save(tmp_path / "game.json").read_text())
+    assert saved["auto"] == sorted(state.auto) and saved["open"] is True
+    again = GameStepperState.load(tmp_path / "game.json")
+    assert again.auto == state.auto and again.given == state.given == 8
+    again.undo(2)
+    assert again.given == 6 and seen(again) == seen(played(6))
+
+
+def test_a_game_saved_by_the_first_layout_still_loads(tmp_path):
+    state = GameStepperState(PLAYERS, seed=4, trading=True, plans=False)
+    while state.question is None:
+        state.step_turn()
+    for _ in range(5):
+        state.answer(state.question.default)
+        while state.question is None:
+            state.step_turn()
+    data = json.loads(state.save(tmp_path / "game.json").read_text())
+    old = {key: data[key] for key in ("strategies", "seed", "max_rounds", "trading", "answers")}
+    (tmp_path / "old.json").write_text(json.dumps({"saved": "monopoly-lesson game 1", **old}))
+    again = GameStepperState.load(tmp_path / "old.json")
+    assert again.answers == state.answers and again.given == 5  # every answer the person's
+    assert again.game.state.ledger == state.game.state.ledger

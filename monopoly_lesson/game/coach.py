@@ -226,8 +226,9 @@ def coach(
 def coach_stepper(state: GameStepperState, **options: Any) -> Coaching:
     """The coach at the open question of a game stepper (the game widget's ``state``, a
     :class:`~monopoly_lesson.game.stepper.GameStepperState`); ``options`` as :func:`coach`'s.
-    ``coach_stepper(state).describe()`` is its text."""
-    question = getattr(state, "question", None)
+    ``coach_stepper(state).describe()`` is its text. At a building (lift) plan it weighs
+    the game's own question behind it: the turn's first building (lift)."""
+    question = getattr(state, "asked_for", None)
     if not isinstance(getattr(state, "game", None), MonopolyGame):
         raise TypeError(f"state must be a GameStepperState, got {type(state).__name__}.")
     if question is None:

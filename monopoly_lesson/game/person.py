@@ -21,7 +21,9 @@ import numpy as np
 
 from ..starter import space_name
 from .buildings import (
+    build,
     lift_cost,
+    lift_mortgage,
     sale_price,
     why_not_build,
     why_not_lift,
@@ -41,6 +43,7 @@ from .state import (
     ReadableGame,
 )
 from .strategies import (
+    BUILD_ORDER,
     DECISIONS,
     Strategy,
     completion_accepts,
@@ -54,7 +57,19 @@ from .strategies import (
 from .trade import Trade
 from .trading import MAX_PROPOSALS, tradable_lots, why_not_trade
 
-__all__ = ["NOBODY_ANSWERS", "PERSON", "Question", "You", "question_for"]
+__all__ = [
+    "ASKED",
+    "NOBODY_ANSWERS",
+    "PERSON",
+    "PLANS",
+    "Question",
+    "You",
+    "buildings_words",
+    "group_lots",
+    "plan_question",
+    "plan_steps",
+    "question_for",
+]
 
 PERSON = "you"
 """The strategy name of a person's seat."""
@@ -66,6 +81,22 @@ NOBODY_ANSWERS = (
 )
 """Why a seat of :class:`You` with nobody to answer it is refused (the entry point adds
 its argument's name)."""
+PLANS = {"build": "build_plan", "lift": "lift_plan"}
+"""The person's plan questions: one answer (buildings per lot, mortgages to lift) for the
+turn's successive ``build`` or ``lift`` questions."""
+ASKED = {
+    "buy": "whether to buy",
+    "bid": "for a bid",
+    "leave_jail": "whether to leave jail",
+    "build": "where to build",
+    "lift": "which mortgage to lift",
+    "raise_cash": "how to raise cash",
+    "propose_trade": "for a trade to propose",
+    "accept_trade": "whether to accept a trade",
+    "build_plan": "for a building plan",
+    "lift_plan": "which mortgages to lift",
+}
+"""What each question asks, in a few words: "P1 you is asked whether to buy"."""
 YES_NO = (True, False)
 RAISE_ACTIONS = {"sell": why_not_sell, "mortgage": why_not_mortgage}
 
@@ -74,7 +105,9 @@ RAISE_ACTIONS = {"sell": why_not_sell, "mortgage": why_not_mortgage}
 class Question:
     """One of the person's decisions, waiting for an answer.
 
-    ``decision`` is one of :data:`~monopoly_lesson.game.strategies.DECISIONS`; ``seat``
+    ``decision`` is one of :data:`~monopoly_lesson.game.strategies.DECISIONS`, or a plan of
+    :data:`PLANS` (``build_plan``: ``{space: buildings to add}``; ``lift_plan``: the lots
+    whose mortgages to lift), which answers the turn's successive questions; ``seat``
     the person's seat; ``text`` the question in a sentence, with the amounts; ``choices``
     the legal answers (for ``propose_trade``, ``None`` and the completion swaps available,
     while any legal :class:`~monopoly_lesson.game.trade.Trade` is also taken); ``default``
@@ -366,6 +399,152 @@ def _ask_accept_trade(game: GameView, me: OwnView, offer: Trade) -> Question:
     return Question("accept_trade", seat, text, YES_NO, default, game, offer=offer)
 
 
+# ---------------------------------------------------------------------------
+# Plans: one answer for the turn's successive build (or lift) questions
+# ---------------------------------------------------------------------------
+
+
+def plan_question(question: Question) -> Question:
+    """The plan question for a ``build`` or ``lift`` question (the first of the turn's): how
+    many buildings to add on each lot, or which mortgages to lift, all at once."""
+    game, seat = question.game, question.seat
+    me = game.player(seat)
+    lots = [s for s in question.choices if s is not None]
+    if question.decision == "build":
+        where = "; ".join(
+            f"{space_name(s)} has {buildings_words(game.lots[s].buildings)}, rents "
+            f"{_money(RENTS[s][game.lots[s].buildings])}"
+            for s in group_lots(lots)
+        )
+        costs = ", ".join(
+            sorted({f"{GROUP[s]} {_money(HOUSE_COST[s])}" for s in lots}, key=str.lower)
+        )
+        text = (
+            f"Build? You have {_money(me.cash)}. {where}. A building costs: {costs}; five "
+            "make a hotel. Say how many buildings to add on each lot (a group's lots may "
+            "differ by one at most), or none."
+        )
+        default = _default_plan(game, seat, default_build, build)
+        return Question("build_plan", seat, text, tuple(lots), default, game)
+    which = ", ".join(f"{space_name(s)} for {_money(lift_cost(s))}" for s in lots)
+    text = (
+        f"Lift mortgages? You have {_money(me.cash)}. You may lift the mortgage on {which}. "
+        "Say which (any number of them), or none."
+    )
+    default = tuple(sorted(_default_plan(game, seat, default_lift, lift_mortgage)))
+    return Question("lift_plan", seat, text, tuple(lots), default, game)
+
+
+def buildings_words(buildings: int) -> str:
+    """``no house``, ``1 house``, ``3 houses``, ``a hotel``."""
+    if buildings == HOTEL:
+        return "a hotel"
+    return "no house" if not buildings else f"{buildings} house{'s' * (buildings > 1)}"
+
+
+def group_lots(lots: list[int]) -> list[int]:
+    """Every lot of the groups ``lots`` are in (a lot at its most, or waiting for the
+    others to catch up, is in the question too)."""
+    groups = {GROUP[s] for s in lots}
+    return sorted(s for g in groups for s in GROUP_SPACES[g])
+
+
+def _default_plan(
+    game: ReadableGame, seat: int, decide: Callable[..., int | None], act: Callable
+) -> dict[int, int]:
+    """What the rules' default would build (or lift) this turn, one step after another."""
+    trial = game.copy()
+    trial.verbose = False
+    plan: dict[int, int] = {}
+    while (space := decide(trial, trial.player(seat))) is not None:
+        act(trial, seat, space)
+        plan[space] = plan.get(space, 0) + 1
+    return dict(sorted(plan.items()))
+
+
+def plan_steps(question: Question, plan: object) -> list[int]:
+    """The successive answers (spaces) ``plan`` gives the turn's ``build`` or ``lift``
+    questions, in the order the rules allow; a ValueError names the step that breaks one."""
+    reason, steps = _plan(question, plan)
+    if reason:
+        raise ValueError(reason)
+    return steps
+
+
+def _plan(question: Question, plan: object) -> tuple[str | None, list[int]]:
+    """``(None, steps)`` for a legal plan (None is no plan), or ``(why not, [])``."""
+    game, seat = question.game, question.seat
+    if plan is None:
+        return None, []
+    if question.decision == "build_plan":
+        wanted = _counts(plan)
+        if wanted is None:
+            return (
+                "a building plan maps each lot to the buildings to add on it, such as "
+                "{16: 1, 18: 1, 19: 1} (or {} for none)",
+                [],
+            )
+        why_not, act = why_not_build, build
+    else:
+        lots = _lots(plan) if not isinstance(plan, (set, frozenset)) else _lots(sorted(plan))
+        if lots is None or len(set(lots)) != len(lots):
+            return "a lift plan lists the lots to lift, each once, such as (12, 28) (or ())", []
+        wanted, why_not, act = {s: 1 for s in lots}, why_not_lift, lift_mortgage
+    trial = game.copy()
+    trial.verbose = False
+    left, steps = dict(wanted), []
+    while left:
+        # the first lot the rules allow, a group at a time (as the default builds), its
+        # lots with the fewest buildings first: building stays even, and a group's hotels
+        # give the bank back houses before the next group's are bought
+        order = sorted(left, key=lambda s: (_build_rank(s), trial.lots[s].buildings, s))
+        reasons = [why_not(trial, seat, s) for s in order]
+        if all(reasons):
+            step = "building" if question.decision == "build_plan" else "lift"
+            where = space_name(order[0])
+            return f"its {step} number {len(steps) + 1}, on {where}: {reasons[0]}", []
+        space = order[reasons.index(None)]
+        act(trial, seat, space)
+        steps.append(space)
+        left[space] -= 1
+        if not left[space]:
+            del left[space]
+    return None, steps
+
+
+def _build_rank(space: int) -> int:
+    group = GROUP[space]
+    return BUILD_ORDER.index(group) if group in BUILD_ORDER else len(BUILD_ORDER)
+
+
+def _counts(plan: object) -> dict[int, int] | None:
+    """``{space: count}`` from a mapping of lots to whole numbers from 0 (or None)."""
+    if not isinstance(plan, dict):
+        return None
+    if not all(_whole(s) and _whole(n) and n >= 0 for s, n in plan.items()):
+        return None
+    return {int(s): int(n) for s, n in sorted(plan.items()) if n}
+
+
+def _settle_plan(question: Question, answer: object) -> tuple[str | None, object]:
+    reason, _ = _plan(question, answer)
+    if reason:
+        return reason, None
+    if answer is None:
+        return None, {} if question.decision == "build_plan" else ()
+    if question.decision == "build_plan":
+        return None, _counts(answer)
+    lots = sorted(answer) if isinstance(answer, (set, frozenset)) else answer
+    return None, tuple(sorted(_lots(lots)))  # type: ignore[arg-type]
+
+
+def _describe_plan_lot(question: Question, space: object) -> str:
+    lot = question.game.lots[space]  # type: ignore[index]
+    if question.decision == "lift_plan":
+        return f"Lift {space_name(space)} ({_money(lift_cost(space))})"  # type: ignore[arg-type]
+    return f"{space_name(space)}: {buildings_words(lot.buildings)} now"  # type: ignore[arg-type]
+
+
 _ASK: dict[str, Callable[..., Question | None]] = {
     "buy": _ask_buy,
     "bid": _ask_bid,
@@ -463,6 +642,8 @@ _SETTLE: dict[str, Callable[[Question, object], tuple[str | None, object]]] = {
     "raise_cash": _raise,
     "propose_trade": _proposal,
     "accept_trade": _yes_no,
+    "build_plan": _settle_plan,
+    "lift_plan": _settle_plan,
 }
 
 
@@ -507,4 +688,6 @@ _DESCRIBE: dict[str, Callable[[Question, object], str]] = {
     "raise_cash": _describe_raise,
     "propose_trade": _describe_trade,
     "accept_trade": lambda q, c: "Accept" if c else "Refuse",
+    "build_plan": _describe_plan_lot,
+    "lift_plan": _describe_plan_lot,
 }

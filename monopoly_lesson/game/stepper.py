@@ -8,9 +8,13 @@ message in :attr:`error`; the state stays readable and :meth:`reset` starts a ne
 
 A seat of ``"you"`` (:class:`~monopoly_lesson.game.person.You`) is a person's: the game
 stops at each of its decisions with :attr:`GameStepperState.question` open, and
-:meth:`GameStepperState.answer` plays on. The game runs in a thread of its own, handing
-over to the caller at each question and at the end of each step, so that only one of them
-runs at a time: the same seed and the same answers give the same game.
+:meth:`GameStepperState.answer` plays on. Routine questions are answered by the person's
+plan (:class:`~monopoly_lesson.game.seat_plan.SeatPlan`): a trade is proposed, and a turn's
+building planned, when the person asks to (:attr:`GameStepperState.turn_end`).
+
+The game runs in a thread of its own, handing over to the caller at each question and at
+the end of each step, so that only one of them runs at a time: the same seed and the same
+answers give the same game.
 """
 
 from __future__ import annotations
@@ -21,8 +25,7 @@ import json
 import os
 import threading
 import weakref
-from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -30,7 +33,8 @@ import pandas as pd
 from ..board_view import TOKEN_COLOURS, SpaceExtras
 from ..checks import at_the_call, is_list
 from .engine import MonopolyGame
-from .person import PERSON, Question, You
+from .person import ASKED, PERSON, PLANS, Question, You
+from .seat_plan import SeatPlan
 from .state import HOTEL
 from .trade import Trade
 
@@ -51,7 +55,8 @@ class GameStepperState:
     is answered here: a step stops at its question (:attr:`question`), :meth:`answer`
     answers it and plays on to the end of the step. ``answers`` (a list, such as another
     game's :attr:`answers`) answers the first questions without asking, in order: the
-    same seed and answers replay the same game.
+    same seed and answers replay the same game. With ``plans=False`` the person is asked
+    every question the engine asks (each building, a trade every turn), as a strategy is.
     """
 
     def __init__(
@@ -62,6 +67,7 @@ class GameStepperState:
         max_rounds: int = 100,
         trading: bool = False,
         answers: Sequence[object] | None = None,
+        plans: bool = True,
     ) -> None:
         with at_the_call():  # a mistake in an argument is shown from here, not from the checks
             if is_list(strategies) and len(strategies) > len(TOKEN_COLOURS):
@@ -75,19 +81,27 @@ class GameStepperState:
                     f"None, got {type(answers).__name__}."
                 )
             self.strategies, self.seed, self.max_rounds = strategies, seed, max_rounds
-            self.trading = trading
+            self.trading, self.plans = trading, bool(plans)
             self._table: _Table | None = None
             self.reset(answers=list(answers or ()))  # the game checks them all
             self.strategies = list(strategies)
 
-    def reset(self, seed: int | None = None, *, answers: Sequence[object] = ()) -> None:
+    def reset(
+        self,
+        seed: int | None = None,
+        *,
+        answers: Sequence[object] = (),
+        auto: Iterable[int] = (),
+        turn_end: Iterable[str] = (),
+    ) -> None:
         """Start a new game (with a new ``seed`` if given; ``answers`` to replay, as in the
-        constructor). The old game's thread ends: nothing is left waiting for an answer."""
-        table = _Table(answers)
+        constructor, ``auto`` the indices of those the person's plan gave, ``turn_end`` what
+        the person asked to be asked). The old game's thread ends: nothing is left waiting."""
+        table = _Table(answers, auto, self.plans, turn_end)
         given = self.strategies
         seats = [_seat(s, table) for s in given] if is_list(given) else given  # else refused
         people = [
-            k for k, s in enumerate(seats, start=1) if isinstance(s, You) and s.answer == table.ask
+            k for k, s in enumerate(seats, start=1) if isinstance(s, You) and s.answer is table.seat
         ]
         game = MonopolyGame(
             seats,
@@ -120,9 +134,44 @@ class GameStepperState:
 
     @property
     def answers(self) -> list[object]:
-        """The answers given so far, in order (plain values; a trade as a Trade): pass them
-        as ``answers=`` with the same strategies and seed to replay this game."""
-        return list(self._table.answers)
+        """Every answer the person's seat gave so far, in order, the plan's included (plain
+        values; a trade as a Trade): pass them as ``answers=`` with the same strategies and
+        seed to replay this game."""
+        return list(self._table.seat.answers)
+
+    @property
+    def auto(self) -> set[int]:
+        """The indices in :attr:`answers` of those the person's plan gave without asking."""
+        return set(self._table.seat.auto)
+
+    @property
+    def answers_given(self) -> list[object]:
+        """The person's own answers, in order (the plan's left out): a plan is one answer,
+        its first building (lift) or None."""
+        auto = self._table.seat.auto
+        return [a for k, a in enumerate(self._table.seat.answers) if k not in auto]
+
+    @property
+    def given(self) -> int:
+        """How many questions the person has answered (the plan's answers not counted)."""
+        return self._table.seat.given
+
+    @property
+    def turn_end(self) -> set[str]:
+        """What the person will be asked at their next turn's end, where the rules allow it:
+        add ``"propose_trade"``, ``"build"`` or ``"lift"`` (each asked once, then taken out;
+        a completion swap newly on offer, a group newly built on or a mortgage newly lifted
+        are asked without it)."""
+        return self._table.seat.turn_end
+
+    @property
+    def asked_for(self) -> Question | None:
+        """The game's own question behind the open one (the first build or lift question of
+        a turn, behind its plan question), or the open question itself."""
+        question = self.question
+        if question is not None and question.decision in PLANS.values():
+            return self._table.seat.pending
+        return question
 
     @property
     def turns_played(self) -> int:
@@ -153,23 +202,31 @@ class GameStepperState:
         self._hand_over(lambda: self._table.answer(value))
 
     def undo(self, answers: int = 1) -> None:
-        """Take back the last ``answers`` answers: the game is played again from its seed
-        with the answers before them, turn by turn, to the question the first of them
-        answered, which is open again (a game is replayed exactly by its answers)."""
+        """Take back the person's last ``answers`` answers: the game is played again from its
+        seed with the answers before them, turn by turn, to the question the first of them
+        answered, which is open again (a game is replayed exactly by its answers; those the
+        plan gave after it are taken back with it)."""
         with at_the_call():
-            given = len(self.answers)
+            given = self.given
             if isinstance(answers, bool) or not isinstance(answers, int) or answers < 1:
                 raise ValueError(f"answers must be a whole number from 1 up, got {answers!r}.")
             if answers > given:
                 raise ValueError(
                     f"answers: only {given} answer{'s' * (given != 1)} to take back, got {answers}."
                 )
-        self.replay(self.answers[: given - answers])
+        auto = self.auto
+        cut = [k for k in range(len(self.answers)) if k not in auto][-answers]
+        self.replay(self.answers[:cut], auto={k for k in auto if k < cut}, ask_next=True)
 
-    def replay(self, answers: Sequence[object]) -> None:
+    def replay(
+        self, answers: Sequence[object], *, auto: Iterable[int] = (), ask_next: bool = False
+    ) -> None:
         """A new game of the same seed, played turn by turn with ``answers`` (checked as the
-        constructor's are) until a question they do not answer is open, or the game ends."""
-        self.reset(answers=list(answers))
+        constructor's are; ``auto`` the indices of the plan's) until a question they do not
+        answer is open, or the game ends. With ``ask_next`` that question is put to the
+        person whatever the plan (it is the one a take-back takes back)."""
+        self.reset(answers=list(answers), auto=auto, turn_end=self.turn_end)
+        self._table.seat.force = ask_next
         while self.question is None and not self.over:
             self._step("turn")
 
@@ -189,7 +246,10 @@ class GameStepperState:
                 "seed": self.seed,
                 "max_rounds": self.max_rounds,
                 "trading": self.trading,
+                "plans": self.plans,
                 "answers": [encode_answer(a) for a in self.answers],
+                "auto": sorted(self.auto),
+                "open": self.question is not None,
             }
         target = Path(path)
         target.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
@@ -205,8 +265,9 @@ class GameStepperState:
                 seed=data["seed"],
                 max_rounds=data["max_rounds"],
                 trading=data["trading"],
+                plans=data["plans"],
             )
-        state.replay(data["answers"])
+        state.replay(data["answers"], auto=data["auto"], ask_next=data["open"])
         problem = state._table.problem
         root = getattr(problem, "__cause__", None) or problem
         if isinstance(root, ValueError) and "does not answer the question" in str(root):
@@ -258,7 +319,7 @@ class GameStepperState:
             return f"Stopped in round {state.round}: {self.error}"
         if self.question is not None:
             who = state.name(self.question.seat)
-            return f"Round {state.round}: {who} is asked ({self.question.decision})."
+            return f"Round {state.round}: {who} is asked {ASKED[self.question.decision]}."
         if self.game.over:
             result = self.game.result()
             how = "one player left" if result.ended_by == "last player" else "the round limit"
@@ -310,9 +371,21 @@ class GameStepperState:
 # A saved game: a small JSON file
 # ---------------------------------------------------------------------------
 
-SAVED = "monopoly-lesson game 1"
+SAVED = "monopoly-lesson game 2"
 """What a saved game's ``saved`` field says (and the version of its layout)."""
-SAVED_KEYS = {"saved", "strategies", "seed", "max_rounds", "trading", "answers"}
+SAVED_KEYS = {
+    "saved",
+    "strategies",
+    "seed",
+    "max_rounds",
+    "trading",
+    "plans",
+    "answers",
+    "auto",
+    "open",
+}
+SAVED_BEFORE = {"monopoly-lesson game 1": SAVED_KEYS - {"plans", "auto", "open"}}
+"""Earlier layouts still read: each with its keys (every answer the person's, asked)."""
 
 
 def encode_answer(answer: object) -> object:
@@ -343,10 +416,18 @@ def read_saved(path: Path) -> dict:
         raise ValueError(f"{path}: no such file (a game saved with save(path))") from None
     except (OSError, UnicodeDecodeError, ValueError) as error:
         raise ValueError(f"{path} is not a saved game ({type(error).__name__})") from None
-    if not isinstance(data, dict) or data.get("saved") != SAVED or set(data) != SAVED_KEYS:
+    layouts = {SAVED: SAVED_KEYS, **SAVED_BEFORE}
+    if not isinstance(data, dict) or set(data) != layouts.get(data.get("saved"), ()):
         raise ValueError(f"{path} is not a saved game (a file written by save(path))")
+    data = {"plans": True, "auto": [], "open": True, **data}
     if not isinstance(data["answers"], list):
         raise ValueError(f"{path}: its answers are not a list")
+    count = len(data["answers"])
+    auto = data["auto"]
+    if not (isinstance(auto, list) and all(type(k) is int and 0 <= k < count for k in auto)):
+        raise ValueError(f"{path}: its auto answers are not a list of answer numbers")
+    if not all(isinstance(data[k], bool) for k in ("plans", "open", "trading")):
+        raise ValueError(f"{path}: plans, open and trading are true or false")
     return {**data, "answers": [decode_answer(a) for a in data["answers"]]}
 
 
@@ -364,13 +445,15 @@ class _Table:
     """A game played in a thread of its own: :meth:`play` and :meth:`answer` hand it over
     and wait until it hands back, at the person's next question or the step's end."""
 
-    def __init__(self, answers: Sequence[object]) -> None:
+    def __init__(
+        self, answers: Sequence[object], auto: Iterable[int], plans: bool, turn_end: Iterable[str]
+    ) -> None:
         self.game: MonopolyGame | None = None
         self.question: Question | None = None
-        self.answers: list[object] = []
+        self.seat = SeatPlan(self.ask, replay=answers, auto=auto, plans=plans, turn_end=turn_end)
+        """The person's seat: answers replayed, the plan's, and the person's through ask."""
         self.problem: BaseException | None = None
         self.turns_played = 0
-        self._replay = deque(answers)
         self._step: str | None = None
         self._answer: object = None
         self._ending = False
@@ -389,7 +472,6 @@ class _Table:
 
     def answer(self, value: object) -> None:
         """Give the open question ``value`` (checked) and play on."""
-        self.answers.append(value)
         self.question, self._answer = None, value
         self._hand_over()
 
@@ -414,21 +496,9 @@ class _Table:
     # -- the game's side ---------------------------------------------------------------
 
     def ask(self, question: Question) -> object:
-        """The person's answer to ``question``: the next one to replay, or the caller's."""
+        """The person's answer to ``question``: the caller's, handed over."""
         if self._ending:
             raise _Ended
-        if self._replay:
-            given = self._replay.popleft()
-            try:
-                value = question.check(given)
-            except ValueError as error:
-                raise ValueError(
-                    f"answers[{len(self.answers)}], {given!r}, does not answer the question "
-                    f"it meets ({question.text}): {error} Replay a game with its own "
-                    "strategies, seed, max_rounds, trading and answers."
-                ) from None
-            self.answers.append(value)
-            return value
         self.question = question
         self._back.release()
         self._go.acquire()
@@ -474,5 +544,5 @@ def _seat(strategy: object, table: _Table) -> object:
     if (isinstance(strategy, str) and strategy == PERSON) or (
         isinstance(strategy, You) and strategy.answer is None
     ):
-        return You(answer=table.ask)
+        return You(answer=table.seat)
     return strategy

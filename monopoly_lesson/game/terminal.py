@@ -24,7 +24,8 @@ from ..starter import space_name
 from .deed import deed, trade_effect
 from .narration import whereabouts
 from .person import Question
-from .state import HOTEL, ReadableGame
+from .seat_plan import SeatPlan
+from .state import GROUP_SPACES, HOTEL, STREET_GROUPS, ReadableGame
 from .strategies import accepts_words
 from .trade import Trade
 
@@ -61,11 +62,24 @@ A trade of your own: give LOTS take LOTS pay N (or get N) to SEAT, any part left
   player's."""
 HELP_KEYS = (
     "Enter takes the default (*); b shows the board; d SPACE shows a lot's deed (d 17, d "
-    "boardwalk); c asks the coach; u takes back your last answer; Ctrl-C or Ctrl-D stops the "
-    "game."
+    "boardwalk); c asks the coach; u takes back your last answer; t, build or lift: be asked "
+    "at your turn's end for a trade to propose, a building plan or mortgages to lift; Ctrl-C "
+    "or Ctrl-D stops the game."
 )
 HELP_WIDTH = 96
 """The width of the help's own paragraphs (its lines of choices are as long as they are)."""
+TURN_END_WORDS = {
+    "t": "propose_trade",
+    "trade": "propose_trade",
+    "build": "build",
+    "lift": "lift",
+}
+"""The commands that ask to be asked at the turn's end, and the decision each asks for."""
+TURN_END_SAID = {
+    "propose_trade": "a trade to propose",
+    "build": "a building plan",
+    "lift": "mortgages to lift",
+}
 COACH_WORDS = ("c", "coach")
 UNDO_WORDS = ("u", "undo")
 DEED_WORDS = ("d", "deed")
@@ -142,6 +156,32 @@ def _raise_cash(question: Question, text: str) -> tuple[str, int]:
     raise ValueError(f"{space_name(space)} has nothing to sell or mortgage now (? lists what has)")
 
 
+def _build_plan(question: Question, text: str) -> dict[int, int]:
+    """``16x2, 18x2, 19x2``, ``orange x2``, ``16 18 19`` (one building each), or ``n``."""
+    if text.lower() in DONE:
+        return {}
+    items = text.split() if all(w.isdigit() for w in text.split()) else text.split(",")
+    plan: dict[int, int] = {}
+    for item in (i.strip() for i in items if i.strip()):
+        found = re.fullmatch(r"(.+?)(?:\s*[x*]\s*(\d+))?", item, flags=re.IGNORECASE)
+        what, count = found.group(1).strip(), int(found.group(2) or 1)  # type: ignore[union-attr]
+        group = what.lower()
+        lots = GROUP_SPACES[group] if group in STREET_GROUPS else (space_of(what),)
+        for space in lots:
+            plan[space] = plan.get(space, 0) + count
+    return plan
+
+
+def _lift_plan(question: Question, text: str) -> tuple[int, ...]:
+    """``12, 28`` (or ``12 28``), ``all``, or ``n``."""
+    if text.lower() in DONE:
+        return ()
+    if text.lower() == "all":
+        return tuple(question.choices)  # type: ignore[arg-type]
+    items = text.split() if all(w.isdigit() for w in text.split()) else text.split(",")
+    return tuple(space_of(i) for i in items if i.strip())
+
+
 def _trade(question: Question, text: str) -> Trade | None:
     if text.lower() in DONE:
         return None
@@ -177,6 +217,8 @@ _READ: dict[str, Callable[[Question, str], object]] = {
     "raise_cash": _raise_cash,
     "propose_trade": _trade,
     "accept_trade": _yes_no,
+    "build_plan": _build_plan,
+    "lift_plan": _lift_plan,
 }
 
 
@@ -271,8 +313,12 @@ def answer_text(question: Question, value: object) -> str:
     reads them: ``y``, ``150``, ``12``, ``n``, ``sell 12``, ``give 12 take 14 pay 50 to 3``."""
     if isinstance(value, bool):
         return "y" if value else "n"
-    if value is None:
+    if value is None or value == {} or value == ():
         return "n"
+    if isinstance(value, dict):  # a building plan
+        return ", ".join(f"{s}x{n}" if n > 1 else str(s) for s, n in value.items())
+    if question.decision == "lift_plan":
+        return ", ".join(map(str, value))  # type: ignore[call-overload]
     if isinstance(value, tuple):
         return f"{value[0]} {value[1]}"
     if isinstance(value, Trade):
@@ -305,6 +351,8 @@ QUESTION_WORDS = {
     "raise_cash": "raise cash (you owe {owed})",
     "propose_trade": "propose a trade?",
     "accept_trade": "accept the trade {proposer} offers?",
+    "build_plan": "a building plan",
+    "lift_plan": "mortgages to lift",
 }
 """A few words for each question, beside its answer in a file of answers."""
 
@@ -478,6 +526,8 @@ HINTS = {
     "lift": "space or n",
     "raise_cash": "sell/mortgage SPACE",
     "propose_trade": "n, a swap's number, or give/take/to",
+    "build_plan": "lots and how many (16x2, orange x2) or n",
+    "lift_plan": "lots (12, 28), all or n",
 }
 
 
@@ -510,8 +560,11 @@ class Terminal:
         self.values: list[object] = []
         self.asked: list[str] = []
         """The round and a few words of each question answered (:func:`question_words`)."""
-        self.coach: Callable[[Question, list[object]], str] | None = None
-        """The coach's words at a question, given the answers so far (None: no coach)."""
+        self.coach: Callable[[Question], str] | None = None
+        """The coach's words at a question (None: no coach)."""
+        self.seat: SeatPlan | None = None
+        """The person's seat plan, which t, build and lift ask (set by whoever holds the
+        game; None: nothing to ask)."""
         self._game: ReadableGame | None = None
         self._replay = deque(replay)
         self._width = min(shutil.get_terminal_size((100, 24)).columns, 100)
@@ -570,20 +623,37 @@ class Terminal:
         elif text.lower() in ("b", "board"):
             print(board_text(question.game, shutil.get_terminal_size((80, 24)).columns))
         elif text.lower() in COACH_WORDS and self.coach is not None:
-            print(self.coach(question, list(self.values)))
+            print(self.coach(question))
+        elif text.lower() in TURN_END_WORDS and self.seat is not None:
+            wanted = TURN_END_WORDS[text.lower()]
+            self.seat.turn_end.add(wanted)
+            self.answers.append(text.lower())  # replayed too: the plan asks as it did
+            self.asked.append(f"round {self.round}: be asked for {TURN_END_SAID[wanted]}")
+            print(f"You will be asked for {TURN_END_SAID[wanted]} at your turn's end.")
         elif word.lower() in DEED_WORDS and rest:
             try:
                 said = deed(question.game, space_of(rest), question.seat)
                 print(textwrap.fill(said, self._width))
             except ValueError as error:
                 print(f"Not a space: {error}.")
-        elif text.lower() in UNDO_WORDS and not self.answers:
+        elif text.lower() in UNDO_WORDS and not self.given:
             print("Nothing to take back yet: this is your first question.")
         elif text.lower() in UNDO_WORDS:
             raise TakeBack
         else:
             return False
         return True
+
+    @property
+    def given(self) -> list[str]:
+        """The answers given, in words, without the commands (t, build, lift) among them."""
+        return [a for a in self.answers if a not in TURN_END_WORDS]
+
+    def taken_back(self) -> tuple[str, list[str]]:
+        """The last answer given, and what to replay without it (the commands typed after
+        it kept: they are asked at the question again)."""
+        last = max(k for k, a in enumerate(self.answers) if a not in TURN_END_WORDS)
+        return self.answers[last], self.answers[:last] + self.answers[last + 1 :]
 
     def _next_line(self, question: Question) -> tuple[str, bool]:
         """The next answer, replayed or read (echoed when piped in), and whether replayed."""

@@ -26,14 +26,14 @@ from ..checks import at_the_call, check_seed
 from ..plots import SHORT_TITLES, STREET_GROUPS
 from ..starter import space_name
 from ..widgets import STATIC_NOTE, log_html, reopened_html, static_html, widget_button
-from .person import Question
-from .state import ReadableGame
+from .person import Question, buildings_words, group_lots
+from .state import HOTEL, ReadableGame
 from .stepper import DEFAULT_STRATEGIES, GameStepperState
 from .strategies import partners_to_ask
 from .trade import Trade
 from .trading import tradable_lots
 
-__all__ = ["SETTLE_SECONDS", "GameStepper"]
+__all__ = ["SETTLE_SECONDS", "TURN_END_TOGGLES", "GameStepper"]
 
 PREFIX = "game-stepper"  # the CSS classes of the widget and its parts
 SEED_BOX_LIMIT = 2**31  # the seed box holds seeds from 0 to 2**31 - 1
@@ -44,6 +44,12 @@ SHOWN_CHOICES = 8  # choices listed in a static snapshot's question
 SETTLE_SECONDS = 0.4
 """How long a new question's buttons wait before they take a click, in a kernel: longer
 than a double-click, so that its second click never answers a question not yet seen."""
+TURN_END_TOGGLES = (
+    ("propose_trade", "Propose a trade", "Be asked for a trade to propose at your next turn's end"),
+    ("build", "Build", "Plan your building at your next turn's end"),
+    ("lift", "Lift a mortgage", "Choose mortgages to lift at your next turn's end"),
+)
+"""The person's turn's-end toggles: the decision, its label and its tooltip."""
 SIDE_WIDTH = 400  # pixels: the column of the question, the players and the log
 BOARD_WIDTH = (400, 544)  # pixels: the board shrinks to the room beside the column, to this
 _HIDDEN, _SHOWN = "none", ""
@@ -87,13 +93,20 @@ class GameStepper(widgets.VBox):
         max_rounds: int = 100,
         trading: bool = False,
         answers: Sequence[object] | None = None,
+        plans: bool = True,
     ) -> None:
         with at_the_call():  # a mistake in an argument is shown from here, not from the checks
             check_seed(seed, limit=SEED_BOX_LIMIT)
             self.state = GameStepperState(
-                strategies, seed=seed, max_rounds=max_rounds, trading=trading, answers=answers
+                strategies,
+                seed=seed,
+                max_rounds=max_rounds,
+                trading=trading,
+                answers=answers,
+                plans=plans,
             )
         stepping = self._stepping_controls(seed)
+        self.turn_end_row = self._turn_end_controls()
         self.status_view, self.players_view = widgets.HTML(), widgets.HTML()
         self.log_view = widgets.HTML()
         self.board_view = widgets.HTML(
@@ -112,7 +125,13 @@ class GameStepper(widgets.VBox):
         self._retired: widgets.Box | None = None  # the last question's, closed at the next
         self._name_controls()
         side = widgets.VBox(
-            [self.status_view, self.question_box, self.players_view, self.log_view],
+            [
+                self.status_view,
+                self.question_box,
+                self.turn_end_row,
+                self.players_view,
+                self.log_view,
+            ],
             layout=widgets.Layout(flex=f"0 0 {SIDE_WIDTH}px", margin="0 12px 0 0"),
         )
         super().__init__(
@@ -148,6 +167,29 @@ class GameStepper(widgets.VBox):
         self.new_game.on_click(lambda _: self._do(lambda: self.state.reset(self.seed_box.value)))
         buttons = [self.one_turn, self.one_round, self.to_end, self.new_game, self.seed_box]
         return widgets.HBox(buttons, layout=widgets.Layout(flex_flow="row wrap"))
+
+    def _turn_end_controls(self) -> widgets.HBox:
+        """Toggles for what the person wants to be asked at their next turn's end: propose
+        a trade, build, lift a mortgage (each asked once, then off again)."""
+        self.turn_end_buttons: dict[str, widgets.ToggleButton] = {}
+        for decision, label, tip in TURN_END_TOGGLES:
+            toggle = widgets.ToggleButton(
+                description=label, tooltip=tip, icon="", layout={"width": "auto"}
+            )
+            toggle.add_class(f"{PREFIX}-want-{decision.replace('_', '-')}")
+            toggle.observe(lambda change, d=decision: self._want(d, change.new), "value")
+            self.turn_end_buttons[decision] = toggle
+        label = widgets.HTML("<small>At my turn's end:</small>")
+        row = widgets.HBox(
+            [label, *self.turn_end_buttons.values()], layout=widgets.Layout(flex_flow="row wrap")
+        )
+        row.add_class(f"{PREFIX}-turn-end")
+        return row
+
+    def _want(self, decision: str, wanted: bool) -> None:
+        """Ask (or stop asking) ``decision`` at the person's next turn's end."""
+        (self.state.turn_end.add if wanted else self.state.turn_end.discard)(decision)
+        self.turn_end_buttons[decision].icon = "check" if wanted else ""
 
     def _do(self, action: Callable[[], object]) -> None:
         self.refused = None
@@ -198,6 +240,10 @@ class GameStepper(widgets.VBox):
             controls = self._bid_controls(question)
         elif decision in CHOOSE:
             controls = self._choice_controls(question)
+        elif decision == "build_plan":
+            controls = self._build_plan_controls(question)
+        elif decision == "lift_plan":
+            controls = self._lift_plan_controls(question)
         else:
             controls = self._trade_controls(question)
         _settle([*_buttons_in(controls), self.new_game])  # a stray click must not restart
@@ -210,6 +256,8 @@ class GameStepper(widgets.VBox):
         self.bid_box = self.bid_range = self.bid_button = self.no_bid_button = None
         self.chooser = self.choose_button = self.done_button = None
         self.no_trade_button = self.swaps = self.propose_button = None
+        self.plan_boxes: dict[int, widgets.BoundedIntText] = {}
+        self.plan_button = self.no_plan_button = self.lift_select = None
         self.partner_box = self.give_box = self.take_box = self.cash_box = None
 
     def _button(
@@ -264,6 +312,44 @@ class GameStepper(widgets.VBox):
             self.done_button = self._button(question, "done", "Done", lambda: None)
             parts.append(self.done_button)
         return widgets.HBox(parts, layout=widgets.Layout(flex_flow="row wrap"))
+
+    def _build_plan_controls(self, question: Question) -> widgets.VBox:
+        """A box for each lot of the groups that can be built on: the buildings to add
+        (the rules check the plan as a whole); Build, and No building."""
+        game = question.game
+        rows = []
+        for space in group_lots(list(question.choices)):
+            now = game.lots[space].buildings
+            box = widgets.BoundedIntText(
+                value=0,
+                min=0,
+                max=HOTEL - now,
+                description=f"{space_name(space)}, {buildings_words(now)}: add",
+                style={"description_width": "initial"},
+                layout={"width": "auto"},
+            )
+            box.add_class(f"{PREFIX}-plan-{space}")
+            self.plan_boxes[space] = box
+            rows.append(box)
+        boxes = dict(self.plan_boxes)
+        self.plan_button = self._button(
+            question, "build-plan", "Build", lambda: {s: b.value for s, b in boxes.items()}
+        )
+        self.no_plan_button = self._button(question, "no-plan", "No building", lambda: {})
+        return widgets.VBox([*rows, widgets.HBox([self.plan_button, self.no_plan_button])])
+
+    def _lift_plan_controls(self, question: Question) -> widgets.VBox:
+        """The mortgages that may be lifted, to pick any of; Lift, and None."""
+        select = widgets.SelectMultiple(
+            options=[(question.describe(s), s) for s in question.choices],
+            rows=min(len(question.choices), 5),
+            layout={"width": "320px"},
+        )
+        select.add_class(f"{PREFIX}-lift-select")
+        self.lift_select = select
+        self.plan_button = self._button(question, "lift-plan", "Lift", lambda: tuple(select.value))
+        self.no_plan_button = self._button(question, "no-plan", "None", lambda: ())
+        return widgets.VBox([select, widgets.HBox([self.plan_button, self.no_plan_button])])
 
     def _trade_controls(self, question: Question) -> widgets.VBox:
         """No trade; a button for each completion swap on offer; a form for any trade,
@@ -336,7 +422,7 @@ class GameStepper(widgets.VBox):
     def asked(self) -> int:
         """The number of the open question in this game (answers given, plus one), or of
         the last answered."""
-        return len(self.state.answers) + (self.state.question is not None)
+        return self.state.given + (self.state.question is not None)
 
     def _question_html(self, question: Question | None, *, choices: bool = False) -> str:
         """The question in words, numbered; with ``choices``, its choices listed too (for a
@@ -363,6 +449,7 @@ class GameStepper(widgets.VBox):
         for button in (self.one_turn, self.one_round, self.to_end):
             button.disabled = question is not None  # the stepping waits for the answer
         self._show_question(question)
+        self._show_turn_end()
         colour = "#b00020" if state.error else "#111"
         refused = ""
         if self.refused:
@@ -377,6 +464,18 @@ class GameStepper(widgets.VBox):
         self.board_view.value = board_html(**self._board(), css_class="game-stepper-board")
         self.players_view.value = self._players_html()
         self.log_view.value = log_html(state.lines[-300:], PREFIX, width=SIDE_WIDTH, height=220)
+
+    def _show_turn_end(self) -> None:
+        """The turn's-end toggles as the state has them (one asked is off again); shown
+        only with a person at the table and the game on."""
+        state = self.state
+        for decision, toggle in self.turn_end_buttons.items():
+            wanted = decision in state.turn_end
+            if toggle.value != wanted:
+                toggle.value = wanted
+            toggle.disabled = decision == "propose_trade" and not state.trading
+        playing = bool(state.people) and state.plans and not state.over
+        self.turn_end_row.layout.display = _SHOWN if playing else _HIDDEN
 
     def _board(self) -> dict:
         colours = self.state.players()["colour"].to_dict()
