@@ -656,6 +656,11 @@ examples:
     )
     _add_game_options(play)
     play.add_argument("--verbose", action="store_true", help="narrate every event of the game")
+    _add_person_options(play)
+
+
+def _add_person_options(play: argparse.ArgumentParser) -> None:
+    """``play``'s options for a person at the table: the seat, the questions, the answers."""
     play.add_argument(
         "--you",
         type=_you_seat,
