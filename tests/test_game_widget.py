@@ -254,7 +254,7 @@ def first_question(decision: str, seed: int = DEFAULTS_SEED) -> GameStepper:
         ("bid", ("No bid",)),
         ("leave_jail", ("Pay $50 or Use the card", "Stay")),
         ("build", ("Build", "Done")),
-        ("propose_trade", ("No trade", "Propose")),
+        ("propose_trade", ("No trade",)),  # Propose: in the form, folded till opened
         ("accept_trade", ("Accept", "Refuse")),
     ],
 )
@@ -644,6 +644,10 @@ def test_the_trade_form_says_who_pays_the_cash():
         if stepper.state.question is None:
             stepper.to_end.click()
     stepper.redraw()
+    form = stepper.controls.children[-1]
+    assert not shown(form) and stepper.propose_button in _buttons(form)
+    stepper.own_trade.value = True  # "A trade of your own", a button the keyboard reaches
+    assert shown(form)
     stepper.partner_box.value = 3
     stepper.take_box.value = (stepper.take_box.options[0][1],)
     stepper.cash_box.value = stepper.paid_box.value = 5

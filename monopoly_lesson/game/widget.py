@@ -428,7 +428,7 @@ class GameStepper(widgets.VBox):
         self.yes_button = self.no_button = None
         self.bid_box = self.bid_range = self.bid_button = self.no_bid_button = None
         self.chooser = self.choose_button = self.done_button = None
-        self.no_trade_button = self.swaps = self.propose_button = None
+        self.no_trade_button = self.swaps = self.propose_button = self.own_trade = None
         self.partner_box = self.give_box = self.take_box = self.cash_box = self.paid_box = None
 
     def _button(
@@ -486,7 +486,7 @@ class GameStepper(widgets.VBox):
 
     def _trade_controls(self, question: Question) -> widgets.VBox:
         """No trade; a button for each completion swap on offer; a form for any trade,
-        folded until it is opened."""
+        folded until "A trade of your own" opens it."""
         self.no_trade_button = self._button(question, "no-trade", "No trade", lambda: None)
         swaps = []  # each swap's button, and under it what the swap would complete
         for swap in (choice for choice in question.choices if choice is not None):
@@ -495,12 +495,21 @@ class GameStepper(widgets.VBox):
             effect = trade_effect(question.game, swap, question.seat)
             swaps += [button, widgets.HTML(_small(_money_html(effect)))]
         self.swaps = widgets.VBox(swaps)
-        own = widgets.Accordion(
-            children=[self._trade_form(question)], titles=("A trade of your own",)
+        form = self._trade_form(question)
+        form.layout.display = _HIDDEN  # folded: the question and the players stay in sight
+        form.layout.border_left, form.layout.padding = "3px solid #ddd", "0 0 0 4px"
+        own = widgets.ToggleButton(
+            description="A trade of your own", icon="caret-down", layout={"width": "auto"}
         )
-        own.selected_index = None  # folded: the question and the players stay in sight
         own.add_class(f"{PREFIX}-own-trade")
-        return widgets.VBox([self.no_trade_button, self.swaps, own])
+
+        def unfold(change) -> None:  # a button, so that the keyboard opens the form too
+            form.layout.display = _SHOWN if change.new else _HIDDEN
+            own.icon = "caret-up" if change.new else "caret-down"
+
+        own.observe(unfold, "value")
+        self.own_trade = own
+        return widgets.VBox([self.no_trade_button, self.swaps, own, form])
 
     def _trade_form(self, question: Question) -> widgets.VBox:
         """A trade of your own: the partner, the cash you pay or they pay, the lots you give
