@@ -105,7 +105,8 @@ class GameStepper(widgets.VBox):
     the widget keeps working and "New game" starts again. A seat of ``"you"`` is a
     person's: its question is shown with the controls that answer it (``stepper.controls``),
     and the stepping buttons wait until it is answered; an illegal answer is shown in the
-    status line.
+    status line. "Take back" and "Coach" help the person; "More", under the board, unfolds
+    saving and loading, going back to a question, any lot's deed and what the others accept.
     """
 
     def __init__(
@@ -377,7 +378,7 @@ class GameStepper(widgets.VBox):
         and the question stays."""
         if question is not self.state.question:
             return
-        self.refused = None
+        self.refused = self.said = None
         try:
             self.state.answer(value())
         except (ValueError, RuntimeError) as error:  # an illegal answer
