@@ -954,3 +954,158 @@ def test_every_question_fits_a_laptop_screen_with_the_file_browser_open(page, la
     assert out_of_sight == {}
     assert {"buy", "bid", "build", "propose_trade", "accept_trade"} <= set(done)
     assert game_status(page).startswith("Over after")
+
+
+# -- a person's controls: taking back, saving and loading, the coach ------------------
+
+SHORT_GAME = """from monopoly_lesson import GameStepper
+
+stepper = GameStepper(["you", "always"], seed=2, max_rounds=15)
+stepper"""
+"""A short game (15 rounds, a dozen questions: buys, a bid, leaving jail)."""
+TAKE_BACK = ".game-stepper button.game-stepper-take-back"
+NOTE = ".game-stepper .game-stepper-said"
+
+
+def question_now(page) -> tuple[str, str, str]:
+    """The open question's number, decision and words."""
+    question = page.locator(QUESTION).first
+    number, decision = (question.get_attribute(f"data-{k}") for k in ("number", "decision"))
+    return number, decision, question.inner_text()
+
+
+SETTLED = """() => {
+  const widget = document.querySelector('.game-stepper');
+  const status = widget.querySelector('.game-stepper-status').innerText;
+  const asking = widget.querySelector('.game-stepper-question') !== null;
+  const stepping = !widget.querySelector('button.game-stepper-to-the-end').disabled;
+  return status.startsWith('Over after')
+    || (asking === status.includes(' is asked') && asking !== stepping);
+}"""
+"""Whether the widget's parts are all drawn for one moment of the game (they are redrawn by
+separate messages): a question and its status line, the stepping buttons greyed; or none,
+the stepping buttons released; or the game's end."""
+
+
+def game_step(page, label: str = "To the end") -> None:
+    """Click a stepping button of the game widget and wait until it is drawn whole."""
+    game_click(page, label)
+    page.wait_for_function(SETTLED, polling="raf", timeout=30_000)
+
+
+def answer_one(page, done: collections.Counter, given: list) -> str:
+    """Answer the open question by a click, as :func:`answer_by_clicks` chooses; wait for
+    the next question (or the end), drawn whole; return the number of the question answered."""
+    number, decision, _ = question_now(page)
+    label = answer_by_clicks(page, decision, done)
+    given.append(given_answer(page, decision, label))
+    game_button(page, label).click()
+    page.wait_for_function(NEXT_QUESTION, arg=number, polling="raf", timeout=30_000)
+    page.wait_for_function(SETTLED, polling="raf", timeout=30_000)
+    done[decision] += 1
+    return number
+
+
+def reopened(page, number: str) -> None:
+    """Wait until question ``number`` is the open one."""
+    page.wait_for_function(
+        "n => { const q = document.querySelector('.game-stepper .game-stepper-question');"
+        " return q && q.dataset.number === n; }",
+        arg=number,
+        polling="raf",
+        timeout=30_000,
+    )
+
+
+def test_a_person_takes_back_an_answer_and_plays_a_short_game_to_the_end(page, lab):
+    """A whole short game by clicks; the third answer is taken back, its question is asked
+    again, as it was, and answered otherwise (the game plays on to the end of that turn;
+    To the end plays on): the game takes the answers left."""
+    write_notebook(lab, "take_back.ipynb", SHORT_GAME, TAKEN)
+    open_notebook(page, lab, "take_back.ipynb")
+    run_all_cells(page)
+    game_step(page)
+    done, given, taken_back = collections.Counter(), [], []
+    assert page.locator(TAKE_BACK).first.is_disabled()  # nothing answered yet
+    while not game_status(page).startswith("Over after"):
+        if not page.locator(QUESTION).count():
+            game_step(page)
+            continue
+        asked = question_now(page)
+        answer_one(page, done, given)
+        if len(given) == 3 and not taken_back:
+            page.locator(TAKE_BACK).first.click()
+            reopened(page, asked[0])
+            assert question_now(page) == asked  # the same question, as it was asked
+            taken_back.append(given.pop())
+    assert taken_back and len(given) > 5
+    assert taken_answers(page) == given
+    last = page.locator(TAKE_BACK).first  # the last answer may be taken back still
+    page.wait_for_function("b => !b.disabled", arg=last.element_handle(), timeout=10_000)
+
+
+def open_more(page) -> None:
+    """Unfold the widget's rarely used controls from the keyboard."""
+    page.locator(".game-stepper .game-stepper-more-button").first.focus()
+    page.keyboard.press("Space")
+    page.locator(".game-stepper .game-stepper-more").first.wait_for(timeout=10_000)
+
+
+def said(page, words: str) -> str:
+    """The status line's note once it says ``words``."""
+    note = page.locator(NOTE).filter(has_text=words).first
+    note.wait_for(timeout=60_000)
+    return note.inner_text()
+
+
+FRESH_GAME = """from monopoly_lesson import GameStepper
+
+stepper = GameStepper(["always", "heuristic"], seed=1)
+stepper"""
+"""A fresh widget of another game, in a notebook of its own, to load the saved game into."""
+
+
+def test_a_saved_game_loads_in_a_fresh_widget_and_plays_on(page, lab):
+    write_notebook(lab, "save.ipynb", SHORT_GAME)
+    open_notebook(page, lab, "save.ipynb")
+    run_all_cells(page)
+    game_step(page)
+    done, given = collections.Counter(), []
+    for _ in range(4):
+        answer_one(page, done, given)
+    asked = question_now(page)
+    open_more(page)
+    page.locator(".game-stepper-more input[type='text']").first.fill("saved-game.json")
+    game_button(page, "Save").click()
+    assert "Saved to saved-game.json: 4 answers" in said(page, "Saved to")
+
+    write_notebook(lab, "load.ipynb", FRESH_GAME, TAKEN)
+    open_notebook(page, lab, "load.ipynb")  # a new kernel, a fresh widget
+    run_all_cells(page)
+    open_more(page)
+    page.locator(".game-stepper-more input[type='text']").first.fill("saved-game.json")
+    game_button(page, "Load").click()
+    assert "Loaded saved-game.json: 4 answers" in said(page, "Loaded")
+    reopened(page, asked[0])
+    assert question_now(page) == asked  # where it was
+    answer_one(page, done, given)  # and on
+    assert taken_answers(page) == given
+
+
+def test_the_coach_shows_its_table_and_the_game_waits(page, lab):
+    write_notebook(lab, "coach.ipynb", SHORT_GAME)
+    open_notebook(page, lab, "coach.ipynb")
+    run_all_cells(page)
+    game_step(page)
+    asked = question_now(page)
+    page.locator(".game-stepper button.game-stepper-coach").first.focus()
+    page.keyboard.press("Enter")  # the coach from the keyboard
+    table = page.locator(".game-stepper .game-stepper-coach-table").first
+    table.wait_for(timeout=240_000)  # its engine may compile on the first use
+    rows = table.locator("tbody tr")
+    assert rows.count() >= 2 and "95% interval" in table.inner_text()
+    assert all(re.search(r"\d+%\s+\d+% to \d+%", row) for row in rows.all_inner_texts())
+    assert "player's choice" in table.inner_text()
+    assert question_now(page) == asked  # the game waits for the answer
+    answer_one(page, collections.Counter(), [])
+    assert page.locator(".game-stepper .game-stepper-coach-table").count() == 0

@@ -276,7 +276,7 @@ def first_question(decision: str, seed: int = DEFAULTS_SEED) -> GameStepper:
         ("leave_jail", ("Pay $50 or Use the card", "Stay")),
         ("build", ("Build", "Done")),
         ("build_plan", ("Build", "No building")),
-        ("propose_trade", ("No trade", "Propose")),
+        ("propose_trade", ("No trade",)),  # Propose: in the form, folded till opened
         ("accept_trade", ("Accept", "Refuse")),
     ],
 )
@@ -285,7 +285,12 @@ def test_a_question_shows_its_words_and_only_its_controls(decision, labels):
     question = stepper.state.question
     assert question.text in words(stepper.question_view.value)
     assert f'data-decision="{decision}"' in stepper.question_view.value
-    assert stepper.question_box.children == (stepper.question_view, stepper.controls)
+    assert stepper.question_box.children == (
+        stepper.question_view,
+        stepper.facts_view,
+        stepper.controls,
+        stepper.coach_view,
+    )
     if decision == "leave_jail":  # the way out the person has
         card = question.game.player(question.seat).jail_cards
         labels = ("Use the card" if card else "Pay $50", "Stay")
@@ -542,3 +547,191 @@ def test_the_turn_end_toggles_ask_for_a_trade_once():
         if stepper.state.question is None and not stepper.state.over:
             stepper.to_end.click()
     assert stepper.state.game.state.round > round_asked
+
+
+# -- taking back, saving and loading, the coach, deeds and the help on trades ---------
+
+
+def answered(stepper: GameStepper, answers: int) -> GameStepper:
+    """``stepper`` with ``answers`` more answers given (each the rules' default), by its
+    state, stopped at the next question."""
+    stepper.to_end.click()
+    for _ in range(answers):
+        stepper.state.answer(stepper.state.question.default)
+        if stepper.state.question is None:
+            stepper.state.play_to_end()
+    stepper.redraw()
+    return stepper
+
+
+def test_take_back_opens_again_the_question_its_answer_answered():
+    stepper = first_question("build")
+    question, given = stepper.state.question, list(stepper.state.answers)
+    number = stepper.asked
+    assert not stepper.take_back.disabled and number > 1
+    stepper.choose_button.click()
+    assert stepper.state.answers == [*given, question.choices[0]]
+    taken_back_by = stepper.take_back
+    taken_back_by.click()
+    assert stepper.state.answers == given and stepper.asked == number
+    assert stepper.state.question.text == question.text
+    assert f'data-number="{number}"' in stepper.question_view.value
+    taken_back_by.click()  # a double-click's second click: the game has moved on
+    assert stepper.state.answers == given
+    stepper.take_back.click()  # a click on the Take back shown now takes back one more
+    assert stepper.state.answers == given[:-1] and stepper.asked == number - 1
+
+
+def test_take_back_waits_for_an_answer_and_is_a_persons_control():
+    stepper = answered(GameStepper(FIELD, seed=SEED), 0)
+    assert stepper.state.question is not None and stepper.take_back.disabled
+    stepper.take_back.click()
+    assert stepper.state.answers == [] and stepper.state.question is not None
+    nobody = GameStepper(["always", "heuristic"], seed=1)
+    for control in (nobody.take_back_place, nobody.coach_button, nobody.back_row):
+        assert not shown(control)
+    assert shown(stepper.take_back_place) and shown(stepper.coach_button)
+
+
+def test_going_back_to_an_earlier_question():
+    stepper = answered(GameStepper(FIELD, seed=SEED, trading=True), 6)
+    given, texts = stepper.state.answers_given, []
+    again = answered(GameStepper(FIELD, seed=SEED, trading=True), 2)
+    texts.append(again.state.question.text)  # question 3, as first asked
+    stepper.back_box.value = 3
+    stepper.go_back_button.click()
+    assert stepper.state.answers_given == given[:2] and stepper.asked == 3
+    assert [stepper.state.question.text] == texts
+    assert "Back to question 3" in words(stepper.status_view.value)
+    stepper.go_back_button.click()  # again: question 3 is the open one, nothing to take back
+    assert stepper.state.answers_given == given[:2]
+    stepper.back_box.value = 4
+    stepper.go_back_button.click()
+    assert "Not gone back: question 4 is not one answered" in words(stepper.status_view.value)
+    assert stepper.state.answers_given == given[:2]
+
+
+def test_a_saved_game_loads_in_a_fresh_widget_where_it_was(tmp_path):
+    stepper = answered(GameStepper(FIELD, seed=SEED, trading=True), 5)
+    stepper.file_box.value = str(tmp_path / "game.json")
+    stepper.save_button.click()
+    assert "Saved to" in words(stepper.status_view.value) and (tmp_path / "game.json").exists()
+    fresh = GameStepper(["always", "heuristic"], seed=3)
+    fresh.file_box.value = str(tmp_path / "game.json")
+    fresh.load_button.click()
+    loaded = fresh.state
+    assert loaded.answers == stepper.state.answers and loaded.lines == stepper.state.lines
+    assert loaded.players().equals(stepper.state.players())
+    assert loaded.question.text == stepper.state.question.text and fresh.asked == 6
+    assert fresh.seed_box.value == SEED and shown(fresh.take_back_place)
+    assert "Loaded" in words(fresh.status_view.value)
+    _buttons(fresh.controls)[0].click()  # an answer given in the widget: the game plays on
+    assert fresh.state.given == 6 and "Loaded" not in words(fresh.status_view.value)
+    fresh.take_back.click()
+    assert fresh.state.given == 5 and fresh.asked == 6
+
+
+def test_what_cannot_be_saved_or_loaded_is_said_and_the_game_stays(tmp_path):
+    mine = make_strategy("mine", buy=lambda game, me, space: True)
+    stepper = answered(GameStepper(["you", mine], seed=2), 1)
+    state, given = stepper.state, stepper.state.answers
+    stepper.file_box.value = str(tmp_path / "game.json")
+    stepper.save_button.click()
+    said = words(stepper.status_view.value)
+    assert "Not saved: " in said and "strategies given by name" in said
+    (tmp_path / "other.json").write_text('{"seed": 1}')
+    for name, reason in (("missing.json", "no such file"), ("other.json", "not a saved game")):
+        stepper.file_box.value = str(tmp_path / name)
+        stepper.load_button.click()
+        said = words(stepper.status_view.value)
+        assert "Not loaded: " in said and reason in said and "Traceback" not in said
+        assert stepper.state is state and stepper.state.answers == given
+    stepper.file_box.value = " "
+    stepper.save_button.click()
+    assert "type a file name first" in words(stepper.status_view.value)
+
+
+def test_the_coach_shows_each_choice_and_changes_nothing():
+    stepper = first_question("buy")
+    question, lines, answers = (
+        stepper.state.question,
+        list(stepper.state.lines),
+        len(stepper.state.answers),
+    )
+    assert not stepper.coach_button.disabled and stepper.coach_view.value == ""
+    stepper.coach_button.click()
+    table = stepper.coach_view.value
+    rows = re.findall(r"<tr>.*?</tr>", table.split("<tbody>")[1])
+    assert len(rows) == len(question.choices) == 2
+    assert {words(row.split("</td>")[0]).split(" ←")[0] for row in rows} == {"Buy", "Do not buy"}
+    assert "95% interval" in table and "player's choice" in words(table)
+    assert re.search(r"\d+% to \d+%", words(table))
+    assert stepper.state.question is question and stepper.state.lines == lines
+    assert len(stepper.state.answers) == answers
+    stepper.yes_button.click()  # the next question starts without the coach's table
+    assert stepper.coach_view.value == "" or stepper.state.question is None
+
+
+def test_the_deed_is_shown_at_a_buy_and_a_trades_effect_at_an_offer():
+    stepper = first_question("buy")
+    space = stepper.state.question.space
+    from monopoly_lesson.game.state import PRICE
+    from monopoly_lesson.starter import space_name
+
+    shown_deed = words(stepper.facts_view.value)
+    assert shown(stepper.facts_view) and f"{space_name(space)}," in shown_deed
+    assert f"price ${PRICE[space]}" in shown_deed and "mortgage $" in shown_deed
+    offer = first_question("accept_trade")
+    assert "completes" in words(offer.facts_view.value)
+    build = first_question("build")
+    assert not shown(build.facts_view)
+
+
+def test_any_lots_deed_and_what_each_player_accepts():
+    stepper = first_question("propose_trade")
+    stepper.more_button.value = True
+    assert shown(stepper.more_panel)
+    stepper.lot_box.value = 38
+    assert "Park Place (38), dark blue: price $350" in words(stepper.deed_view.value)
+    accepts = words(stepper.accepts_view.value)
+    assert "P2 ega_trading accepts only a trade" in accepts and "P1 you accepts" not in accepts
+    stepper.more_button.value = False
+    assert not shown(stepper.more_panel)
+
+
+def test_the_question_and_the_status_name_the_decision_in_words():
+    stepper = first_question("propose_trade")
+    header = words(stepper.question_view.value)
+    assert f"question {stepper.asked}: a trade to propose?" in header
+    assert "(propose_trade)" not in header + words(stepper.status_view.value)
+    assert "is asked for a trade to propose." in words(stepper.status_view.value)
+    assert "a trade to propose?**" in stepper.snapshot_markdown()
+    assert "is asked for a trade to propose." in stepper._repr_mimebundle_()["text/plain"]
+    assert 'data-decision="propose_trade"' in stepper.question_view.value
+
+
+def test_the_trade_form_says_who_pays_the_cash():
+    stepper = GameStepper(["you", "always", "ega_trading"], seed=2, trading=True)
+    stepper.to_end.click()
+    while not (
+        stepper.state.question.decision == "propose_trade"
+        and stepper.state.game.state.player(3).lots
+    ):
+        stepper.state.answer(stepper.state.question.default)
+        if stepper.state.question is None:
+            stepper.to_end.click()
+    stepper.redraw()
+    form = stepper.controls.children[-1]
+    assert not shown(form) and stepper.propose_button in _buttons(form)
+    stepper.own_trade.value = True  # "A trade of your own", a button the keyboard reaches
+    assert shown(form)
+    stepper.partner_box.value = 3
+    stepper.take_box.value = (stepper.take_box.options[0][1],)
+    stepper.cash_box.value = stepper.paid_box.value = 5
+    stepper.propose_button.click()
+    assert "either you pay cash or they do" in words(stepper.status_view.value)
+    stepper.cash_box.value = 0
+    stepper.propose_button.click()
+    assert stepper.refused is None
+    trade = stepper.state.answers[-1]
+    assert trade.cash == -5 and trade.partner == 3  # they pay: the proposer is paid

@@ -10,6 +10,12 @@ Each question gets fresh controls, so that a click answers only the question it 
 for: a second click on an answered question's button (a double-click's) does nothing, and
 a new question's buttons take clicks only after :data:`SETTLE_SECONDS`, longer than a
 double-click. A typed amount reaches the game as it is typed, before any click can.
+
+Beside the question: the lot's deed or the trade's effect (:mod:`~monopoly_lesson.game.deed`,
+as the terminal shows them), and on request the coach's estimates
+(:mod:`~monopoly_lesson.game.coach`). "Take back" takes back the last answer
+(:meth:`GameStepperState.undo`); under the board, folded, are saving and loading the
+game, going back to any question, any lot's deed and what each player accepts in a trade.
 """
 
 from __future__ import annotations
@@ -26,10 +32,13 @@ from ..checks import at_the_call, check_seed
 from ..plots import SHORT_TITLES, STREET_GROUPS
 from ..starter import space_name
 from ..widgets import STATIC_NOTE, log_html, reopened_html, static_html, widget_button
+from .coach import PLAYOUTS, Coaching, coach_stepper
+from .deed import deed, trade_effect
 from .person import Question, buildings_words, group_lots
-from .state import HOTEL, ReadableGame
+from .state import HOTEL, PRICE, ReadableGame
 from .stepper import DEFAULT_STRATEGIES, GameStepperState
 from .strategies import partners_to_ask
+from .terminal import decision_facts, others_accept
 from .trade import Trade
 from .trading import tradable_lots
 
@@ -39,6 +48,25 @@ PREFIX = "game-stepper"  # the CSS classes of the widget and its parts
 SEED_BOX_LIMIT = 2**31  # the seed box holds seeds from 0 to 2**31 - 1
 CHOOSE = {"build": "Build", "lift": "Lift", "raise_cash": "Sell or mortgage"}
 """The chooser's button for each decision answered by picking a space."""
+HEADINGS = {
+    "buy": "buy?",
+    "bid": "your bid?",
+    "leave_jail": "leave jail?",
+    "build": "build?",
+    "lift": "lift a mortgage?",
+    "raise_cash": "sell or mortgage?",
+    "propose_trade": "a trade to propose?",
+    "accept_trade": "accept a trade?",
+    "build_plan": "what to build?",
+    "lift_plan": "mortgages to lift?",
+}
+"""Each question in a person's words, in its header ("question 4: a trade to propose?")."""
+SAVE_AS = "my-game.json"
+"""The file name the Save and Load box starts with (in the kernel's working folder)."""
+MORE = "More: save, load, go back, any lot's deed"
+"""The label of the button that unfolds what a person needs now and then."""
+LOTS = sorted(PRICE)
+"""The lots whose deeds the "a lot's deed" chooser shows, in board order."""
 YOURS = "#fff3c4"  # the person's row in the players table
 SHOWN_CHOICES = 8  # choices listed in a static snapshot's question
 SETTLE_SECONDS = 0.4
@@ -62,15 +90,18 @@ _PLAYERS_HEAD = (
 _GROUP_COLOUR = {space: colour for colour, spaces in STREET_GROUPS.values() for space in spaces}
 _AMOUNT = re.compile(r"\$(-?\d[\d,]*)")
 _TRADE_LABELS = (
-    '<small>(You pay $: negative when you are paid)</small><small style="display:flex">'
-    '<span style="width:184px">You give:</span><span>You get:</span></small>'
+    '<small style="display:flex"><span style="width:184px">You give:</span>'
+    "<span>You get:</span></small>"
 )
+_SMALL = "font-size:12px;line-height:1.35"  # the deed, a swap's effect, the coach, the help
 # Long labels (a completion swap's words) wrap inside their button; the board's drawing
-# takes the width of its place (its height follows).
+# takes the width of its place (its height follows); the question and the words beside it
+# are set as text, not at a control's height per line.
 _STYLE = (
     f"<style>.{PREFIX} .{PREFIX}-swap{{white-space:normal;height:auto;text-align:left;"
     f"line-height:1.3;padding:2px 8px}} .{PREFIX} .{PREFIX}-board svg{{width:100%;"
-    "height:auto}</style>"
+    f"height:auto}} .{PREFIX} .{PREFIX}-question{{line-height:1.4}} .{PREFIX} "
+    f".{PREFIX}-small{{{_SMALL}}}</style>"
 )
 
 
@@ -82,7 +113,8 @@ class GameStepper(widgets.VBox):
     the widget keeps working and "New game" starts again. A seat of ``"you"`` is a
     person's: its question is shown with the controls that answer it (``stepper.controls``),
     and the stepping buttons wait until it is answered; an illegal answer is shown in the
-    status line.
+    status line. "Take back" and "Coach" help the person; "More", under the board, unfolds
+    saving and loading, going back to a question, any lot's deed and what the others accept.
     """
 
     def __init__(
@@ -105,24 +137,26 @@ class GameStepper(widgets.VBox):
                 answers=answers,
                 plans=plans,
             )
+        self.refused: str | None = None
+        """Why the last answer given in the widget was refused (shown in the status line)."""
+        self.said: str | None = None
+        """What the last save, load or going back said (shown in the status line)."""
         stepping = self._stepping_controls(seed)
         self.turn_end_row = self._turn_end_controls()
         self.status_view, self.players_view = widgets.HTML(), widgets.HTML()
         self.log_view = widgets.HTML()
-        self.board_view = widgets.HTML(
-            layout=widgets.Layout(
-                flex=f"1 1 {BOARD_WIDTH[0]}px", max_width=f"{BOARD_WIDTH[1]}px", margin="0"
-            )
-        )
-        self.refused: str | None = None
-        """Why the last answer given in the widget was refused (shown in the status line)."""
-        self.question_view = widgets.HTML()
+        self.board_view = widgets.HTML()
+        self.question_view, self.facts_view = widgets.HTML(), widgets.HTML()
+        self.coach_view = widgets.HTML()
+        self.coach_view.add_class(f"{PREFIX}-coaching")
         self.question_box = widgets.VBox([self.question_view])
         self.question_box.add_class(f"{PREFIX}-asking")
         self.controls: widgets.Box | None = None
         """The controls of the open question (None when nothing is asked): made for it."""
         self._shown: Question | None = None
         self._retired: widgets.Box | None = None  # the last question's, closed at the next
+        self._coached: Question | None = None  # the question the coach's table is for
+        self._drawn_game: object = None  # the game drawn last (a new one: a new table)
         self._name_controls()
         side = widgets.VBox(
             [
@@ -134,24 +168,36 @@ class GameStepper(widgets.VBox):
             ],
             layout=widgets.Layout(flex=f"0 0 {SIDE_WIDTH}px", margin="0 12px 0 0"),
         )
+        beside = widgets.VBox(
+            [self.board_view, *self._more_controls()],
+            layout=widgets.Layout(
+                flex=f"1 1 {BOARD_WIDTH[0]}px", max_width=f"{BOARD_WIDTH[1]}px", margin="0"
+            ),
+        )
         super().__init__(
             children=[
                 widgets.HTML(reopened_html(PREFIX) + _STYLE),
                 stepping,
-                widgets.HBox([side, self.board_view], layout=widgets.Layout(flex_flow="row wrap")),
+                widgets.HBox([side, beside], layout=widgets.Layout(flex_flow="row wrap")),
             ]
         )
         self.add_class("game-stepper")
         self.redraw()
 
     def _stepping_controls(self, seed: int) -> widgets.HBox:
-        """One turn, One round, To the end, New game and the seed box, in a row."""
+        """One turn, One round, To the end, Take back, Coach, New game and the seed box."""
         self.one_turn = widget_button(PREFIX, "One turn", "Play the next player's turn", "play")
         self.one_round = widget_button(
             PREFIX, "One round", "Play the rest of this round", "forward"
         )
         self.to_end = widget_button(
             PREFIX, "To the end", "Play until the game is over", "fast-forward"
+        )
+        self.coach_button = widget_button(
+            PREFIX,
+            "Coach",
+            f"Your chance of winning with each choice, each played on {PLAYOUTS} times",
+            "lightbulb-o",
         )
         self.new_game = widget_button(PREFIX, "New game", "Start again with the seed below", "undo")
         self.seed_box = widgets.BoundedIntText(
@@ -164,9 +210,18 @@ class GameStepper(widgets.VBox):
         self.one_turn.on_click(lambda _: self._step(self.state.step_turn))
         self.one_round.on_click(lambda _: self._step(self.state.step_round))
         self.to_end.on_click(lambda _: self._step(self.state.play_to_end))
+        self.coach_button.on_click(lambda _: self._coach())
         self.new_game.on_click(lambda _: self._do(lambda: self.state.reset(self.seed_box.value)))
-        buttons = [self.one_turn, self.one_round, self.to_end, self.new_game, self.seed_box]
-        return widgets.HBox(buttons, layout=widgets.Layout(flex_flow="row wrap"))
+        self.take_back: widgets.Button | None = None  # made for the answers given (redraw)
+        self._old_take_back: widgets.Button | None = None
+        self._take_back_for: tuple[object, bool] | None = None
+        self.take_back_place = widgets.HBox()  # holds the Take back made for the answers
+        row = [self.one_turn, self.one_round, self.to_end, self.take_back_place]
+        row += [self.coach_button, self.new_game, self.seed_box]
+        for button in (self.one_turn, self.one_round, self.to_end, self.coach_button):
+            button.layout.width = "auto"  # the row fits beside a laptop's file browser
+        self.new_game.layout.width = "auto"
+        return widgets.HBox(row, layout=widgets.Layout(flex_flow="row wrap"))
 
     def _turn_end_controls(self) -> widgets.HBox:
         """Toggles for what the person wants to be asked at their next turn's end: propose
@@ -192,9 +247,166 @@ class GameStepper(widgets.VBox):
         self.turn_end_buttons[decision].icon = "check" if wanted else ""
 
     def _do(self, action: Callable[[], object]) -> None:
-        self.refused = None
+        self.refused = self.said = None
         action()
         self.redraw()
+
+    # -- taking back, going back, saving and loading ---------------------------------------
+
+    def _take_back_button(self) -> None:
+        """A Take back button made for this game (a new one after each take back, load or
+        new game): a click takes back the last answer, and a click on the button of a game
+        since taken back (a double-click's second) does nothing. The last one is closed
+        when the next is made."""
+        game, answered = self.state.game, bool(self.state.given)
+        if self.take_back is not None and self._take_back_for == (game, answered):
+            return
+        button = widget_button(PREFIX, "Take back", "Take back your last answer", "step-backward")
+        button.layout.width = "auto"
+        button.disabled = not answered
+        button.on_click(lambda _: self._take_back_from(game, button))
+        if answered:
+            _settle([button])  # greyed a moment, as a new question's buttons are
+        if self._old_take_back is not None:
+            _close(self._old_take_back)
+        self._old_take_back, self.take_back = self.take_back, button
+        self._take_back_for = (game, answered)
+        self.take_back_place.children = [button]
+
+    def _take_back_from(self, game: object, button: widgets.Button) -> None:
+        """Take back the last answer, if the game is still the one the button was made for."""
+        if game is self.state.game and self.state.given and not button.disabled:
+            self._do(lambda: self.state.undo(1))
+
+    def _go_back(self) -> None:
+        """Open again the question numbered in the back box: its answer and every later one
+        are taken back (nothing when that question is the open one, as after a click)."""
+        number, given = self.back_box.value, self.state.given
+        if number == given + 1:
+            return
+        self.refused = None
+        if 1 <= number <= given:
+            self.state.undo(given - number + 1)
+            self.said = f"Back to question {number}: its answer and those after it taken back."
+        else:
+            self.said = f"Not gone back: question {number} is not one answered (1 to {given})."
+        self.redraw()
+
+    def _save(self) -> None:
+        """Save the game to the file named in the file box; what happened, in the status."""
+        name = self.file_box.value.strip()
+        self.refused = None
+        try:
+            if not name:
+                raise ValueError(f"type a file name first, such as {SAVE_AS}")
+            self.state.save(name)
+        except ValueError as error:
+            self.said = f"Not saved: {error}"
+        except OSError as error:
+            self.said = f"Not saved: {name} cannot be written ({error.strerror})."
+        else:
+            given = self.state.given
+            self.said = f"Saved to {name}: {given} answer{'s' * (given != 1)}; Load plays it again."
+        self.redraw()
+
+    def _load(self) -> None:
+        """Play again the game saved in the file named in the file box, in place of this one;
+        a file that is not a saved game is said in the status, and this game stays."""
+        name = self.file_box.value.strip()
+        self.refused = None
+        try:
+            if not name:
+                raise ValueError(f"type the name of a saved game first, such as {SAVE_AS}")
+            loaded = GameStepperState.load(name)
+        except (ValueError, TypeError) as error:
+            self.said = f"Not loaded: {error}"
+        except OSError as error:
+            self.said = f"Not loaded: {name} cannot be read ({error.strerror})."
+        else:
+            self.state = loaded
+            if loaded.seed < SEED_BOX_LIMIT:
+                self.seed_box.value = loaded.seed
+            given = loaded.given
+            self.said = f"Loaded {name}: {given} answer{'s' * (given != 1)} played again."
+        self.redraw()
+
+    def _more_controls(self) -> list[widgets.Widget]:
+        """What a person needs now and then, folded under the board behind one button:
+        saving and loading, going back to a question, any lot's deed, what each accepts."""
+        wide = {"description_width": "initial"}
+        self.file_box = widgets.Text(
+            value=SAVE_AS, description="File:", style=wide, layout={"width": "230px"}
+        )
+        self.save_button = self._panel_button("Save", "Save this game to the file", self._save)
+        self.load_button = self._panel_button("Load", "Play the saved game again here", self._load)
+        self.back_box = widgets.IntText(value=1, description="Back to question", style=wide)
+        self.back_box.layout.width = "190px"
+        self.go_back_button = self._panel_button(
+            "Go back", "Take back that question's answer and every later one", self._go_back
+        )
+        self.lot_box = widgets.Dropdown(
+            options=[(space_name(space), space) for space in LOTS],
+            description="A lot's deed:",
+            style=wide,
+            layout={"width": "330px"},
+        )
+        self.lot_box.observe(lambda _: self._draw_deed(), "value")
+        self.deed_view, self.accepts_view = widgets.HTML(), widgets.HTML()
+        self.back_row = widgets.HBox([self.back_box, self.go_back_button])
+        self.more_panel = widgets.VBox(
+            [
+                widgets.HBox([self.file_box, self.save_button, self.load_button]),
+                self.back_row,
+                self.lot_box,
+                self.deed_view,
+                self.accepts_view,
+            ],
+            layout=widgets.Layout(display=_HIDDEN, padding="2px 0 0 0"),
+        )
+        self.more_panel.add_class(f"{PREFIX}-more")
+        self.more_button = widgets.ToggleButton(
+            description=MORE,
+            tooltip="Show or fold the controls a person needs now and then",
+            icon="caret-down",
+            layout={"width": "auto"},
+        )
+        self.more_button.add_class(f"{PREFIX}-more-button")
+        self.more_button.observe(lambda _: self._fold_more(), "value")
+        return [self.more_button, self.more_panel]
+
+    def _panel_button(self, label: str, tooltip: str, action: Callable[[], None]) -> widgets.Button:
+        button = widget_button(PREFIX, label, tooltip, "")
+        button.layout.width = "auto"
+        button.on_click(lambda _: action())
+        return button
+
+    def _fold_more(self) -> None:
+        shown = self.more_button.value
+        self.more_panel.layout.display = _SHOWN if shown else _HIDDEN
+        self.more_button.icon = "caret-up" if shown else "caret-down"
+
+    def _draw_deed(self) -> None:
+        """The chosen lot's deed, as it stands in this game, said to the person's seat."""
+        seat = self.state.people[0] if self.state.people else None
+        words = deed(self.state.game.state, self.lot_box.value, seat)
+        self.deed_view.value = _small(_money_html(words))
+
+    # -- the coach ---------------------------------------------------------------------
+
+    def _coach(self) -> None:
+        """Show the coach's estimates at the open question, under it (once per question).
+        The coach plays on copies: the game is only read."""
+        question = self.state.question
+        if question is None or self._coached is question:
+            return
+        self._coached = question
+        self.coach_view.value = _small("Coach: playing each choice on&hellip;")
+        try:
+            coaching = coach_stepper(self.state)
+        except (ValueError, RuntimeError) as error:
+            self.coach_view.value = _small(f"The coach cannot help here: {_money_html(str(error))}")
+            return
+        self.coach_view.value = _coach_html(coaching)
 
     def _step(self, step: Callable[[], None]) -> None:
         """Play a step, unless a question is open: then a click that still arrives (a
@@ -210,7 +422,7 @@ class GameStepper(widgets.VBox):
         and the question stays."""
         if question is not self.state.question:
             return
-        self.refused = None
+        self.refused = self.said = None
         try:
             self.state.answer(value())
         except (ValueError, RuntimeError) as error:  # an illegal answer
@@ -218,14 +430,24 @@ class GameStepper(widgets.VBox):
         self.redraw()
 
     def _show_question(self, question: Question | None) -> None:
-        """Show ``question`` and controls made for it (nothing when None)."""
+        """Show ``question``, the facts it is about (a deed, a trade's effect) and controls
+        made for it (nothing when None); the coach's table of the last question goes."""
         if question is not self._shown:
             self._shown = question
             fresh = None if question is None else self._controls_for(question)
             if self._retired is not None:
                 _close(self._retired)
             self._retired, self.controls = self.controls, fresh
-            self.question_box.children = [self.question_view] + ([fresh] if fresh else [])
+            self.question_box.children = [self.question_view, self.facts_view] + (
+                [fresh, self.coach_view] if fresh else []
+            )
+            facts = [] if question is None else _facts(question)
+            self.facts_view.value = "".join(_small(_money_html(fact)) for fact in facts)
+            self.facts_view.layout.display = _SHOWN if facts else _HIDDEN
+            self.coach_view.value, self._coached = "", None
+            if question is not None:  # what the others accept, for the trades of this table
+                lines = [" ".join(line.split()) for line in others_accept(question)[1:]]
+                self.accepts_view.value = _accepts_html(lines)
         self.question_box.layout.display = _HIDDEN if question is None else _SHOWN
         self.question_view.value = self._question_html(question)  # last: its controls are set
 
@@ -255,10 +477,10 @@ class GameStepper(widgets.VBox):
         self.yes_button = self.no_button = None
         self.bid_box = self.bid_range = self.bid_button = self.no_bid_button = None
         self.chooser = self.choose_button = self.done_button = None
-        self.no_trade_button = self.swaps = self.propose_button = None
+        self.no_trade_button = self.swaps = self.propose_button = self.own_trade = None
+        self.partner_box = self.give_box = self.take_box = self.cash_box = self.paid_box = None
         self.plan_boxes: dict[int, widgets.BoundedIntText] = {}
         self.plan_button = self.no_plan_button = self.lift_select = None
-        self.partner_box = self.give_box = self.take_box = self.cash_box = None
 
     def _button(
         self, question: Question, name: str, label: str, value: Callable[[], object]
@@ -353,51 +575,47 @@ class GameStepper(widgets.VBox):
 
     def _trade_controls(self, question: Question) -> widgets.VBox:
         """No trade; a button for each completion swap on offer; a form for any trade,
-        folded until it is opened."""
+        folded until "A trade of your own" opens it."""
         self.no_trade_button = self._button(question, "no-trade", "No trade", lambda: None)
-        swaps = []
+        swaps = []  # each swap's button, and under it what the swap would complete
         for swap in (choice for choice in question.choices if choice is not None):
             button = self._button(question, "swap", question.describe(swap), lambda s=swap: s)
             button.layout.width = "auto"
-            swaps.append(button)
+            effect = trade_effect(question.game, swap, question.seat)
+            swaps += [button, widgets.HTML(_small(_money_html(effect)))]
         self.swaps = widgets.VBox(swaps)
-        own = widgets.Accordion(
-            children=[self._trade_form(question)], titles=("A trade of your own",)
+        form = self._trade_form(question)
+        form.layout.display = _HIDDEN  # folded: the question and the players stay in sight
+        form.layout.border_left, form.layout.padding = "3px solid #ddd", "0 0 0 4px"
+        own = widgets.ToggleButton(
+            description="A trade of your own", icon="caret-down", layout={"width": "auto"}
         )
-        own.selected_index = None  # folded: the question and the players stay in sight
         own.add_class(f"{PREFIX}-own-trade")
-        return widgets.VBox([self.no_trade_button, self.swaps, own])
+
+        def unfold(change) -> None:  # a button, so that the keyboard opens the form too
+            form.layout.display = _SHOWN if change.new else _HIDDEN
+            own.icon = "caret-up" if change.new else "caret-down"
+
+        own.observe(unfold, "value")
+        self.own_trade = own
+        return widgets.VBox([self.no_trade_button, self.swaps, own, form])
 
     def _trade_form(self, question: Question) -> widgets.VBox:
-        """A trade of your own: the partner, the cash you pay, the lots you give and get."""
-        game, seat = question.game, question.seat
-        others = [p.seat for p in game.players if p.in_game and p.seat != seat]
-        not_asked = partners_to_ask(game, game.player(seat))  # this turn, in seat order
-        partner = widgets.Dropdown(
-            options=[(game.name(p), p) for p in others],
-            value=(not_asked or others)[0],
-            description="Partner:",
-            layout={"width": "220px"},
+        """A trade of your own: the partner, the cash you pay or they pay, the lots you give
+        and get."""
+        partner, give, take = _trade_sides(question)
+        cash, paid = (
+            widgets.IntText(
+                value=0, description=label, continuous_update=True, layout={"width": "165px"}
+            )
+            for label in ("You pay $:", "They pay $:")
         )
-        give = widgets.SelectMultiple(options=_lot_options(game, seat), rows=4)
-        take = widgets.SelectMultiple(options=_lot_options(game, partner.value), rows=4)
-        cash = widgets.IntText(
-            value=0,
-            description="You pay $:",
-            tooltip="cash you pay; negative: cash you are paid",
-            continuous_update=True,
-            layout={"width": "170px"},
-        )
-
-        def partner_chosen(change) -> None:  # the lots the partner chosen may give
-            take.options = _lot_options(game, change.new) if change.new is not None else []
-            take.value = ()
-
-        partner.observe(partner_chosen, "value")
-        for box, name in ((partner, "partner"), (give, "give"), (take, "take"), (cash, "cash")):
+        boxes = (partner, give, take, cash, paid)
+        for box, name in zip(boxes, ("partner", "give", "take", "cash", "paid"), strict=True):
             box.add_class(f"{PREFIX}-{name}")
             box.layout.width = box.layout.width or "180px"
-        self.partner_box, self.give_box, self.take_box, self.cash_box = partner, give, take, cash
+        self.partner_box, self.give_box, self.take_box = partner, give, take
+        self.cash_box, self.paid_box = cash, paid
         self.propose_button = self._button(
             question,
             "propose",
@@ -406,12 +624,13 @@ class GameStepper(widgets.VBox):
                 partner.value if partner.value is not None else 0,
                 give=tuple(give.value),
                 take=tuple(take.value),
-                cash=cash.value,
+                cash=_cash(cash.value, paid.value),
             ),
         )
         return widgets.VBox(
             [
-                widgets.HBox([partner, cash]),
+                partner,
+                widgets.HBox([cash, paid]),
                 widgets.HTML(_TRADE_LABELS),
                 widgets.HBox([give, take]),
                 self.propose_button,
@@ -437,33 +656,64 @@ class GameStepper(widgets.VBox):
             f'<div class="{PREFIX}-question" data-decision="{question.decision}" '
             f'data-number="{self.asked}" style="background:{YOURS};padding:4px 8px;'
             f'border-left:4px solid #b8860b"><b>&#9733; {who}, question '
-            f"{self.asked} ({question.decision}):</b> {_money_html(question.text)}{listed}</div>"
+            f"{self.asked}: {_asked(question)}</b> {_money_html(question.text)}{listed}</div>"
         )
 
     # -- drawing -----------------------------------------------------------------------
 
     def redraw(self) -> None:
-        """Draw the state: status, the question, players (cash, what they own), board, log."""
+        """Draw the state: status, the question, players (cash, what they own), board, log;
+        the controls for the answers given (Take back, Coach, going back), the deed shown."""
         state = self.state
         question = state.question
+        self.status_view.value = self._status_html()  # first: the question's follows it
         for button in (self.one_turn, self.one_round, self.to_end):
             button.disabled = question is not None  # the stepping waits for the answer
         self._show_question(question)
         self._show_turn_end()
-        colour = "#b00020" if state.error else "#111"
-        refused = ""
-        if self.refused:
-            refused = (
-                f'<br><span class="{PREFIX}-refused" style="color:#b00020">Not '
-                f"taken: {_money_html(self.refused)}</span>"
-            )
-        self.status_view.value = (
-            f'<b class="game-stepper-status" style="color:{colour}">'
-            f"{_money_html(state.status())}</b>{refused}"
-        )
+        self._draw_answers_controls()
         self.board_view.value = board_html(**self._board(), css_class="game-stepper-board")
         self.players_view.value = self._players_html()
         self.log_view.value = log_html(state.lines[-300:], PREFIX, width=SIDE_WIDTH, height=220)
+        self._draw_deed()
+
+    def _status_html(self) -> str:
+        """The status line, and under it why an answer was refused, or what a save, load or
+        going back did."""
+        status = self.state.status()
+        colour = "#b00020" if self.state.error else "#111"
+        notes = []
+        if self.refused:
+            notes.append((f"{PREFIX}-refused", f"Not taken: {self.refused}", True))
+        if self.said:
+            notes.append((f"{PREFIX}-said", self.said, self.said.startswith("Not ")))
+        below = "".join(
+            f'<br><span class="{name}" style="color:{"#b00020" if bad else "#111"}">'
+            f"{_money_html(words)}</span>"
+            for name, words, bad in notes
+        )
+        return (
+            f'<b class="game-stepper-status" style="color:{colour}">'
+            f"{_money_html(status)}</b>{below}"
+        )
+
+    def _draw_answers_controls(self) -> None:
+        """Take back, Coach, going back and the help on trades: a person's, shown only at a
+        table with a person (the help, when the game trades), each usable only when there is
+        something to do."""
+        state = self.state
+        person = _SHOWN if state.people else _HIDDEN
+        self._take_back_button()
+        for part in (self.take_back_place, self.coach_button, self.back_row):
+            part.layout.display = person
+        trades = state.people and state.trading
+        self.accepts_view.layout.display = _SHOWN if trades else _HIDDEN
+        self.more_button.description = MORE + (", what the others accept" if trades else "")
+        self.coach_button.disabled = state.question is None
+        self.go_back_button.disabled = not state.given
+        if state.game is not self._drawn_game and state.question is None:
+            self.accepts_view.value = _accepts_html([])  # a new table: said at its questions
+        self._drawn_game = state.game
 
     def _show_turn_end(self) -> None:
         """The turn's-end toggles as the state has them (one asked is off again); shown
@@ -551,7 +801,7 @@ class GameStepper(widgets.VBox):
         if question is not None:
             who = self.state.game.state.name(question.seat)
             asked = (
-                f"> **{who}, question {self.asked} ({question.decision}):** "
+                f"> **{who}, question {self.asked}: {_asked(question)}** "
                 f"{question.text}\n>\n> Choices: {_choices_words(question)}\n\n"
             )
         text = _money_markdown(f"*{STATIC_NOTE}*\n\n**{self.state.status()}**\n\n{asked}{table}")
@@ -602,6 +852,82 @@ def _close(box: widgets.Widget) -> None:
     box.close()
 
 
+def _small(inner_html: str) -> str:
+    """A paragraph of small print: a deed, a trade's effect, the coach, the help."""
+    return f'<div class="{PREFIX}-small" style="{_SMALL};margin:2px 0">{inner_html}</div>'
+
+
+def _asked(question: Question) -> str:
+    """The decision asked, in a person's words ("buy?", "a trade to propose?")."""
+    return HEADINGS[question.decision]
+
+
+def _facts(question: Question) -> list[str]:
+    """What a person reads under the question, as the terminal shows it: the lot's deed or
+    the effect of the trade offered (a proposal's swaps have theirs under their buttons)."""
+    return [] if question.decision == "propose_trade" else decision_facts(question)
+
+
+def _cash(you_pay: int, they_pay: int) -> int:
+    """The cash of a trade of your own (positive: you pay), from the two boxes of the form."""
+    if you_pay < 0 or they_pay < 0:
+        raise ValueError("an amount of cash is $0 or more: put it under You pay or They pay")
+    if you_pay and they_pay:
+        raise ValueError("either you pay cash or they do: fill in one of the two")
+    return you_pay - they_pay
+
+
+def _coach_html(coaching: Coaching) -> str:
+    """The coach's estimates as a table: each choice, your chance of winning with it and
+    its 95% interval; the stand-in player's own choice marked in words, and said below."""
+    mark = f" &larr; the {html.escape(coaching.stand_in)} player's choice"
+    rows = "".join(
+        f'<tr><td style="{_CELL}">{_money_html(row.choice)}'
+        f"{mark if choice == coaching.stand_in_answer else ''}</td>"
+        f'<td style="{_CELL};text-align:right">{_percent(row.win_chance)}</td>'
+        f'<td style="{_CELL};text-align:right">{_percent(row.ci_low)} to '
+        f"{_percent(row.ci_high)}</td></tr>"
+        for row, choice in zip(coaching.table().itertuples(), coaching.choices, strict=True)
+    )
+    head = "".join(
+        f'<th style="{_CELL};text-align:{side}">{label}</th>'
+        for label, side in (
+            ("your answer", "left"),
+            ("you win", "right"),
+            ("95% interval", "right"),
+        )
+    )
+    share = (
+        "" if coaching.stand_in_share == 1 else f" (in {_percent(coaching.stand_in_share)} of asks)"
+    )
+    said = (
+        f"Coach: {coaching.playouts:,} play-outs of each answer; after it, the "
+        f"{coaching.stand_in} player plays your seat. Its own answer: "
+        f"{coaching.stand_in_label}{share}." + (f" ({coaching.note})" if coaching.note else "")
+    )
+    return (
+        f'<table class="{PREFIX}-coach-table" style="{_SMALL};border-collapse:collapse">'
+        f"<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>{_small(_money_html(said))}"
+    )
+
+
+def _percent(share: float) -> str:
+    return f"{100 * share:.0f}%"
+
+
+def _accepts_html(lines: list[str]) -> str:
+    """What each other player at the table accepts in a trade (the terminal's words), or
+    when that is said."""
+    if not lines:
+        body = "<li>Shown at your questions.</li>"
+    else:
+        body = "".join(f"<li>{_money_html(line)}</li>" for line in lines)
+    return (
+        f'<div class="{PREFIX}-accepts" style="{_SMALL}"><b>What the others accept in a '
+        f'trade</b><ul style="margin:2px 0;padding-left:18px">{body}</ul></div>'
+    )
+
+
 def _bid_label(value: int) -> str:
     return f"Bid ${value:,}"
 
@@ -636,6 +962,31 @@ def _board_words(tokens: dict[str, int]) -> str:
     return "The Monopoly board: " + "; ".join(
         f"{name} on {space_name(space)}" for name, space in tokens.items()
     )
+
+
+def _trade_sides(
+    question: Question,
+) -> tuple[widgets.Dropdown, widgets.SelectMultiple, widgets.SelectMultiple]:
+    """The partner chooser (the first not yet asked this turn), the person's lots to give
+    and the partner's to take, which follow the partner chosen."""
+    game, seat = question.game, question.seat
+    others = [p.seat for p in game.players if p.in_game and p.seat != seat]
+    not_asked = partners_to_ask(game, game.player(seat))  # this turn, in seat order
+    partner = widgets.Dropdown(
+        options=[(game.name(p), p) for p in others],
+        value=(not_asked or others)[0],
+        description="Partner:",
+        layout={"width": "220px"},
+    )
+    give = widgets.SelectMultiple(options=_lot_options(game, seat), rows=4)
+    take = widgets.SelectMultiple(options=_lot_options(game, partner.value), rows=4)
+
+    def partner_chosen(change) -> None:  # the lots the partner chosen may give
+        take.options = _lot_options(game, change.new) if change.new is not None else []
+        take.value = ()
+
+    partner.observe(partner_chosen, "value")
+    return partner, give, take
 
 
 def _lot_options(game: ReadableGame, seat: int) -> list[tuple[str, int]]:
