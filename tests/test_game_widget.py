@@ -735,3 +735,12 @@ def test_the_trade_form_says_who_pays_the_cash():
     assert stepper.refused is None
     trade = stepper.state.answers[-1]
     assert trade.cash == -5 and trade.partner == 3  # they pay: the proposer is paid
+
+
+def test_a_building_plan_can_start_from_the_rules_default():
+    stepper = first_question("build_plan")
+    question = stepper.state.question
+    assert all(box.value == 0 for box in stepper.plan_boxes.values())
+    stepper.default_plan_button.click()
+    assert stepper.state.question is question  # only the boxes are filled in
+    assert {s: b.value for s, b in stepper.plan_boxes.items() if b.value} == question.default

@@ -74,7 +74,7 @@ SETTLE_SECONDS = 0.4
 than a double-click, so that its second click never answers a question not yet seen."""
 TURN_END_TOGGLES = (
     ("propose_trade", "Propose a trade", "Be asked for a trade to propose at your next turn's end"),
-    ("build", "Build", "Plan your building at your next turn's end"),
+    ("build", "Plan building", "Plan your building at your next turn's end"),
     ("lift", "Lift a mortgage", "Choose mortgages to lift at your next turn's end"),
 )
 """The person's turn's-end toggles: the decision, its label and its tooltip."""
@@ -481,6 +481,7 @@ class GameStepper(widgets.VBox):
         self.partner_box = self.give_box = self.take_box = self.cash_box = self.paid_box = None
         self.plan_boxes: dict[int, widgets.BoundedIntText] = {}
         self.plan_button = self.no_plan_button = self.lift_select = None
+        self.default_plan_button: widgets.Button | None = None
 
     def _button(
         self, question: Question, name: str, label: str, value: Callable[[], object]
@@ -558,7 +559,19 @@ class GameStepper(widgets.VBox):
             question, "build-plan", "Build", lambda: {s: b.value for s, b in boxes.items()}
         )
         self.no_plan_button = self._button(question, "no-plan", "No building", lambda: {})
-        return widgets.VBox([*rows, widgets.HBox([self.plan_button, self.no_plan_button])])
+        self.default_plan_button = widgets.Button(
+            description="Fill in the default",
+            tooltip="Put in the boxes what the rules' default would build now",
+        )
+        self.default_plan_button.add_class(f"{PREFIX}-default-plan")
+
+        def fill_in(_) -> None:  # the boxes only: the person still answers with Build
+            for space, box in boxes.items():
+                box.value = question.default.get(space, 0)  # type: ignore[union-attr]
+
+        self.default_plan_button.on_click(fill_in)
+        buttons = [self.plan_button, self.no_plan_button, self.default_plan_button]
+        return widgets.VBox([*rows, widgets.HBox(buttons)])
 
     def _lift_plan_controls(self, question: Question) -> widgets.VBox:
         """The mortgages that may be lifted, to pick any of; Lift, and None."""
