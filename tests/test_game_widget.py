@@ -333,7 +333,9 @@ def test_the_bid_box_shows_the_legal_range_and_refuses_outside_it():
     assert "Not taken" not in stepper.status_view.value
 
 
-def test_the_trade_form_offers_the_lots_each_side_may_trade():
+def trade_question() -> GameStepper:
+    """A widget of three players stopped at a trade question of the person's, when the
+    third player owns lots to trade."""
     stepper = GameStepper(["you", "always", "ega_trading"], seed=2, trading=True)
     stepper.to_end.click()
     while not (
@@ -344,6 +346,11 @@ def test_the_trade_form_offers_the_lots_each_side_may_trade():
         if stepper.state.question is None:
             stepper.to_end.click()
     stepper.redraw()
+    return stepper
+
+
+def test_the_trade_form_offers_the_lots_each_side_may_trade():
+    stepper = trade_question()
     game = stepper.state.game.state
     assert [seat for _, seat in stepper.partner_box.options] == [2, 3]
     assert {s for _, s in stepper.give_box.options} <= game.player(1).lots
@@ -711,16 +718,7 @@ def test_the_question_and_the_status_name_the_decision_in_words():
 
 
 def test_the_trade_form_says_who_pays_the_cash():
-    stepper = GameStepper(["you", "always", "ega_trading"], seed=2, trading=True)
-    stepper.to_end.click()
-    while not (
-        stepper.state.question.decision == "propose_trade"
-        and stepper.state.game.state.player(3).lots
-    ):
-        stepper.state.answer(stepper.state.question.default)
-        if stepper.state.question is None:
-            stepper.to_end.click()
-    stepper.redraw()
+    stepper = trade_question()
     form = stepper.controls.children[-1]
     assert not shown(form) and stepper.propose_button in _buttons(form)
     stepper.own_trade.value = True  # "A trade of your own", a button the keyboard reaches
