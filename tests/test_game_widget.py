@@ -259,8 +259,14 @@ def first_question(decision: str, seed: int = DEFAULTS_SEED) -> GameStepper:
     a game that asks every question (no plans)."""
     plans = decision not in ("build", "lift")
     stepper = GameStepper(FIELD, seed=seed, trading=True, plans=plans)
+    return by_defaults(stepper, lambda state: state.question.decision == decision)
+
+
+def by_defaults(stepper: GameStepper, stop) -> GameStepper:
+    """``stepper`` played on by To the end, each question answered with the rules' default,
+    until ``stop(stepper.state)`` holds at a question."""
     stepper.to_end.click()
-    while stepper.state.question.decision != decision:
+    while not stop(stepper.state):
         stepper.state.answer(stepper.state.question.default)
         if stepper.state.question is None:
             stepper.to_end.click()
@@ -337,16 +343,12 @@ def trade_question() -> GameStepper:
     """A widget of three players stopped at a trade question of the person's, when the
     third player owns lots to trade."""
     stepper = GameStepper(["you", "always", "ega_trading"], seed=2, trading=True)
-    stepper.to_end.click()
-    while not (
-        stepper.state.question.decision == "propose_trade"
-        and stepper.state.game.state.player(3).lots
-    ):
-        stepper.state.answer(stepper.state.question.default)
-        if stepper.state.question is None:
-            stepper.to_end.click()
-    stepper.redraw()
-    return stepper
+    return by_defaults(
+        stepper,
+        lambda state: (
+            state.question.decision == "propose_trade" and state.game.state.player(3).lots
+        ),
+    )
 
 
 def test_the_trade_form_offers_the_lots_each_side_may_trade():
@@ -562,13 +564,8 @@ def test_the_turn_end_toggles_ask_for_a_trade_once():
 def answered(stepper: GameStepper, answers: int) -> GameStepper:
     """``stepper`` with ``answers`` more answers given (each the rules' default), by its
     state, stopped at the next question."""
-    stepper.to_end.click()
-    for _ in range(answers):
-        stepper.state.answer(stepper.state.question.default)
-        if stepper.state.question is None:
-            stepper.state.play_to_end()
-    stepper.redraw()
-    return stepper
+    given = stepper.state.given + answers
+    return by_defaults(stepper, lambda state: state.given == given)
 
 
 def test_take_back_opens_again_the_question_its_answer_answered():
