@@ -426,6 +426,8 @@ def test_a_widget_replays_a_game_from_its_answers():
         ("leave_jail", "no_button"),
         ("build", "choose_button"),
         ("build_plan", "plan_button"),
+        ("lift_plan", "no_plan_button"),
+        ("raise_cash", "choose_button"),
         ("propose_trade", "no_trade_button"),
         ("accept_trade", "yes_button"),
     ],
