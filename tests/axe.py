@@ -20,7 +20,10 @@ import pytest
 
 AXE_VERSION = "4.14.1"
 AXE_TARBALL = f"https://registry.npmjs.org/axe-core/-/axe-core-{AXE_VERSION}.tgz"
-AXE_INTEGRITY = "sha512-FHfa+lmNjQZfJz1q8wKqIDwC6DExcHt/pkjNQb09a3NPjCKg2rhu5qb2S4r76ASyFNNtuFooJpZe37OgudVGtQ=="
+AXE_INTEGRITY = (
+    "sha512-FHfa+lmNjQZfJz1q8wKqIDwC6DExcHt/pkjNQb09a3NPjCKg2rhu5qb2S4r76ASyFNNtuFooJpZe37"
+    "OgudVGtQ=="
+)
 """The npm registry's integrity hash of the tarball (``npm view axe-core@4.14.1 dist``)."""
 WCAG_AA = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa")
 """The axe rule tags of WCAG 2.0 and 2.1, levels A and AA."""
@@ -36,7 +39,7 @@ def axe_source() -> str:
     if kept.exists():
         return kept.read_text(encoding="utf-8")
     try:
-        with urllib.request.urlopen(AXE_TARBALL, timeout=60) as response:  # noqa: S310
+        with urllib.request.urlopen(AXE_TARBALL, timeout=60) as response:
             tarball = response.read()
     except OSError as error:
         pytest.skip(f"{NO_AXE}: {error}")
