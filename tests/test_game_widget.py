@@ -741,3 +741,17 @@ def test_a_building_plan_can_start_from_the_rules_default():
     stepper.default_plan_button.click()
     assert stepper.state.question is question  # only the boxes are filled in
     assert {s: b.value for s, b in stepper.plan_boxes.items() if b.value} == question.default
+
+
+def test_the_widget_loads_the_coach_and_its_compiled_engine_only_when_asked():
+    """A chapter that shows the game (chapter 9, graded where nothing may be compiled or
+    written) does not load the coach's compiled engine by importing the widget."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, monopoly_lesson.game.widget; "
+        "print('monopoly_lesson.game.coach' in sys.modules, 'numba' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.split() == ["False", "False"], done.stderr

@@ -24,6 +24,7 @@ import asyncio
 import html
 import re
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
 
@@ -32,7 +33,6 @@ from ..checks import at_the_call, check_seed
 from ..plots import SHORT_TITLES, STREET_GROUPS
 from ..starter import space_name
 from ..widgets import STATIC_NOTE, log_html, reopened_html, static_html, widget_button
-from .coach import PLAYOUTS, Coaching, coach_stepper
 from .deed import deed, trade_effect
 from .person import Question, buildings_words, group_lots
 from .state import HOTEL, PRICE, ReadableGame
@@ -41,6 +41,9 @@ from .strategies import partners_to_ask
 from .terminal import decision_facts, others_accept
 from .trade import Trade
 from .trading import tradable_lots
+
+if TYPE_CHECKING:  # the coach (and the compiled engine) is loaded when first asked
+    from .coach import Coaching
 
 __all__ = ["SETTLE_SECONDS", "TURN_END_TOGGLES", "GameStepper"]
 
@@ -158,6 +161,15 @@ class GameStepper(widgets.VBox):
         self._coached: Question | None = None  # the question the coach's table is for
         self._drawn_game: object = None  # the game drawn last (a new one: a new table)
         self._name_controls()
+        super().__init__(
+            children=[widgets.HTML(reopened_html(PREFIX) + _STYLE), stepping, self._columns()]
+        )
+        self.add_class("game-stepper")
+        self.redraw()
+
+    def _columns(self) -> widgets.HBox:
+        """The status, the question, the players and the log in a column beside the board,
+        and under the board the controls a person needs now and then."""
         side = widgets.VBox(
             [
                 self.status_view,
@@ -174,15 +186,7 @@ class GameStepper(widgets.VBox):
                 flex=f"1 1 {BOARD_WIDTH[0]}px", max_width=f"{BOARD_WIDTH[1]}px", margin="0"
             ),
         )
-        super().__init__(
-            children=[
-                widgets.HTML(reopened_html(PREFIX) + _STYLE),
-                stepping,
-                widgets.HBox([side, beside], layout=widgets.Layout(flex_flow="row wrap")),
-            ]
-        )
-        self.add_class("game-stepper")
-        self.redraw()
+        return widgets.HBox([side, beside], layout=widgets.Layout(flex_flow="row wrap"))
 
     def _stepping_controls(self, seed: int) -> widgets.HBox:
         """One turn, One round, To the end, Take back, Coach, New game and the seed box."""
@@ -196,7 +200,7 @@ class GameStepper(widgets.VBox):
         self.coach_button = widget_button(
             PREFIX,
             "Coach",
-            f"Your chance of winning with each choice, each played on {PLAYOUTS} times",
+            "Your chance of winning with each choice, each played on to the end many times",
             "lightbulb-o",
         )
         self.new_game = widget_button(PREFIX, "New game", "Start again with the seed below", "undo")
@@ -402,6 +406,8 @@ class GameStepper(widgets.VBox):
         self._coached = question
         self.coach_view.value = _small("Coach: playing each choice on&hellip;")
         try:
+            from .coach import coach_stepper  # the compiled engine, loaded when first asked
+
             coaching = coach_stepper(self.state)
         except (ValueError, RuntimeError) as error:
             self.coach_view.value = _small(f"The coach cannot help here: {_money_html(str(error))}")
