@@ -18,6 +18,7 @@ import pytest
 from monopoly_lesson.cli import main
 from monopoly_lesson.game.person import plan_steps
 from monopoly_lesson.game.stepper import GameStepperState
+from monopoly_lesson.game.terminal import answer_text
 
 FIELD = ["you", "ega_trading", "always", "heuristic"]
 
@@ -151,16 +152,10 @@ def test_a_whole_game_in_the_terminal_with_the_coach_a_take_back_and_a_trade(cap
 def test_a_building_plan_typed_in_the_terminal(capsys, monkeypatch):
     state = first_plan()
     lots = sorted(state.question.choices)
-    answers = [
-        {True: "y", False: "n"}.get(a, "n" if a is None else str(a))
-        if not isinstance(a, tuple)
-        else f"{a[0]} {a[1]}"
-        for k, a in enumerate(state.answers)
-        if k not in state.auto
-    ]
+    answers = [answer_text(state.question, a) for a in state.answers_given]  # as typed
     typed = ";".join(answers)
     plan = ", ".join(f"{s}x1" for s in lots)
-    _, out, err = play(
+    _, out, _ = play(
         capsys, monkeypatch, f"{lots[0]}x2\n{plan}\n", *TERMINAL, "--seed", "3", "--answers", typed
     )
     said = " ".join(out.split())  # as read: lines wrap at the terminal's width
