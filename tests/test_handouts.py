@@ -519,3 +519,24 @@ def test_the_rules_pages_print_every_dollar(tmp_path, page):
     )
     typst.compile(str(typ), output=str(pdf))
     assert pdf_text(pdf).count("$") == source.read_text().count("\\$") > 0
+
+
+# -- every page: its language and its title ------------------------------------------------
+
+RULES_PAGES = [page.stem for page in tool.rules_pages()]
+INSTRUCTOR_PAGES = [path.stem for path in NOTEBOOKS] + RULES_PAGES + ["index"]
+
+
+@pytest.mark.parametrize("stem", INSTRUCTOR_PAGES)
+def test_each_page_is_in_english_and_titled_with_its_chapter(handouts, stem):
+    """``lang="en"``, and the chapter's title (its first heading) in the browser's tab."""
+    written = (handouts / "html" / f"{stem}.html").read_text()
+    chapter, rules = ROOT / "notebooks" / f"{stem}.ipynb", ROOT / "notebooks" / f"{stem}.md"
+    if chapter.exists():
+        title = tool.title_of(nbformat.read(chapter, as_version=4), stem)
+    elif rules.exists():
+        title = rules.read_text().split("\n", 1)[0].removeprefix("# ")
+    else:
+        title = "Monopoly lesson"
+    assert re.search(r"<html[^>]* lang=[\"']en[\"']", written), 'no lang="en"'
+    assert html.unescape(re.search(r"<title>(.*?)</title>", written, re.DOTALL)[1]) == title

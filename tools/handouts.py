@@ -220,6 +220,7 @@ def html_exporter() -> HTMLExporter:
 def build_html(path: Path, out: Path, edition: str = "instructor") -> Path:
     """One chapter as a self-contained HTML page that loads plotly.js from beside it."""
     notebook = read_chapter(path, "html", edition)
+    notebook.metadata["title"] = title_of(notebook, path.stem)  # the page's <title>
     body, _ = html_exporter().from_notebook_node(notebook)
     # Load plotly.js first, before any AMD loader, and drop scripts from other hosts
     # (require.js and MathJax: the lesson's pages need neither).
@@ -237,7 +238,8 @@ def build_index(pages: list[tuple[str, Path]], out: Path) -> Path:
     )
     index = out / "index.html"
     index.write_text(
-        "<!DOCTYPE html><html><head><meta charset='utf-8'><title>Monopoly lesson</title>"
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+        "<title>Monopoly lesson</title>"
         f"</head><body><h1>Which Monopoly spaces are landed on most?</h1><ol>{items}</ol>"
         "</body></html>",
         encoding="utf-8",
@@ -424,7 +426,7 @@ def build_page(page: Path, root: Path) -> tuple[str, Path, Path]:
         "html",
         format="markdown",
         outputfile=str(html_page),
-        extra_args=["--standalone", f"--metadata=pagetitle:{title}"],
+        extra_args=["--standalone", f"--metadata=pagetitle:{title}", "--metadata=lang:en"],
     )
     return title, html_page, typeset(text, {}, root / "pdf" / f"{page.stem}.pdf")
 
