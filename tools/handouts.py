@@ -31,6 +31,10 @@ made from the student edition: every solution (code to write, written answers) i
 placeholder, and a cell whose solution was taken out shows no output, so that no
 exercise's answer is printed; every other cell keeps its stored output (the figures and
 tables a correct solution gives).
+
+Every HTML page is written to pass axe-core's WCAG 2.0 and 2.1 rules, levels A and AA (see
+:data:`PAGE_CSS`): it is in English (``lang="en"``) and titled with its chapter's title,
+code is coloured at 4.5:1 contrast or more, and links are underlined.
 """
 
 from __future__ import annotations
@@ -113,6 +117,32 @@ HTML_TEMPLATE = """{%- extends 'index.html.j2' -%}
 {%- endif -%}
 {%- endblock input_group %}
 """
+
+
+# -- what every page carries to pass WCAG 2.1 AA (axe-core's rules) ------------------
+
+CODE_COLOURS = {
+    # JupyterLab's light theme where its colour is under 4.5:1 on the code's grey (#f5f5f5)
+    # or the prompts' white: the same hue, a little deeper.
+    "--jp-mirror-editor-number-color": "#007a00",  # was #080 (4.3:1)
+    "--jp-mirror-editor-operator-color": "#9a1fe6",  # was #a2f (4.4:1): `in`, `and`, `=`
+    "--jp-mirror-editor-comment-color": "#3c7676",  # was #408080 (4.2:1)
+    "--jp-mirror-editor-error-color": "#d40000",  # was #f00 (3.7:1)
+    # The prompts (In [1]:, Out[1]:) are those of a cell not being edited: grey, not faded.
+    "--jp-cell-prompt-not-active-font-color": "#737373",  # was #616161 at half opacity (2.2:1)
+    "--jp-cell-prompt-not-active-opacity": "1",
+}
+"""Code's colours on the chapters' pages (CSS variables of JupyterLab's theme)."""
+PAGE_CSS = (
+    "<style>\n:root {\n"
+    + "".join(f"  {name}: {colour};\n" for name, colour in CODE_COLOURS.items())
+    + """}
+/* Links are underlined: told from the text around them by more than their colour. */
+.jp-RenderedHTMLCommon a:link, .jp-RenderedHTMLCommon a:visited { text-decoration: underline; }
+</style>
+"""
+)
+"""The chapters' pages' own style, after nbconvert's (JupyterLab's)."""
 
 
 def chapters(paths: list[str] | None = None) -> list[Path]:
@@ -226,6 +256,7 @@ def build_html(path: Path, out: Path, edition: str = "instructor") -> Path:
     # (require.js and MathJax: the lesson's pages need neither).
     body = re.sub(r'<script[^>]+src="https?://[^"]*"[^>]*>\s*</script>', "", body)
     body = body.replace("<head>", '<head>\n<script src="plotly.min.js"></script>', 1)
+    body = body.replace("</head>", f"{PAGE_CSS}</head>", 1)
     target = out / f"{path.stem}.html"
     target.write_text(body, encoding="utf-8")
     return target
