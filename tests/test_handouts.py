@@ -2,7 +2,9 @@
 
 The same build as ``make handouts`` (pandoc + Typst for PDF, nbconvert for HTML), into a
 temporary folder; then every PDF is read back with pypdf (no system package needed) and every
-page is opened in headless Chromium, served from 127.0.0.1 (skipped without Chromium).
+page is opened in headless Chromium, served from 127.0.0.1 (skipped without Chromium), and
+checked with axe-core's WCAG 2.0 and 2.1 rules, levels A and AA, at a laptop's width and a
+phone's (skipped without axe-core, which is fetched from the npm registry once).
 Quarto's cell options must be honoured as the book honours them: ``#| echo: false`` code is
 shown nowhere, ``#| code-fold: true`` code is a collapsed ``<details>`` block in HTML and a
 one-line note in the PDF, and no ``#|`` line or solution marker is ever shown.
@@ -25,6 +27,7 @@ import nbformat
 import pandas as pd
 import pypdf
 import pytest
+from axe import axe_violations, violations_words
 
 from monopoly_lesson import take_turn
 from monopoly_lesson.widgets import STATIC_NOTE, TurnStepper
@@ -519,3 +522,115 @@ def test_the_rules_pages_print_every_dollar(tmp_path, page):
     )
     typst.compile(str(typ), output=str(pdf))
     assert pdf_text(pdf).count("$") == source.read_text().count("\\$") > 0
+
+
+# -- every page: its language and its title ------------------------------------------------
+
+RULES_PAGES = [page.stem for page in tool.rules_pages()]
+INSTRUCTOR_PAGES = [path.stem for path in NOTEBOOKS] + RULES_PAGES + ["index"]
+
+
+@pytest.mark.parametrize("stem", INSTRUCTOR_PAGES)
+def test_each_page_is_in_english_and_titled_with_its_chapter(handouts, stem):
+    """``lang="en"``, and the chapter's title (its first heading) in the browser's tab."""
+    written = (handouts / "html" / f"{stem}.html").read_text()
+    chapter, rules = ROOT / "notebooks" / f"{stem}.ipynb", ROOT / "notebooks" / f"{stem}.md"
+    if chapter.exists():
+        title = tool.title_of(nbformat.read(chapter, as_version=4), stem)
+    elif rules.exists():
+        title = rules.read_text().split("\n", 1)[0].removeprefix("# ")
+    else:
+        title = "Monopoly lesson"
+    assert re.search(r"<html[^>]* lang=[\"']en[\"']", written), 'no lang="en"'
+    assert html.unescape(re.search(r"<title>(.*?)</title>", written, re.DOTALL)[1]) == title
+
+
+# -- accessibility: axe-core's WCAG 2.0/2.1 A and AA rules on every page ------------------
+
+VIEWPORTS = {"wide": {"width": 1280, "height": 800}, "narrow": {"width": 320, "height": 640}}
+"""The sizes every page is checked at: a laptop's, and WCAG's reflow width (a phone's), where
+long lines of code scroll."""
+STUDENT_PAGES = list(STUDENT) + RULES_PAGES + ["index"]
+DRAWN = """() => [...document.querySelectorAll('.monopoly-figure')]
+    .every(figure => figure.querySelector('svg.main-svg'))"""
+"""True once every figure on a page is drawn."""
+OPEN_FOLDS = """() => Promise.all([...document.querySelectorAll('details:not([open])')].map(
+    fold => new Promise(seen => {
+        fold.addEventListener('toggle', seen, {once: true});
+        fold.open = true;
+    })))"""
+"""Open every folded block of code, once the page has seen it open (its code may scroll)."""
+
+
+def page_violations(browser, page_file: Path) -> dict[str, list[dict]]:
+    """axe's WCAG 2.1 AA violations on a written page, opened from its file, at each of
+    ``VIEWPORTS``, its figures drawn and its folded code open."""
+    page = browser.new_page(viewport=VIEWPORTS["wide"])
+    found = {}
+    try:
+        page.goto(page_file.as_uri(), wait_until="load")
+        page.wait_for_function(DRAWN)
+        page.evaluate(OPEN_FOLDS)
+        for name, size in VIEWPORTS.items():
+            page.set_viewport_size(size)
+            page.evaluate("() => new Promise(drawn => requestAnimationFrame(() => drawn()))")
+            found[name] = axe_violations(page)
+    finally:
+        page.close()
+    return found
+
+
+def assert_no_violations(page_file: Path, found: dict[str, list[dict]]) -> None:
+    said = [f"{size}: {violations_words(v)}" for size, v in found.items() if v]
+    assert not said, f"{page_file.name} fails WCAG 2.1 AA:\n" + "\n".join(said)
+
+
+@pytest.mark.parametrize("stem", INSTRUCTOR_PAGES)
+def test_the_instructors_pages_pass_wcag_aa(handouts, browser, stem):
+    """Every page ``make handouts`` writes for the instructor passes axe-core's WCAG 2.0 and
+    2.1 rules, levels A and AA (contrast, links, keyboard access, language, title, ...)."""
+    page_file = handouts / "html" / f"{stem}.html"
+    assert_no_violations(page_file, page_violations(browser, page_file))
+
+
+@pytest.mark.parametrize("stem", STUDENT_PAGES)
+def test_the_students_pages_pass_wcag_aa(student_handouts, browser, stem):
+    """The student's too, with their placeholders where the solutions were."""
+    page_file = student_handouts / "html" / f"{stem}.html"
+    assert_no_violations(page_file, page_violations(browser, page_file))
+
+
+TOKENS = r"""() => {
+    const names = new Set();
+    for (const sheet of document.styleSheets)
+        for (const rule of sheet.cssRules)
+            for (const [, name] of (rule.selectorText || '').matchAll(/^\.highlight \.(\w+)$/g))
+                names.add(name);
+    const code = document.querySelector('.jp-InputArea-editor .highlight pre');
+    code.replaceChildren(...[...names].map(name => {
+        const token = document.createElement('span');
+        token.className = name;
+        token.textContent = `${name}\n`;  // one a line: none scrolls out of sight
+        return token;
+    }));
+    return [...names];
+}"""
+"""Fill a page's code cell with a token of each class the page's style colours."""
+
+
+def test_every_colour_code_can_take_passes_contrast(tmp_path, browser):
+    """Not only the tokens the lesson's code has today: a token of every class of the page's
+    syntax highlighting (Pygments'), and both prompts, at 4.5:1 or more."""
+    result = nbformat.v4.new_output("execute_result", {"text/plain": "2"}, execution_count=1)
+    cell = nbformat.v4.new_code_cell("1 + 1", execution_count=1, outputs=[result])
+    path = tmp_path / "code.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[cell]), path)
+    page = browser.new_page()
+    try:
+        page.goto(tool.build_html(path, tmp_path).as_uri(), wait_until="load")
+        classes = page.evaluate(TOKENS)
+        violations = axe_violations(page)
+    finally:
+        page.close()
+    assert len(classes) > 30 and {"c1", "mi", "ow"} <= set(classes), classes  # Pygments'
+    assert not violations, violations_words(violations, nodes=10)

@@ -31,6 +31,11 @@ made from the student edition: every solution (code to write, written answers) i
 placeholder, and a cell whose solution was taken out shows no output, so that no
 exercise's answer is printed; every other cell keeps its stored output (the figures and
 tables a correct solution gives).
+
+Every HTML page is written to pass axe-core's WCAG 2.0 and 2.1 rules, levels A and AA (see
+:data:`PAGE_CSS` and :data:`SCROLLING`): it is in English (``lang="en"``) and titled with its
+chapter's title, code is coloured at 4.5:1 contrast or more, links are underlined, and a
+region that scrolls is reached with the keyboard.
 """
 
 from __future__ import annotations
@@ -113,6 +118,88 @@ HTML_TEMPLATE = """{%- extends 'index.html.j2' -%}
 {%- endif -%}
 {%- endblock input_group %}
 """
+
+
+# -- what every page carries to pass WCAG 2.1 AA (axe-core's rules) ------------------
+
+CODE_COLOURS = {
+    # JupyterLab's light theme where its colour is under 4.5:1 on the code's grey (#f5f5f5)
+    # or the prompts' white: the same hue, a little deeper.
+    "--jp-mirror-editor-number-color": "#007a00",  # was #080 (4.3:1)
+    "--jp-mirror-editor-operator-color": "#9a1fe6",  # was #a2f (4.4:1): `in`, `and`, `=`
+    "--jp-mirror-editor-comment-color": "#3c7676",  # was #408080 (4.2:1)
+    "--jp-mirror-editor-error-color": "#d40000",  # was #f00 (3.7:1)
+    # The prompts (In [1]:, Out[1]:) are those of a cell not being edited: grey, not faded.
+    "--jp-cell-prompt-not-active-font-color": "#737373",  # was #616161 at half opacity (2.2:1)
+    "--jp-cell-prompt-not-active-opacity": "1",
+}
+"""Code's colours on the chapters' pages (CSS variables of JupyterLab's theme)."""
+PAGE_CSS = (
+    "<style>\n:root {\n"
+    + "".join(f"  {name}: {colour};\n" for name, colour in CODE_COLOURS.items())
+    + """}
+/* Links are underlined: told from the text around them by more than their colour. */
+.jp-RenderedHTMLCommon a:link, .jp-RenderedHTMLCommon a:visited { text-decoration: underline; }
+/* On a narrow screen a long line of code scrolls, rather than being cut off, and a long
+   name in the prose breaks, rather than making the paragraph scroll. */
+.jp-InputArea-editor { overflow-x: auto; }
+.jp-RenderedMarkdown code { overflow-wrap: anywhere; }
+</style>
+"""
+)
+"""The chapters' pages' own style, after nbconvert's (JupyterLab's)."""
+SCROLLING = """<style>
+[data-scrolls]:focus-visible { outline: 2px solid #1565c0; outline-offset: 1px; }
+</style>
+<script>
+// A region that scrolls (a wide table or output, a widget's log, a long line of code on a
+// narrow screen) is reached with the keyboard: while it scrolls, it is in the tab order,
+// named (a table by its caption or the heading above it), so that the arrow keys scroll it.
+(() => {
+  const KINDS = [["[class$='-log']", "Log"], [".jp-InputArea-editor", "Code"],
+    [".jp-OutputArea-output, .jp-OutputArea-output *", "Output"], ["pre", "Code"]];
+  const free = (overflow) => overflow === "auto" || overflow === "scroll";
+  const scrolls = (element) => {
+    const across = element.scrollWidth > element.clientWidth;
+    const down = element.scrollHeight > element.clientHeight;
+    if (!across && !down) return false;
+    const style = getComputedStyle(element);
+    return (across && free(style.overflowX)) || (down && free(style.overflowY));
+  };
+  const heading = (element) => [...document.querySelectorAll("h1, h2, h3, h4, h5, h6")]
+    .filter((h) => h.compareDocumentPosition(element) & Node.DOCUMENT_POSITION_FOLLOWING)
+    .map((h) => h.innerText.trim()).pop();
+  const name = (element) => element.tagName === "TABLE"
+    ? element.caption?.innerText.trim() || heading(element) || "Table"
+    : KINDS.find(([selector]) => element.matches(selector))?.[1] || "Text";
+  const mark = () => {
+    for (const element of document.body.querySelectorAll("div, pre, table")) {
+      const added = element.dataset.scrolls;
+      if (added === undefined && scrolls(element) && !element.hasAttribute("tabindex")) {
+        const adding = ["tabindex"];
+        element.tabIndex = 0;
+        if (element.tagName !== "TABLE" && !element.hasAttribute("role")) {
+          element.setAttribute("role", "region");
+          adding.push("role");
+        }
+        if (!element.hasAttribute("aria-label") && !element.hasAttribute("aria-labelledby")) {
+          element.setAttribute("aria-label", name(element));
+          adding.push("aria-label");
+        }
+        element.dataset.scrolls = adding.join(" ");
+      } else if (added !== undefined && !scrolls(element)) {
+        added.split(" ").forEach((attribute) => element.removeAttribute(attribute));
+        delete element.dataset.scrolls;
+      }
+    }
+  };
+  addEventListener("load", mark);
+  addEventListener("resize", mark);
+  document.addEventListener("toggle", mark, true);  // a folded block of code opened
+})();
+</script>
+"""
+"""Every page's keyboard access to what scrolls (see the script's comment)."""
 
 
 def chapters(paths: list[str] | None = None) -> list[Path]:
@@ -220,11 +307,13 @@ def html_exporter() -> HTMLExporter:
 def build_html(path: Path, out: Path, edition: str = "instructor") -> Path:
     """One chapter as a self-contained HTML page that loads plotly.js from beside it."""
     notebook = read_chapter(path, "html", edition)
+    notebook.metadata["title"] = title_of(notebook, path.stem)  # the page's <title>
     body, _ = html_exporter().from_notebook_node(notebook)
     # Load plotly.js first, before any AMD loader, and drop scripts from other hosts
     # (require.js and MathJax: the lesson's pages need neither).
     body = re.sub(r'<script[^>]+src="https?://[^"]*"[^>]*>\s*</script>', "", body)
     body = body.replace("<head>", '<head>\n<script src="plotly.min.js"></script>', 1)
+    body = body.replace("</head>", f"{PAGE_CSS}{SCROLLING}</head>", 1)
     target = out / f"{path.stem}.html"
     target.write_text(body, encoding="utf-8")
     return target
@@ -237,7 +326,8 @@ def build_index(pages: list[tuple[str, Path]], out: Path) -> Path:
     )
     index = out / "index.html"
     index.write_text(
-        "<!DOCTYPE html><html><head><meta charset='utf-8'><title>Monopoly lesson</title>"
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+        "<title>Monopoly lesson</title>"
         f"</head><body><h1>Which Monopoly spaces are landed on most?</h1><ol>{items}</ol>"
         "</body></html>",
         encoding="utf-8",
@@ -424,7 +514,12 @@ def build_page(page: Path, root: Path) -> tuple[str, Path, Path]:
         "html",
         format="markdown",
         outputfile=str(html_page),
-        extra_args=["--standalone", f"--metadata=pagetitle:{title}"],
+        extra_args=[
+            "--standalone",
+            f"--metadata=pagetitle:{title}",
+            "--metadata=lang:en",
+            f"--variable=header-includes:{SCROLLING}",  # its wide tables scroll
+        ],
     )
     return title, html_page, typeset(text, {}, root / "pdf" / f"{page.stem}.pdf")
 
