@@ -24,6 +24,9 @@ __all__ = ["REOPENED_NOTE", "STATIC_NOTE", "TurnStepper"]
 STATIC_NOTE = "Run this notebook in JupyterLab to step turns with the buttons."
 """What a static copy of the widget (HTML, Markdown, print) says in place of the buttons."""
 
+LOG_LABEL = "The log, newest lines last"
+"""The name a screen reader gives a live widget's log (a region the Tab key reaches)."""
+
 REOPENED_NOTE = "This is the stepper as it was saved: run the cell to step turns."
 """What the widget says when no kernel is behind it (a reopened notebook, a restarted kernel)."""
 
@@ -56,11 +59,25 @@ _LOG_TEXT = (
 )
 
 
-def log_html(lines: Sequence[str], prefix: str, width: int = 390, height: int = 260) -> str:
-    """A widget's log: its lines in a box that keeps the newest in sight."""
+def log_html(
+    lines: Sequence[str],
+    prefix: str,
+    width: int = 390,
+    height: int = 260,
+    label: str | None = None,
+) -> str:
+    """A widget's log: its lines in a box that keeps the newest in sight. With ``label`` (a
+    live widget's), the box is a region of that name which the Tab key reaches, so that the
+    arrow keys scroll it."""
     text = html.escape("\n".join(lines) or "(no turns yet)")
     box = _LOG_BOX.format(width=width, height=height)
-    return f'<div class="{prefix}-log" style="{box}"><pre style="{_LOG_TEXT}">{text}</pre></div>'
+    named = ""
+    if label is not None:
+        named = f' role="region" aria-label="{html.escape(label)}" tabindex="0"'
+    return (
+        f'<div class="{prefix}-log" style="{box}"{named}><pre style="{_LOG_TEXT}">{text}</pre>'
+        "</div>"
+    )
 
 
 def static_html(prefix: str, status: str, board: str, side: str) -> str:
@@ -228,7 +245,10 @@ class TurnStepper(widgets.VBox):
         self.status_view.value = f'<span class="turn-stepper-status">{status}</span>'
         self.board_view.value = board_html(**self._board(), css_class="turn-stepper-board")
         self.chart_view.value = _chart_html(state.tallies)
-        self.log_view.value = log_html(state.lines[-200:], "turn-stepper")
+        self.log_view.value = self._log_html(label=LOG_LABEL)
+
+    def _log_html(self, label: str | None = None) -> str:
+        return log_html(self.state.lines[-200:], "turn-stepper", label=label)
 
     def _board(self) -> dict:
         """What the board shows: tallies, tokens, and who is in jail in the centre."""
@@ -252,7 +272,7 @@ class TurnStepper(widgets.VBox):
             alt="Tallies per space, 1 to 40",
             css_class="turn-stepper-chart",
         )
-        side = chart + self.log_view.value
+        side = chart + self._log_html()
         return static_html("turn-stepper", self.status_view.value, board, side)
 
     def snapshot_svg(self) -> str:

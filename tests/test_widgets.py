@@ -11,7 +11,7 @@ import pytest
 
 from monopoly_lesson import take_turn
 from monopoly_lesson.stepper import StepperState
-from monopoly_lesson.widgets import REOPENED_NOTE, STATIC_NOTE, TurnStepper
+from monopoly_lesson.widgets import LOG_LABEL, REOPENED_NOTE, STATIC_NOTE, TurnStepper
 
 
 def buttons(stepper):
@@ -72,8 +72,17 @@ def test_the_drawing_follows_the_state():
 def test_the_log_scrolls_from_its_bottom_so_the_newest_lines_show():
     stepper = TurnStepper(take_turn, seed=1)
     stepper.step(30)
-    box = re.search(r'<div class="turn-stepper-log" style="([^"]*)"><pre', stepper.log_view.value)
+    log = stepper.log_view.value
+    box = re.search(r'<div class="turn-stepper-log" style="([^"]*)"[^>]*><pre', log)
     assert "overflow:auto" in box[1] and "flex-direction:column-reverse" in box[1]
+
+
+def test_the_log_is_a_named_region_that_the_keyboard_reaches_and_scrolls():
+    stepper = TurnStepper(take_turn, seed=1)
+    stepper.step(30)
+    named = f'role="region" aria-label="{LOG_LABEL}" tabindex="0"'
+    assert named in stepper.log_view.value
+    assert "tabindex" not in stepper.snapshot_html()  # a stored snapshot: as it was stored
 
 
 def test_a_note_shows_only_when_no_kernel_is_behind_the_widget():

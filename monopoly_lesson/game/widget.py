@@ -32,7 +32,7 @@ from ..board_view import SpaceExtras, board_html, board_svg, svg_picture
 from ..checks import at_the_call, check_seed
 from ..plots import SHORT_TITLES, STREET_GROUPS
 from ..starter import space_name
-from ..widgets import STATIC_NOTE, log_html, reopened_html, static_html, widget_button
+from ..widgets import LOG_LABEL, STATIC_NOTE, log_html, reopened_html, static_html, widget_button
 from .deed import deed, trade_effect
 from .person import Question, buildings_words, group_lots
 from .state import HOTEL, PRICE, ReadableGame
@@ -693,8 +693,11 @@ class GameStepper(widgets.VBox):
         self._draw_answers_controls()
         self.board_view.value = board_html(**self._board(), css_class="game-stepper-board")
         self.players_view.value = self._players_html()
-        self.log_view.value = log_html(state.lines[-300:], PREFIX, width=SIDE_WIDTH, height=220)
+        self.log_view.value = self._log_html(label=LOG_LABEL)
         self._draw_deed()
+
+    def _log_html(self, label: str | None = None) -> str:
+        return log_html(self.state.lines[-300:], PREFIX, width=SIDE_WIDTH, height=220, label=label)
 
     def _status_html(self) -> str:
         """The status line, and under it why an answer was refused, or what a save, load or
@@ -794,7 +797,7 @@ class GameStepper(widgets.VBox):
     def snapshot_html(self) -> str:
         """A static picture of the widget: status, the open question and its choices,
         players, log, the board as a picture, and how to use it."""
-        side = self.players_view.value + self.log_view.value
+        side = self.players_view.value + self._log_html()
         status = self.status_view.value + self._question_html(self.state.question, choices=True)
         board = svg_picture(
             self.snapshot_svg(), alt=_board_words(self.state.tokens()), css_class="monopoly-board"
