@@ -697,9 +697,9 @@ def answer_by_clicks(page, decision: str, done: collections.Counter) -> str:
             return "Stay"
         return "Pay $50" if game_button(page, "Pay $50").count() else "Use the card"
     if decision == "build":
-        return "Build" if done["build"] < 3 else "Done"
+        return "Build" if done["build"] < 3 else "Stop building"
     if decision == "lift":
-        return "Done"
+        return "Stop lifting"
     if decision == "build_plan":
         if done["build_plan"]:
             return "No building"
@@ -707,7 +707,7 @@ def answer_by_clicks(page, decision: str, done: collections.Counter) -> str:
         page.wait_for_timeout(300)  # the boxes filled in by the kernel
         return "Build"
     if decision == "lift_plan":
-        return "None"
+        return "Lift none"
     if decision == "raise_cash":
         return "Sell or mortgage"
     if decision == "accept_trade":
@@ -742,7 +742,7 @@ def given_answer(page, decision: str, label: str) -> object:
     type's name)."""
     if decision == "propose_trade" and label != "No trade":
         return "Trade"
-    if label in ("No building", "None"):
+    if label in ("No building", "Lift none"):
         return None  # an empty plan: the game's first question answered None
     if decision == "build_plan":
         return PLAN
@@ -756,7 +756,7 @@ def given_answer(page, decision: str, label: str) -> object:
         if label == "Sell or mortgage":
             return ("sell" if chosen.startswith("Sell") else "mortgage", space)
         return space
-    return {"No bid": 0, "Done": None, "No trade": None}.get(
+    return {"No bid": 0, "Stop building": None, "Stop lifting": None, "No trade": None}.get(
         label, label in ("Buy", "Accept", "Pay $50", "Use the card")
     )
 
@@ -921,7 +921,7 @@ def test_every_bid_taken_is_the_one_typed(page, lab, record_property):
             label, value = {
                 "buy": ("Do not buy", False),
                 "build_plan": ("No building", None),
-                "lift_plan": ("None", None),
+                "lift_plan": ("Lift none", None),
             }.get(decision, ("Stay", False))
             game_button(page, label).click()
             given.append(value)

@@ -280,7 +280,7 @@ def by_defaults(stepper: GameStepper, stop) -> GameStepper:
         ("buy", ("Buy", "Do not buy")),
         ("bid", ("No bid",)),
         ("leave_jail", ("Pay $50 or Use the card", "Stay")),
-        ("build", ("Build", "Done")),
+        ("build", ("Build", "Stop building")),
         ("build_plan", ("Build", "No building")),
         ("propose_trade", ("No trade",)),  # Propose: in the form, folded till opened
         ("accept_trade", ("Accept", "Refuse")),
@@ -755,3 +755,29 @@ def test_the_widget_loads_the_coach_and_its_compiled_engine_only_when_asked():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.split() == ["False", "False"], done.stderr
+
+
+# -- a person at the keyboard, or with a screen reader --------------------------------
+
+
+def parts(box) -> list:
+    """``box`` and every widget in it, to the last leaf."""
+    return [box, *(part for child in getattr(box, "children", ()) for part in parts(child))]
+
+
+BOXES = (widgets.Dropdown, widgets.SelectMultiple, widgets.IntText, widgets.BoundedIntText)
+
+
+@pytest.mark.parametrize(
+    "decision",
+    ["bid", "build", "raise_cash", "build_plan", "lift_plan", "propose_trade"],
+)
+def test_every_box_and_list_of_a_question_is_labelled_and_every_button_named(decision):
+    """A screen reader names a box or a list by its label (an ipywidgets description), and a
+    button by its words, which say what it does."""
+    stepper = first_question(decision)
+    controls = parts(stepper.controls)
+    boxes = [part for part in controls if isinstance(part, BOXES)]
+    assert boxes and all(box.description.strip() for box in boxes)
+    named = [part.description for part in controls if isinstance(part, widgets.Button)]
+    assert named and all(named) and not {"None", "Done"} & set(named)

@@ -51,6 +51,10 @@ PREFIX = "game-stepper"  # the CSS classes of the widget and its parts
 SEED_BOX_LIMIT = 2**31  # the seed box holds seeds from 0 to 2**31 - 1
 CHOOSE = {"build": "Build", "lift": "Lift", "raise_cash": "Sell or mortgage"}
 """The chooser's button for each decision answered by picking a space."""
+CHOOSER_LABEL = {"build": "Build on:", "lift": "Lift:", "raise_cash": "Raise cash:"}
+"""The chooser's label for each of those decisions (what a screen reader names it)."""
+STOP = {"build": "Stop building", "lift": "Stop lifting"}
+"""The button that answers None, for the decisions that allow it."""
 HEADINGS = {
     "buy": "buy?",
     "bid": "your bid?",
@@ -92,19 +96,17 @@ _PLAYERS_HEAD = (
 )
 _GROUP_COLOUR = {space: colour for colour, spaces in STREET_GROUPS.values() for space in spaces}
 _AMOUNT = re.compile(r"\$(-?\d[\d,]*)")
-_TRADE_LABELS = (
-    '<small style="display:flex"><span style="width:184px">You give:</span>'
-    "<span>You get:</span></small>"
-)
 _SMALL = "font-size:12px;line-height:1.35"  # the deed, a swap's effect, the coach, the help
 # Long labels (a completion swap's words) wrap inside their button; the board's drawing
 # takes the width of its place (its height follows); the question and the words beside it
-# are set as text, not at a control's height per line.
+# are set as text, not at a control's height per line; a list's label stands above it.
 _STYLE = (
     f"<style>.{PREFIX} .{PREFIX}-swap{{white-space:normal;height:auto;text-align:left;"
     f"line-height:1.3;padding:2px 8px}} .{PREFIX} .{PREFIX}-board svg{{width:100%;"
     f"height:auto}} .{PREFIX} .{PREFIX}-question{{line-height:1.4}} .{PREFIX} "
-    f".{PREFIX}-small{{{_SMALL}}}</style>"
+    f".{PREFIX}-small{{{_SMALL}}} .{PREFIX} .{PREFIX}-above{{flex-direction:column;"
+    f"align-items:stretch;height:auto}} .{PREFIX} .{PREFIX}-above .widget-label{{width:auto;"
+    f"text-align:left;font-size:12px;line-height:1.4;height:auto}}</style>"
 )
 
 
@@ -529,7 +531,12 @@ class GameStepper(widgets.VBox):
     def _choice_controls(self, question: Question) -> widgets.HBox:
         """A chooser of the legal choices in words, its button, and Done (None) if allowed."""
         options = [(question.describe(c), c) for c in question.choices if c is not None]
-        chooser = widgets.Dropdown(options=options, layout={"width": "300px"})
+        chooser = widgets.Dropdown(
+            options=options,
+            description=CHOOSER_LABEL[question.decision],
+            style={"description_width": "initial"},
+            layout={"width": "390px"},
+        )
         chooser.add_class(f"{PREFIX}-chooser")
         chooser.index = 0  # the first choice shown, never a blank one
         self.chooser = chooser
@@ -538,7 +545,7 @@ class GameStepper(widgets.VBox):
         )
         parts = [chooser, self.choose_button]
         if None in question.choices:
-            self.done_button = self._button(question, "done", "Done", lambda: None)
+            self.done_button = self._button(question, "done", STOP[question.decision], lambda: None)
             parts.append(self.done_button)
         return widgets.HBox(parts, layout=widgets.Layout(flex_flow="row wrap"))
 
@@ -580,16 +587,18 @@ class GameStepper(widgets.VBox):
         return widgets.VBox([*rows, widgets.HBox(buttons)])
 
     def _lift_plan_controls(self, question: Question) -> widgets.VBox:
-        """The mortgages that may be lifted, to pick any of; Lift, and None."""
+        """The mortgages that may be lifted, to pick any of; Lift, and Lift none."""
         select = widgets.SelectMultiple(
             options=[(question.describe(s), s) for s in question.choices],
             rows=min(len(question.choices), 5),
+            description="Lift:",
+            style={"description_width": "initial"},
             layout={"width": "320px"},
         )
         select.add_class(f"{PREFIX}-lift-select")
         self.lift_select = select
         self.plan_button = self._button(question, "lift-plan", "Lift", lambda: tuple(select.value))
-        self.no_plan_button = self._button(question, "no-plan", "None", lambda: ())
+        self.no_plan_button = self._button(question, "no-plan", "Lift none", lambda: ())
         return widgets.VBox([select, widgets.HBox([self.plan_button, self.no_plan_button])])
 
     def _trade_controls(self, question: Question) -> widgets.VBox:
@@ -621,8 +630,11 @@ class GameStepper(widgets.VBox):
 
     def _trade_form(self, question: Question) -> widgets.VBox:
         """A trade of your own: the partner, the cash you pay or they pay, the lots you give
-        and get."""
+        and get (each list labelled above it)."""
         partner, give, take = _trade_sides(question)
+        for side, label in ((give, "You give:"), (take, "You get:")):
+            side.description = label
+            side.add_class(f"{PREFIX}-above")
         cash, paid = (
             widgets.IntText(
                 value=0, description=label, continuous_update=True, layout={"width": "165px"}
@@ -650,7 +662,6 @@ class GameStepper(widgets.VBox):
             [
                 partner,
                 widgets.HBox([cash, paid]),
-                widgets.HTML(_TRADE_LABELS),
                 widgets.HBox([give, take]),
                 self.propose_button,
             ]
