@@ -781,3 +781,60 @@ def test_every_box_and_list_of_a_question_is_labelled_and_every_button_named(dec
     assert boxes and all(box.description.strip() for box in boxes)
     named = [part.description for part in controls if isinstance(part, widgets.Button)]
     assert named and all(named) and not {"None", "Done"} & set(named)
+
+
+def page_click(button: widgets.Button) -> None:
+    """A click as the page sends it (a mouse's, or Enter or Space on the focused button)."""
+    button._handle_custom_msg({"event": "click"}, [])
+
+
+def test_a_persons_click_leaves_the_focus_where_they_go_on():
+    """A question opened: its first answer; none open: the stepping button used; the game
+    over: New game; a button still there (Coach, a refused bid's): where it was."""
+    stepper = GameStepper(["you", "always"], seed=2, max_rounds=15)
+    while stepper.state.question is None:
+        page_click(stepper.one_round)
+    assert stepper.focused is stepper.yes_button  # "Buy", the first answer to a buy
+    stepper.focused = None
+    page_click(stepper.coach_button)
+    assert stepper.focused is None  # the coach's table shows; the focus stays on Coach
+    closed = refused = 0
+    while not stepper.state.over:
+        question = stepper.state.question
+        if question is None:
+            page_click(stepper.one_round)
+            continue
+        if question.decision == "bid" and not refused:  # more than the cash: refused
+            stepper.bid_box.value = question.choices[-1] + 1
+            page_click(stepper.bid_button)
+            assert stepper.refused and stepper.focused is None
+            stepper.bid_box.value, refused = question.default, refused + 1
+        page_click(_buttons(stepper.controls)[0])
+        if stepper.state.question is not None:
+            assert stepper.focused is _buttons(stepper.controls)[0]
+        else:
+            closed += 1
+            stepped = stepper.new_game if stepper.state.over else stepper.one_round
+            assert stepper.focused is stepped
+        stepper.focused = None
+    assert closed > 1 and refused
+
+
+def test_a_new_questions_first_answer_takes_the_focus_once_released(monkeypatch):
+    sent = []
+    monkeypatch.setattr(widgets.Button, "focus", lambda button: sent.append(button))
+
+    async def play() -> None:
+        stepper = GameStepper(FIELD, seed=DEFAULTS_SEED, trading=True)
+        page_click(stepper.to_end)
+        first = stepper.bid_button  # "Bid $N", the first answer to the first question
+        assert stepper.focused is first and first.disabled
+        assert sent == []  # a greyed button cannot take the focus
+        await asyncio.sleep(SETTLE_SECONDS + 0.2)
+        assert sent == [first] and not first.disabled
+        stepper.state.answer(stepper.state.question.default)  # code, not a person: no focus
+        stepper.redraw()
+        await asyncio.sleep(SETTLE_SECONDS + 0.2)
+        assert sent == [first]
+
+    asyncio.run(play())

@@ -11,6 +11,11 @@ for: a second click on an answered question's button (a double-click's) does not
 a new question's buttons take clicks only after :data:`SETTLE_SECONDS`, longer than a
 double-click. A typed amount reaches the game as it is typed, before any click can.
 
+A person's click (a mouse's, or Enter or Space on a button) leaves the keyboard's focus
+where they can go on: on a new question's first answer once it takes clicks, and on the
+stepping button they used when no question is open, so that a person at the keyboard never
+has to find the widget again.
+
 Beside the question: the lot's deed or the trade's effect (:mod:`~monopoly_lesson.game.deed`,
 as the terminal shows them), and on request the coach's estimates
 (:mod:`~monopoly_lesson.game.coach`). "Take back" takes back the last answer
@@ -144,6 +149,10 @@ class GameStepper(widgets.VBox):
             )
         self.refused: str | None = None
         """Why the last answer given in the widget was refused (shown in the status line)."""
+        self.focused: widgets.Button | None = None
+        """The button the keyboard's focus was last moved to, after a person's click."""
+        self._focus_when_released: widgets.Button | None = None  # a new question's, greyed
+        self._question_before: Question | None = None  # open when the last click came
         self.said: str | None = None
         """What the last save, load or going back said (shown in the status line)."""
         stepping = self._stepping_controls(seed)
@@ -192,20 +201,27 @@ class GameStepper(widgets.VBox):
 
     def _stepping_controls(self, seed: int) -> widgets.HBox:
         """One turn, One round, To the end, Take back, Coach, New game and the seed box."""
-        self.one_turn = widget_button(PREFIX, "One turn", "Play the next player's turn", "play")
-        self.one_round = widget_button(
-            PREFIX, "One round", "Play the rest of this round", "forward"
+        self.one_turn = self._watched(
+            widget_button(PREFIX, "One turn", "Play the next player's turn", "play")
         )
-        self.to_end = widget_button(
-            PREFIX, "To the end", "Play until the game is over", "fast-forward"
+        self.one_round = self._watched(
+            widget_button(PREFIX, "One round", "Play the rest of this round", "forward")
         )
-        self.coach_button = widget_button(
-            PREFIX,
-            "Coach",
-            "Your chance of winning with each choice, each played on to the end many times",
-            "lightbulb-o",
+        self.to_end = self._watched(
+            widget_button(PREFIX, "To the end", "Play until the game is over", "fast-forward")
         )
-        self.new_game = widget_button(PREFIX, "New game", "Start again with the seed below", "undo")
+        self._stepped_with = self.to_end  # the stepping button a person used last
+        self.coach_button = self._watched(
+            widget_button(
+                PREFIX,
+                "Coach",
+                "Your chance of winning with each choice, each played on to the end many times",
+                "lightbulb-o",
+            )
+        )
+        self.new_game = self._watched(
+            widget_button(PREFIX, "New game", "Start again with the seed below", "undo")
+        )
         self.seed_box = widgets.BoundedIntText(
             value=seed,
             min=0,
@@ -267,7 +283,9 @@ class GameStepper(widgets.VBox):
         game, answered = self.state.game, bool(self.state.given)
         if self.take_back is not None and self._take_back_for == (game, answered):
             return
-        button = widget_button(PREFIX, "Take back", "Take back your last answer", "step-backward")
+        button = self._watched(
+            widget_button(PREFIX, "Take back", "Take back your last answer", "step-backward")
+        )
         button.layout.width = "auto"
         button.disabled = not answered
         button.on_click(lambda _: self._take_back_from(game, button))
@@ -381,7 +399,7 @@ class GameStepper(widgets.VBox):
         return [self.more_button, self.more_panel]
 
     def _panel_button(self, label: str, tooltip: str, action: Callable[[], None]) -> widgets.Button:
-        button = widget_button(PREFIX, label, tooltip, "")
+        button = self._watched(widget_button(PREFIX, label, tooltip, ""))
         button.layout.width = "auto"
         button.on_click(lambda _: action())
         return button
@@ -396,6 +414,48 @@ class GameStepper(widgets.VBox):
         seat = self.state.people[0] if self.state.people else None
         words = deed(self.state.game.state, self.lot_box.value, seat)
         self.deed_view.value = _small(_money_html(words))
+
+    # -- the keyboard's focus ------------------------------------------------------------
+
+    def _watched(self, button: widgets.Button) -> widgets.Button:
+        """``button``, whose clicks from the page (a person's, not code's ``click()``) are
+        followed by :meth:`_after_click`. Call it before the button's own ``on_click``."""
+        button.on_click(lambda _: setattr(self, "_question_before", self.state.question))
+        button.on_msg(
+            lambda _widget, content, _buffers: (
+                self._after_click(button) if content.get("event") == "click" else None
+            )
+        )
+        return button
+
+    def _after_click(self, clicked: widgets.Button) -> None:
+        """Where a person's click on ``clicked`` leaves the keyboard's focus: on a question
+        it opened (a step's, a take back's, an answer's next), at its first answer; where it
+        was, if ``clicked`` is still there to use; else on the stepping button used last
+        (New game once the game is over)."""
+        if clicked in (self.one_turn, self.one_round, self.to_end):
+            self._stepped_with = clicked
+        question, answers = self.state.question, _buttons_in(self.controls)
+        if question is not None and question is not self._question_before and answers:
+            self._focus(answers[0])
+        elif clicked.comm is None or clicked.disabled or not _in_sight(self, clicked):
+            if question is not None and answers:
+                self._focus(answers[0])
+            else:
+                self._focus(self.new_game if self.state.over else self._stepped_with)
+
+    def _focus(self, button: widgets.Button) -> None:
+        """Move the keyboard's focus to ``button``; a new question's, greyed a moment, when
+        it is released."""
+        self.focused = button
+        self._focus_when_released = button if button.disabled else None
+        if not button.disabled:
+            button.focus()
+
+    def _focus_released(self) -> None:
+        button, self._focus_when_released = self._focus_when_released, None
+        if button is not None and button.comm is not None and not button.disabled:
+            button.focus()
 
     # -- the coach ---------------------------------------------------------------------
 
@@ -476,7 +536,8 @@ class GameStepper(widgets.VBox):
             controls = self._lift_plan_controls(question)
         else:
             controls = self._trade_controls(question)
-        _settle([*_buttons_in(controls), self.new_game])  # a stray click must not restart
+        # a stray click must not restart; the focus waits for the first answer's release
+        _settle([*_buttons_in(controls), self.new_game], self._focus_released)
         return controls
 
     def _name_controls(self) -> None:
@@ -496,7 +557,7 @@ class GameStepper(widgets.VBox):
     ) -> widgets.Button:
         """A button that answers ``question`` with ``value()``, with the CSS class
         ``game-stepper-<name>``."""
-        button = widgets.Button(description=label)
+        button = self._watched(widgets.Button(description=label))
         button.add_class(f"{PREFIX}-{name}")
         button.on_click(lambda _: self._answer(question, value))
         return button
@@ -572,9 +633,11 @@ class GameStepper(widgets.VBox):
             question, "build-plan", "Build", lambda: {s: b.value for s, b in boxes.items()}
         )
         self.no_plan_button = self._button(question, "no-plan", "No building", lambda: {})
-        self.default_plan_button = widgets.Button(
-            description="Fill in the default",
-            tooltip="Put in the boxes what the rules' default would build now",
+        self.default_plan_button = self._watched(
+            widgets.Button(
+                description="Fill in the default",
+                tooltip="Put in the boxes what the rules' default would build now",
+            )
         )
         self.default_plan_button.add_class(f"{PREFIX}-default-plan")
 
@@ -851,28 +914,41 @@ class GameStepper(widgets.VBox):
         return bundle
 
 
-def _settle(buttons: list[widgets.Button]) -> None:
+def _settle(buttons: list[widgets.Button], released: Callable[[], None] | None = None) -> None:
     """Grey ``buttons`` for :data:`SETTLE_SECONDS`, where a kernel's event loop runs to
-    release them; elsewhere (code clicks, not a person) they answer at once."""
+    release them (then call ``released``); elsewhere (code clicks, not a person) they
+    answer at once."""
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:
         return
     for button in buttons:
         button.disabled = True
-    loop.call_later(SETTLE_SECONDS, _release, buttons)
+    loop.call_later(SETTLE_SECONDS, _release, buttons, released)
 
 
-def _release(buttons: list[widgets.Button]) -> None:
+def _release(buttons: list[widgets.Button], released: Callable[[], None] | None) -> None:
     for button in buttons:
         if button.comm is not None:  # not closed since (a later question's controls)
             button.disabled = False
+    if released is not None:
+        released()
 
 
-def _buttons_in(box: widgets.Widget) -> list[widgets.Button]:
+def _buttons_in(box: widgets.Widget | None) -> list[widgets.Button]:
+    """The buttons in ``box``, in the order the Tab key meets them (shown or not)."""
     if isinstance(box, widgets.Button):
         return [box]
     return [b for child in getattr(box, "children", ()) for b in _buttons_in(child)]
+
+
+def _in_sight(top: widgets.Widget, part: widgets.Widget) -> bool:
+    """Whether ``part`` is in ``top`` and shown: it and every box holding it displayed."""
+    if top.layout.display == _HIDDEN:
+        return False
+    if part is top:
+        return True
+    return any(_in_sight(child, part) for child in getattr(top, "children", ()))
 
 
 def _close(box: widgets.Widget) -> None:
