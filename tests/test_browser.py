@@ -1155,3 +1155,186 @@ def test_the_coach_shows_its_table_and_the_game_waits(page, lab):
     assert question_now(page) == asked  # the game waits for the answer
     answer_one(page, collections.Counter(), [])
     assert page.locator(".game-stepper .game-stepper-coach-table").count() == 0
+
+
+# -- a person at the keyboard alone ---------------------------------------------------
+
+KEYBOARD_GAME = """from monopoly_lesson import GameStepper
+
+stepper = GameStepper(["you", "always"], seed=38, max_rounds=20, trading=True)
+stepper"""
+"""A short game (22 questions) in which the keys of :func:`answer_by_keys` decline and buy,
+bid and bid nothing, stay in jail and leave it, propose a trade from the form and accept
+one, raise cash, plan building and lift a mortgage."""
+FOCUSED = """() => {
+  const part = document.activeElement;
+  if (!part || !part.closest('.game-stepper')) return null;
+  const label = (part.id && document.querySelector(`label[for="${part.id}"]`))
+    || part.closest('label');
+  const name = label ? label.innerText : (part.innerText || part.getAttribute('aria-label'));
+  return {tag: part.tagName.toLowerCase(), name: (name || '').trim(), disabled: part.disabled};
+}"""
+"""What has the keyboard's focus in the game widget: its tag, its name (a button's words, a
+box's label) and whether it is greyed; null when the focus is outside the widget."""
+ON_FIRST_ANSWER = """(() => {
+  const first = document.querySelector('.game-stepper .game-stepper-asking button');
+  return first !== null && !first.disabled && document.activeElement === first;
+})()"""
+"""Whether the keyboard's focus is on the open question's first answer, released."""
+ON_STEPPING = """(() => {
+  const part = document.activeElement;
+  return part.matches('.game-stepper button.game-stepper-to-the-end:enabled,'
+    + ' .game-stepper button.game-stepper-new-game:enabled')
+    && document.querySelector('.game-stepper .game-stepper-question') === null;
+})()"""
+"""Whether no question is open and the focus is on To the end (or New game), released."""
+ASKED_OR_OVER = """() => document.querySelector('.game-stepper .game-stepper-question') !== null
+  || document.querySelector('.game-stepper .game-stepper-status').innerText
+    .startsWith('Over after')"""
+
+
+def focused(page) -> dict | None:
+    return page.evaluate(FOCUSED)
+
+
+def key_to(page, name: str, back: bool = False, presses: int = 40) -> None:
+    """Press Tab (Shift+Tab with ``back``) until the focus is on the game widget's control
+    named ``name`` (a button's words, a box's label)."""
+    for _ in range(presses):
+        part = focused(page)
+        if part is not None and part["name"] == name and not part["disabled"]:
+            return
+        page.keyboard.press("Shift+Tab" if back else "Tab")
+    raise AssertionError(f"{name!r} not reached by {'Shift+' * back}Tab; at {focused(page)}")
+
+
+def type_into(page, box: str, text: str, back: bool = False) -> None:
+    """Tab to the box labelled ``box``, select what it holds and type ``text`` over it."""
+    key_to(page, box, back=back)
+    page.keyboard.press("Control+A")
+    page.keyboard.type(text, delay=50)
+
+
+def focus_came_back(page, pressed: str) -> None:
+    """Wait until the focus is on the open question's first answer, or on a stepping button
+    when none is open (else fail, saying what was pressed last and where the focus is)."""
+    from playwright.sync_api import TimeoutError as NotInTime
+
+    try:
+        page.wait_for_function(f"{ON_FIRST_ANSWER} || {ON_STEPPING}", timeout=10_000)
+    except NotInTime:
+        raise AssertionError(f"after {pressed!r}, the focus is on {focused(page)}") from None
+
+
+def refused_now(page) -> bool:
+    page.wait_for_timeout(500)  # the kernel's answer: the question stays, or the next comes
+    return page.locator(".game-stepper .game-stepper-refused").count() > 0
+
+
+def answer_by_keys(page, decision: str, done: collections.Counter) -> str:
+    """Answer the open question with keys alone, the focus on its first answer; return
+    what was done. The first buy is declined (an auction), the first bid typed ($1), the
+    second none; the first stay in jail kept; one trade from the form (cash typed, a lot
+    picked each side with the arrow keys); the first offer accepted; a debt raised by the
+    chooser's second step; the first building plan typed (else the rules' default), then
+    none; a mortgage lifted if the cash allows."""
+    if decision == "buy" and not done["buy"]:
+        key_to(page, "Do not buy")
+    elif decision == "bid" and done["bid"] < 2:
+        if done["bid"]:
+            key_to(page, "No bid")
+        else:
+            type_into(page, "Your bid $:", "1", back=True)
+            key_to(page, "Bid $1")  # the button says the bid typed, once the kernel has it
+    elif decision == "leave_jail" and not done["leave_jail"]:
+        key_to(page, "Stay")
+    elif decision == "propose_trade" and not done["form"]:
+        key_to(page, "A trade of your own")
+        page.keyboard.press("Space")  # unfolds the form, after the swaps
+        widget = page.locator(".game-stepper").first
+        for side in ("give", "take"):
+            widget.locator(f".game-stepper-{side} select").wait_for()
+        if all(widget.locator(f".game-stepper-{s} option").count() for s in ("give", "take")):
+            type_into(page, "You pay $:", "10")
+            for side in ("You give:", "You get:"):
+                key_to(page, side)
+                page.keyboard.press("ArrowDown")  # the first lot, picked
+            key_to(page, "Propose")
+            done["form"] += 1
+        else:  # a side without lots to trade
+            key_to(page, "No trade", back=True)
+    elif decision == "accept_trade" and done["accept_trade"]:
+        key_to(page, "Refuse")
+    elif decision == "raise_cash":
+        key_to(page, "Raise cash:", back=True)
+        page.keyboard.press("ArrowDown")  # the chooser's next step
+        key_to(page, "Sell or mortgage")
+    elif decision == "build_plan" and not done["build_plan"]:
+        first_lot = page.evaluate(
+            "() => [...document.querySelectorAll('.game-stepper-asking .widget-text')]"
+            ".find(box => /game-stepper-plan-\\d/.test(box.className))"
+            ".querySelector('label').innerText.trim()"
+        )
+        type_into(page, first_lot, "1", back=True)  # a house on the first lot
+        key_to(page, "Build")
+        page.keyboard.press("Enter")
+        if not refused_now(page):
+            return "a plan typed"
+        key_to(page, "Fill in the default")
+        page.keyboard.press("Enter")
+        page.wait_for_timeout(500)  # the boxes filled in by the kernel
+        key_to(page, "Build", back=True)
+    elif decision == "build_plan":
+        key_to(page, "No building")
+    elif decision == "lift_plan":
+        key_to(page, "Lift:", back=True)
+        page.keyboard.press("ArrowDown")
+        key_to(page, "Lift")
+        page.keyboard.press("Enter")
+        if not refused_now(page):
+            return "a mortgage lifted"
+        key_to(page, "Lift none")
+    name = focused(page)["name"]
+    page.keyboard.press("Enter" if sum(done.values()) % 2 else "Space")  # each presses
+    return name
+
+
+def test_a_person_plays_a_whole_game_by_keyboard_alone(page, lab, record_property):
+    """After the cells have run, no click: Tab and Shift+Tab move, Enter and Space press,
+    numbers are typed into boxes and the arrow keys pick in lists. At every question the
+    focus comes to its first answer, and between questions to the stepping button used,
+    without a key pressed to find it."""
+    write_notebook(lab, "keyboard.ipynb", KEYBOARD_GAME)
+    open_notebook(page, lab, "keyboard.ipynb")
+    run_all_cells(page)
+    page.keyboard.press("Escape")  # the notebook in command mode: Tab reaches its outputs
+    key_to(page, "Propose a trade")
+    page.keyboard.press("Space")  # asked for a trade at the first turn's end
+    key_to(page, "To the end", back=True)
+    start, done, said, answers = time.perf_counter(), collections.Counter(), [], 0
+    while True:
+        if not page.locator(QUESTION).count():  # the focus on the stepping button used
+            said.append(focused(page)["name"])
+            page.keyboard.press("Enter")
+            page.wait_for_function(ASKED_OR_OVER, polling="raf", timeout=30_000)
+        else:
+            number, decision, _ = question_now(page)
+            said.append(answer_by_keys(page, decision, done))
+            done[decision], answers = done[decision] + 1, answers + 1
+            page.wait_for_function(NEXT_QUESTION, arg=number, polling="raf", timeout=30_000)
+        page.wait_for_function(SETTLED, polling="raf", timeout=30_000)
+        focus_came_back(page, said[-1])
+        if game_status(page).startswith("Over after"):
+            break
+    seconds = time.perf_counter() - start
+    record_property("game_by_keyboard_seconds", round(seconds, 1))
+    print(f"\nA whole game by keyboard: {answers} answers in {seconds:.0f} s: {said}")
+    assert focused(page)["name"] == "New game"
+    asked = {"buy", "bid", "leave_jail", "propose_trade", "accept_trade", "raise_cash"}
+    assert asked | {"build_plan", "lift_plan"} <= set(done)
+    assert done["form"] and done["buy"] > 1 and done["bid"] > 1 and done["leave_jail"] > 1
+    assert {"Do not buy", "Bid $1", "No bid", "Stay", "Propose", "Accept"} <= set(said)
+    assert {"a plan typed", "a mortgage lifted"} <= set(said)
+    log = game_view(page, "game-stepper-log")
+    for words in ("declines to buy", "offers", "accepts the trade", "builds", "lifts the"):
+        assert f"P1 you {words}" in log
