@@ -838,3 +838,17 @@ def test_a_new_questions_first_answer_takes_the_focus_once_released(monkeypatch)
         assert sent == [first]
 
     asyncio.run(play())
+
+
+def test_the_question_and_the_status_line_are_said_as_they_change():
+    """Both are live regions, which a screen reader says when they change, and each answer
+    is described by its question; a stored snapshot's HTML is as it was."""
+    stepper = first_question("buy")
+    question, live = stepper.state.question, '<div role="status" aria-live="polite"'
+    assert stepper.question_view.value.startswith(live)
+    assert question.text in words(stepper.question_view.value)
+    assert stepper.status_view.value.startswith(live)
+    assert all(b.tooltip == question.text for b in _buttons(stepper.controls))
+    assert 'role="status"' not in stepper.snapshot_html()
+    stepper.new_game.click()  # nothing asked: nothing to say
+    assert stepper.state.question is None and stepper.question_view.value == ""

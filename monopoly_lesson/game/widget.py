@@ -517,7 +517,8 @@ class GameStepper(widgets.VBox):
                 lines = [" ".join(line.split()) for line in others_accept(question)[1:]]
                 self.accepts_view.value = _accepts_html(lines)
         self.question_box.layout.display = _HIDDEN if question is None else _SHOWN
-        self.question_view.value = self._question_html(question)  # last: its controls are set
+        # last, once its controls are set; said by a screen reader as it opens
+        self.question_view.value = _live(self._question_html(question))
 
     def _controls_for(self, question: Question) -> widgets.Box:
         """New controls that answer ``question`` and no other; their buttons, and New game,
@@ -556,8 +557,9 @@ class GameStepper(widgets.VBox):
         self, question: Question, name: str, label: str, value: Callable[[], object]
     ) -> widgets.Button:
         """A button that answers ``question`` with ``value()``, with the CSS class
-        ``game-stepper-<name>``."""
-        button = self._watched(widgets.Button(description=label))
+        ``game-stepper-<name>``; its tooltip, which a screen reader says after its words, is
+        the question."""
+        button = self._watched(widgets.Button(description=label, tooltip=question.text))
         button.add_class(f"{PREFIX}-{name}")
         button.on_click(lambda _: self._answer(question, value))
         return button
@@ -759,7 +761,7 @@ class GameStepper(widgets.VBox):
         the controls for the answers given (Take back, Coach, going back), the deed shown."""
         state = self.state
         question = state.question
-        self.status_view.value = self._status_html()  # first: the question's follows it
+        self.status_view.value = _live(self._status_html())  # first: the question's follows
         for button in (self.one_turn, self.one_round, self.to_end):
             button.disabled = question is not None  # the stepping waits for the answer
         self._show_question(question)
@@ -872,7 +874,7 @@ class GameStepper(widgets.VBox):
         """A static picture of the widget: status, the open question and its choices,
         players, log, the board as a picture, and how to use it."""
         side = self.players_view.value + self._log_html()
-        status = self.status_view.value + self._question_html(self.state.question, choices=True)
+        status = self._status_html() + self._question_html(self.state.question, choices=True)
         board = svg_picture(
             self.snapshot_svg(), alt=_board_words(self.state.tokens()), css_class="monopoly-board"
         )
@@ -959,6 +961,14 @@ def _close(box: widgets.Widget) -> None:
         if part is not None:
             part.close()
     box.close()
+
+
+def _live(inner_html: str) -> str:
+    """``inner_html`` in a live region: a screen reader says it when it is shown or changes
+    (nothing when empty). Only the live widget's: a stored snapshot is as it was."""
+    if not inner_html:
+        return ""
+    return f'<div role="status" aria-live="polite" aria-atomic="true">{inner_html}</div>'
 
 
 def _small(inner_html: str) -> str:
