@@ -768,17 +768,15 @@ ANSWERED_WITH = {
 """Every kind of control the game below is answered with (their CSS names)."""
 PLAN = "a building plan"
 """A building plan given: the game keeps its first building as the answer."""
-WANT_TRADE = ".game-stepper button.game-stepper-want-propose-trade"
+WANT_TRADE = ".game-stepper .game-stepper-want-propose-trade input[type='checkbox']"
 
 
 def want_a_trade(page) -> None:
-    """Ask, with the toggle, to propose a trade at the turn's end (if not asked already)."""
-    toggle = page.locator(WANT_TRADE).first
-    if "mod-active" not in (toggle.get_attribute("class") or ""):
-        toggle.click()
-        page.wait_for_function(
-            "t => t.classList.contains('mod-active')", arg=toggle.element_handle()
-        )
+    """Ask, with the check box, to propose a trade at the turn's end (if not asked already)."""
+    box = page.locator(WANT_TRADE).first
+    if not box.is_checked():
+        box.click()
+        page.wait_for_function("box => box.checked", arg=box.element_handle())
 
 
 def same_answers(taken: list, given: list) -> bool:

@@ -19,7 +19,7 @@ from monopoly_lesson.game.plugins import make_strategy
 from monopoly_lesson.game.stepper import GameStepperState
 from monopoly_lesson.game.strategies import DECISIONS
 from monopoly_lesson.game.trade import Trade
-from monopoly_lesson.game.widget import SETTLE_SECONDS, GameStepper
+from monopoly_lesson.game.widget import SETTLE_SECONDS, TURN_END_TOGGLES, GameStepper
 
 
 def test_a_turn_a_round_and_the_end():
@@ -136,7 +136,7 @@ class Clicker:
         while stepper.state.question is not None:
             self.answer_one()
             stepper.state.game.state.check()
-            toggles = stepper.turn_end_buttons
+            toggles = stepper.turn_end_boxes
             if self.rng.random() < 0.15:
                 toggles[self.rng.choice(sorted(toggles))].value = True
             if stepper.state.question is None and not stepper.state.over:
@@ -536,7 +536,7 @@ def test_a_building_plan_is_typed_per_lot_and_checked_as_a_whole():
 
 def test_the_turn_end_toggles_ask_for_a_trade_once():
     stepper = GameStepper(FIELD, seed=DEFAULTS_SEED, trading=True)
-    stepper.turn_end_buttons["propose_trade"].value = True
+    stepper.turn_end_boxes["propose_trade"].value = True
     assert stepper.state.turn_end == {"propose_trade"}
     stepper.to_end.click()
     while stepper.state.question.decision != "propose_trade":
@@ -544,7 +544,7 @@ def test_the_turn_end_toggles_ask_for_a_trade_once():
         if stepper.state.question is None:
             stepper.to_end.click()
     stepper.redraw()
-    assert not stepper.turn_end_buttons["propose_trade"].value  # asked: off again
+    assert not stepper.turn_end_boxes["propose_trade"].value  # asked: off again
     round_asked = stepper.state.game.state.round
     stepper.no_trade_button.click()
     proposing = None  # the round of the last trade question
@@ -852,3 +852,13 @@ def test_the_question_and_the_status_line_are_said_as_they_change():
     assert 'role="status"' not in stepper.snapshot_html()
     stepper.new_game.click()  # nothing asked: nothing to say
     assert stepper.state.question is None and stepper.question_view.value == ""
+
+
+def test_the_turn_end_toggles_are_check_boxes_whose_state_is_said():
+    """A check box's state is said by a screen reader; a toggle button's was only drawn."""
+    stepper = GameStepper(FIELD, seed=SEED, trading=True)
+    boxes = stepper.turn_end_boxes
+    assert [box.description for box in boxes.values()] == [t[1] for t in TURN_END_TOGGLES]
+    assert all(isinstance(box, widgets.Checkbox) for box in boxes.values())
+    boxes["build"].value = True
+    assert stepper.state.turn_end == {"build"}

@@ -85,11 +85,12 @@ SETTLE_SECONDS = 0.4
 """How long a new question's buttons wait before they take a click, in a kernel: longer
 than a double-click, so that its second click never answers a question not yet seen."""
 TURN_END_TOGGLES = (
-    ("propose_trade", "Propose a trade", "Be asked for a trade to propose at your next turn's end"),
-    ("build", "Plan building", "Plan your building at your next turn's end"),
-    ("lift", "Lift a mortgage", "Choose mortgages to lift at your next turn's end"),
+    ("propose_trade", "Propose a trade"),
+    ("build", "Plan building"),
+    ("lift", "Lift a mortgage"),
 )
-"""The person's turn's-end toggles: the decision, its label and its tooltip."""
+"""The person's turn's-end toggles (check boxes, after "At my turn's end:"): the decision
+and its label (a check box with a label shows no tooltip)."""
 SIDE_WIDTH = 400  # pixels: the column of the question, the players and the log
 BOARD_WIDTH = (400, 544)  # pixels: the board shrinks to the room beside the column, to this
 _HIDDEN, _SHOWN = "none", ""
@@ -246,19 +247,18 @@ class GameStepper(widgets.VBox):
         return widgets.HBox(row, layout=widgets.Layout(flex_flow="row wrap"))
 
     def _turn_end_controls(self) -> widgets.HBox:
-        """Toggles for what the person wants to be asked at their next turn's end: propose
-        a trade, build, lift a mortgage (each asked once, then off again)."""
-        self.turn_end_buttons: dict[str, widgets.ToggleButton] = {}
-        for decision, label, tip in TURN_END_TOGGLES:
-            toggle = widgets.ToggleButton(
-                description=label, tooltip=tip, icon="", layout={"width": "auto"}
-            )
-            toggle.add_class(f"{PREFIX}-want-{decision.replace('_', '-')}")
-            toggle.observe(lambda change, d=decision: self._want(d, change.new), "value")
-            self.turn_end_buttons[decision] = toggle
+        """Check boxes for what the person wants to be asked at their next turn's end:
+        propose a trade, build, lift a mortgage (each asked once, then unchecked again); a
+        screen reader says whether each is checked."""
+        self.turn_end_boxes: dict[str, widgets.Checkbox] = {}
+        for decision, label in TURN_END_TOGGLES:
+            box = widgets.Checkbox(description=label, indent=False, layout={"width": "auto"})
+            box.add_class(f"{PREFIX}-want-{decision.replace('_', '-')}")
+            box.observe(lambda change, d=decision: self._want(d, change.new), "value")
+            self.turn_end_boxes[decision] = box
         label = widgets.HTML("<small>At my turn's end:</small>")
         row = widgets.HBox(
-            [label, *self.turn_end_buttons.values()], layout=widgets.Layout(flex_flow="row wrap")
+            [label, *self.turn_end_boxes.values()], layout=widgets.Layout(flex_flow="row wrap")
         )
         row.add_class(f"{PREFIX}-turn-end")
         return row
@@ -266,7 +266,6 @@ class GameStepper(widgets.VBox):
     def _want(self, decision: str, wanted: bool) -> None:
         """Ask (or stop asking) ``decision`` at the person's next turn's end."""
         (self.state.turn_end.add if wanted else self.state.turn_end.discard)(decision)
-        self.turn_end_buttons[decision].icon = "check" if wanted else ""
 
     def _do(self, action: Callable[[], object]) -> None:
         self.refused = self.said = None
@@ -817,11 +816,11 @@ class GameStepper(widgets.VBox):
         """The turn's-end toggles as the state has them (one asked is off again); shown
         only with a person at the table and the game on."""
         state = self.state
-        for decision, toggle in self.turn_end_buttons.items():
+        for decision, box in self.turn_end_boxes.items():
             wanted = decision in state.turn_end
-            if toggle.value != wanted:
-                toggle.value = wanted
-            toggle.disabled = decision == "propose_trade" and not state.trading
+            if box.value != wanted:
+                box.value = wanted
+            box.disabled = decision == "propose_trade" and not state.trading
         playing = bool(state.people) and state.plans and not state.over
         self.turn_end_row.layout.display = _SHOWN if playing else _HIDDEN
 
