@@ -24,6 +24,8 @@ from .starter import NUM_SPACES, gameboard
 
 __all__ = ["TOKEN_COLOURS", "SpaceExtras", "board_html", "board_svg", "svg_picture"]
 
+BOARD_LABEL = "Monopoly board"
+"""The board's name for a screen reader, unless a view names it in more words."""
 TOKEN_COLOURS = ("#d62728", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#17becf")
 """Token colours, one per player in order (the same first two as the plotly board map)."""
 
@@ -73,6 +75,7 @@ def board_svg(
     extras: Mapping[int, SpaceExtras] | None = None,
     centre: Sequence[str] = (),
     token_colours: Mapping[str, str] | None = None,
+    label: str = BOARD_LABEL,
 ) -> str:
     """The board as one standalone SVG: short names, colour bands, tallies, tokens, extras.
 
@@ -80,7 +83,8 @@ def board_svg(
     maps player names to spaces, drawn in :data:`TOKEN_COLOURS` in order unless
     ``token_colours`` names a player's colour; ``extras`` maps spaces to
     :class:`SpaceExtras`; ``centre`` adds plain-text lines to the middle of the board.
-    Full names appear on hover.
+    Full names appear on hover. The drawing is one picture (``role="img"``) whose name, for
+    a screen reader, is ``label``.
     """
     counts = _checked_counts(counts)
     tokens = _checked_tokens(tokens or {})
@@ -103,7 +107,7 @@ def board_svg(
     )
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="monopoly-board-svg" role="img" '
-        f'aria-label="Monopoly board" width="{_SIZE}" height="{_SIZE}" '
+        f'aria-label="{html.escape(label)}" width="{_SIZE}" height="{_SIZE}" '
         f'viewBox="-1 -1 {_SIZE + 2} {_SIZE + 2}" font-family="{_FONT}" fill="#111">'
         f'{_STRIPES}<rect x="0" y="0" width="{_SIZE}" height="{_SIZE}" fill="#cde6d0" '
         f'stroke="#222" stroke-width="2"/>{squares}'
@@ -119,10 +123,16 @@ def board_html(
     centre: Sequence[str] = (),
     css_class: str = "",
     token_colours: Mapping[str, str] | None = None,
+    label: str = BOARD_LABEL,
 ) -> str:
     """The board of :func:`board_svg` in an HTML ``<div>`` with ``css_class``, for a page."""
     svg = board_svg(
-        counts, tokens=tokens, extras=extras, centre=centre, token_colours=token_colours
+        counts,
+        tokens=tokens,
+        extras=extras,
+        centre=centre,
+        token_colours=token_colours,
+        label=label,
     )
     return f'<div class="monopoly-board {html.escape(css_class)}">{svg}</div>'
 

@@ -243,12 +243,18 @@ class TurnStepper(widgets.VBox):
         if state.error:
             status += f' · <b style="color:#b00020">{html.escape(_one_line(state.error))}</b>'
         self.status_view.value = f'<span class="turn-stepper-status">{status}</span>'
-        self.board_view.value = board_html(**self._board(), css_class="turn-stepper-board")
+        self.board_view.value = board_html(
+            **self._board(), css_class="turn-stepper-board", label=self._board_words()
+        )
         self.chart_view.value = _chart_html(state.tallies)
         self.log_view.value = self._log_html(label=LOG_LABEL)
 
     def _log_html(self, label: str | None = None) -> str:
         return log_html(self.state.lines[-200:], "turn-stepper", label=label)
+
+    def _board_words(self) -> str:
+        """The board in words, for readers without the picture: where each token is."""
+        return "The Monopoly board: " + "; ".join(self.state.where())
 
     def _board(self) -> dict:
         """What the board shows: tallies, tokens, and who is in jail in the centre."""
@@ -264,7 +270,7 @@ class TurnStepper(widgets.VBox):
         shows too."""
         board = svg_picture(
             self.snapshot_svg(),
-            alt="The Monopoly board: " + "; ".join(self.state.where()),
+            alt=self._board_words(),
             css_class="monopoly-board turn-stepper-board",
         )
         chart = svg_picture(

@@ -85,6 +85,12 @@ def test_the_board_is_one_standalone_svg_that_the_html_wraps():
     )
 
 
+def test_the_board_is_one_picture_that_a_screen_reader_names():
+    assert 'role="img" aria-label="Monopoly board"' in board_svg()
+    named = board_html(tokens={"Ann": 6}, label="The board: Ann on Reading Railroad (6) & co")
+    assert 'role="img" aria-label="The board: Ann on Reading Railroad (6) &amp; co"' in named
+
+
 def test_go_is_bottom_right_and_play_runs_clockwise_from_it():
     drawn = squares(board_html())
     assert outline(drawn[1]) == (478, 478, 542, 542)  # Go

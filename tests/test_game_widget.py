@@ -20,6 +20,7 @@ from monopoly_lesson.game.stepper import GameStepperState
 from monopoly_lesson.game.strategies import DECISIONS
 from monopoly_lesson.game.trade import Trade
 from monopoly_lesson.game.widget import SETTLE_SECONDS, TURN_END_TOGGLES, GameStepper
+from monopoly_lesson.starter import space_name
 
 
 def test_a_turn_a_round_and_the_end():
@@ -862,3 +863,12 @@ def test_the_turn_end_toggles_are_check_boxes_whose_state_is_said():
     assert all(isinstance(box, widgets.Checkbox) for box in boxes.values())
     boxes["build"].value = True
     assert stepper.state.turn_end == {"build"}
+
+
+def test_the_board_is_named_for_a_screen_reader_by_where_the_tokens_are():
+    stepper = first_question("buy")
+    where = "; ".join(
+        f"{name} on {space_name(space)}" for name, space in stepper.state.tokens().items()
+    )
+    assert f'role="img" aria-label="The Monopoly board: {where}"' in stepper.board_view.value
+    assert 'aria-label="Monopoly board"' in stepper.snapshot_svg()  # as stored, as printed

@@ -85,6 +85,14 @@ def test_the_log_is_a_named_region_that_the_keyboard_reaches_and_scrolls():
     assert "tabindex" not in stepper.snapshot_html()  # a stored snapshot: as it was stored
 
 
+def test_the_board_is_named_for_a_screen_reader_by_where_the_tokens_are():
+    stepper = TurnStepper(take_turn, players=2, seed=1, start=11)
+    stepper.step(1)
+    where = "; ".join(stepper.state.where())
+    assert "Player 1 on " in where and "Player 2 on Jail (11), just visiting" in where
+    assert f'role="img" aria-label="The Monopoly board: {where}"' in stepper.board_view.value
+
+
 def test_a_note_shows_only_when_no_kernel_is_behind_the_widget():
     stepper = TurnStepper(take_turn)
     assert stepper.children[0] is stepper.reopened_view
@@ -188,7 +196,9 @@ def test_static_stand_ins_for_html_markdown_and_text():
     assert re.search(r"\*\*Most tallied so far:\*\* \w", text)
     picture = bundle["image/svg+xml"]  # the board for print (Typst draws SVG, not HTML)
     assert picture.startswith('<svg xmlns="http://www.w3.org/2000/svg"')
-    assert picture in stepper.board_view.value  # the very board the widget draws
+    named = 'aria-label="The Monopoly board: {}"'.format("; ".join(stepper.state.where()))
+    drawn = stepper.board_view.value.replace(named, 'aria-label="Monopoly board"')
+    assert picture in drawn  # the very board the widget draws (named there in words)
     assert all(f"{name} on " in picture for name in stepper.state.tokens)
 
 

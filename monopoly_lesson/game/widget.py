@@ -766,7 +766,9 @@ class GameStepper(widgets.VBox):
         self._show_question(question)
         self._show_turn_end()
         self._draw_answers_controls()
-        self.board_view.value = board_html(**self._board(), css_class="game-stepper-board")
+        self.board_view.value = board_html(
+            **self._board(), css_class="game-stepper-board", label=_board_words(state.tokens())
+        )
         self.players_view.value = self._players_html()
         self.log_view.value = self._log_html(label=LOG_LABEL)
         self._draw_deed()
