@@ -80,6 +80,14 @@ def log_html(
     )
 
 
+def live_html(inner_html: str) -> str:
+    """``inner_html`` in a live region, which a screen reader says when it is shown or
+    changes (nothing when empty): a live widget's status or question, not a snapshot's."""
+    if not inner_html:
+        return ""
+    return f'<div role="status" aria-live="polite" aria-atomic="true">{inner_html}</div>'
+
+
 def static_html(prefix: str, status: str, board: str, side: str) -> str:
     """A widget's static stand-in: how to use it, its status, the board and what is beside."""
     return (
@@ -169,11 +177,10 @@ class TurnStepper(widgets.VBox):
         self.redraw()
 
     def _add_controls(self, players: int, seed: int, preset: Sequence[int] | None) -> None:
-        self.players_choice = widgets.ToggleButtons(
-            options=[("1 player", 1), ("2 players", 2)],
+        self.players_choice = widgets.Dropdown(
+            options=[("1 player", 1), ("2 players, taking turns", 2)],
             value=players,
             description="Players:",
-            tooltips=["One token", "Two tokens taking turns"],
         )
         self.dice_choice = widgets.Dropdown(
             options=[("random (seeded)", "random"), ("preset list", "preset")],
@@ -237,17 +244,23 @@ class TurnStepper(widgets.VBox):
     # -- drawing -------------------------------------------------------------
 
     def redraw(self) -> None:
-        """Draw the state: the status line, the board, the tally chart and the log."""
+        """Draw the state: the status line (said by a screen reader as it changes), the
+        board, the tally chart and the log."""
         state = self.state
-        status = f"{state.turns_played} turn(s) played, {state.tracker.total} tallies"
-        if state.error:
-            status += f' · <b style="color:#b00020">{html.escape(_one_line(state.error))}</b>'
-        self.status_view.value = f'<span class="turn-stepper-status">{status}</span>'
+        self.status_view.value = live_html(self._status_html())
         self.board_view.value = board_html(
             **self._board(), css_class="turn-stepper-board", label=self._board_words()
         )
         self.chart_view.value = _chart_html(state.tallies)
         self.log_view.value = self._log_html(label=LOG_LABEL)
+
+    def _status_html(self) -> str:
+        """Turns played and tallies, and the last error, on one line."""
+        state = self.state
+        status = f"{state.turns_played} turn(s) played, {state.tracker.total} tallies"
+        if state.error:
+            status += f' · <b style="color:#b00020">{html.escape(_one_line(state.error))}</b>'
+        return f'<span class="turn-stepper-status">{status}</span>'
 
     def _log_html(self, label: str | None = None) -> str:
         return log_html(self.state.lines[-200:], "turn-stepper", label=label)
@@ -279,7 +292,7 @@ class TurnStepper(widgets.VBox):
             css_class="turn-stepper-chart",
         )
         side = chart + self._log_html()
-        return static_html("turn-stepper", self.status_view.value, board, side)
+        return static_html("turn-stepper", self._status_html(), board, side)
 
     def snapshot_svg(self) -> str:
         """A static picture of the board, as standalone SVG (for print: Typst embeds SVG)."""

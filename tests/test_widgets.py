@@ -7,6 +7,7 @@ import base64
 import re
 from html import unescape
 
+import ipywidgets as widgets
 import pytest
 
 from monopoly_lesson import take_turn
@@ -91,6 +92,24 @@ def test_the_board_is_named_for_a_screen_reader_by_where_the_tokens_are():
     where = "; ".join(stepper.state.where())
     assert "Player 1 on " in where and "Player 2 on Jail (11), just visiting" in where
     assert f'role="img" aria-label="The Monopoly board: {where}"' in stepper.board_view.value
+
+
+def test_the_status_line_is_said_as_it_changes_and_every_control_is_labelled():
+    """The status is a live region, which a screen reader says after each click (a stored
+    snapshot is as it was); each chooser and box has a label, the players' included."""
+    stepper = TurnStepper(take_turn, seed=1)
+    stepper.one_turn.click()
+    assert stepper.status_view.value.startswith('<div role="status" aria-live="polite"')
+    assert "1 turn(s) played" in stepper.status_view.value
+    assert 'role="status"' not in stepper.snapshot_html()
+    controls = (stepper.players_choice, stepper.dice_choice, stepper.seed_box, stepper.preset_box)
+    assert [control.description for control in controls] == [
+        "Players:",
+        "Dice:",
+        "Seed:",
+        "Faces:",
+    ]
+    assert isinstance(stepper.players_choice, widgets.Dropdown)  # its choice is said too
 
 
 def test_a_note_shows_only_when_no_kernel_is_behind_the_widget():

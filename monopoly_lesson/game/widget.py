@@ -37,7 +37,15 @@ from ..board_view import SpaceExtras, board_html, board_svg, svg_picture
 from ..checks import at_the_call, check_seed
 from ..plots import SHORT_TITLES, STREET_GROUPS
 from ..starter import space_name
-from ..widgets import LOG_LABEL, STATIC_NOTE, log_html, reopened_html, static_html, widget_button
+from ..widgets import (
+    LOG_LABEL,
+    STATIC_NOTE,
+    live_html,
+    log_html,
+    reopened_html,
+    static_html,
+    widget_button,
+)
 from .deed import deed, trade_effect
 from .person import Question, buildings_words, group_lots
 from .state import HOTEL, PRICE, ReadableGame
@@ -517,7 +525,7 @@ class GameStepper(widgets.VBox):
                 self.accepts_view.value = _accepts_html(lines)
         self.question_box.layout.display = _HIDDEN if question is None else _SHOWN
         # last, once its controls are set; said by a screen reader as it opens
-        self.question_view.value = _live(self._question_html(question))
+        self.question_view.value = live_html(self._question_html(question))
 
     def _controls_for(self, question: Question) -> widgets.Box:
         """New controls that answer ``question`` and no other; their buttons, and New game,
@@ -760,7 +768,7 @@ class GameStepper(widgets.VBox):
         the controls for the answers given (Take back, Coach, going back), the deed shown."""
         state = self.state
         question = state.question
-        self.status_view.value = _live(self._status_html())  # first: the question's follows
+        self.status_view.value = live_html(self._status_html())  # first: the question's follows
         for button in (self.one_turn, self.one_round, self.to_end):
             button.disabled = question is not None  # the stepping waits for the answer
         self._show_question(question)
@@ -962,14 +970,6 @@ def _close(box: widgets.Widget) -> None:
         if part is not None:
             part.close()
     box.close()
-
-
-def _live(inner_html: str) -> str:
-    """``inner_html`` in a live region: a screen reader says it when it is shown or changes
-    (nothing when empty). Only the live widget's: a stored snapshot is as it was."""
-    if not inner_html:
-        return ""
-    return f'<div role="status" aria-live="polite" aria-atomic="true">{inner_html}</div>'
 
 
 def _small(inner_html: str) -> str:
