@@ -27,6 +27,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from axe import axe_violations, violations_words
 
 from monopoly_lesson.widgets import REOPENED_NOTE, STATIC_NOTE
 
@@ -1336,3 +1337,86 @@ def test_a_person_plays_a_whole_game_by_keyboard_alone(page, lab, record_propert
     log = game_view(page, "game-stepper-log")
     for words in ("declines to buy", "offers", "accepts the trade", "builds", "lifts the"):
         assert f"P1 you {words}" in log
+
+
+# -- the widgets' own output, by axe-core's WCAG 2.0/2.1 A and AA rules ----------------
+
+UNCLIPPED = """() => document.querySelectorAll('.jp-ThemedContainer')
+  .forEach(box => { box.style.overflow = 'visible'; })"""
+"""JupyterLab's outermost box is 0 px high and clips what overflows it (its shell is
+placed absolutely, so nothing shows clipped): axe would take everything inside for hidden,
+and check the colour of no text. Unclipped, nothing moves and axe sees the page."""
+STATUS_CHECKED = """async (where) => {
+  const result = await axe.run({include: [[where]]},
+    {runOnly: {type: 'rule', values: ['color-contrast']}, elementRef: true});
+  return result.passes.concat(result.violations).some(rule => rule.nodes.some(
+    node => node.element.matches('[class$="-status"], [class$="-status"] *')));
+}"""
+"""Whether axe checks the colour of the status line's words in ``where`` against their
+background (it checks none where it takes the page for hidden)."""
+
+
+def widget_violations(page, where: str) -> list[dict]:
+    """axe's violations in the widget at ``where`` (a CSS selector) and nothing around it,
+    scrolled into sight: JupyterLab's own interface is not the lesson's, and is left out."""
+    page.evaluate(UNCLIPPED)
+    page.locator(where).first.evaluate("w => w.scrollIntoView({block: 'start'})")
+    found = axe_violations(page, where)
+    assert page.evaluate(STATUS_CHECKED, where)  # axe reads the widget's words
+    return found
+
+
+def test_the_turn_stepper_meets_wcag_a_and_aa_in_jupyterlab(chapter_5):
+    """Chapter 5's stepper, after ten turns (tallies, tokens, a log that scrolls): no
+    violation of axe-core's WCAG 2.0/2.1 A and AA rules in the widget's own element."""
+    click_and_wait(chapter_5, "Ten turns")
+    found = widget_violations(chapter_5, ".turn-stepper")
+    assert found == [], violations_words(found)
+
+
+AT_EACH_QUESTION = """from monopoly_lesson import GameStepper
+
+
+def asking(decision):
+    \"\"\"A game stopped at the person's first question of this kind (the rules' default
+    answering those before it).\"\"\"
+    stepper = GameStepper(["you", "ega_trading"], seed=8, trading=True)
+    stepper.to_end.click()
+    while stepper.state.question.decision != decision:
+        stepper.state.answer(stepper.state.question.default)
+        if stepper.state.question is None:
+            stepper.to_end.click()
+    stepper.redraw()
+    return stepper"""
+"""A notebook's first cell: a game widget stopped at a question of each kind, one a cell."""
+KINDS = (
+    *("buy", "bid", "leave_jail", "propose_trade", "accept_trade"),
+    *("raise_cash", "build_plan", "lift_plan"),
+)
+
+
+def test_the_game_widget_at_each_question_meets_wcag_a_and_aa_in_jupyterlab(page, lab):
+    """A game widget open at a question of each kind, all on one page (a board drawn
+    eight times), the trade form and the panel under the board unfolded: no violation of
+    axe-core's WCAG 2.0/2.1 A and AA rules in the widgets' own elements."""
+    cells = [f"asking({kind!r})" for kind in KINDS]
+    write_notebook(lab, "axe_questions.ipynb", AT_EACH_QUESTION, *cells)
+    open_notebook(page, lab, "axe_questions.ipynb")
+    run_all_cells(page)
+    widgets = page.locator(".game-stepper")
+    asked = ".game-stepper-question"
+    widgets.nth(len(KINDS) - 1).locator(asked).wait_for(timeout=60_000)
+    found = {}
+    for number, kind in enumerate(KINDS):
+        widget = widgets.nth(number)
+        assert widget.locator(asked).get_attribute("data-decision") == kind
+        widget.evaluate("(w, id) => { w.id = id; }", f"asking-{kind}")  # axe's context
+        if kind == "propose_trade":
+            widget.get_by_text("A trade of your own").click()
+            widget.locator(".game-stepper-give select").wait_for()
+        if kind == "buy":
+            widget.locator(".game-stepper-more-button").click()
+            widget.locator(".game-stepper-more").wait_for()
+        if violations := widget_violations(page, f"#asking-{kind}"):
+            found[kind] = violations_words(violations)
+    assert found == {}
