@@ -1420,3 +1420,40 @@ def test_the_game_widget_at_each_question_meets_wcag_a_and_aa_in_jupyterlab(page
         if violations := widget_violations(page, f"#asking-{kind}"):
             found[kind] = violations_words(violations)
     assert found == {}
+
+
+# -- the widgets as a screen reader reads them ------------------------------------------
+
+PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
+"""An icon font's characters, which a screen reader would read out in a button's name."""
+
+
+def test_a_screen_reader_reads_the_turn_stepper_by_its_words(chapter_5):
+    read = chapter_5.locator(".turn-stepper").first.aria_snapshot()
+    assert not PRIVATE_USE.search(read), read
+    for line in ('button "One turn"', 'button "Ten turns"', 'combobox "Players:"', "- status:"):
+        assert line in read, read
+    assert re.search(r'img "The Monopoly board: Player 1 on [^"]+; Player 2 on ', read), read
+    assert 'region "The log, newest lines last"' in read
+
+
+def test_a_screen_reader_reads_the_game_widget_question_answers_and_board(page, lab):
+    """The question and the status line are live regions; the first answer has the focus;
+    the buttons are named by their words alone (no icon's character); the turn's-end
+    choices are check boxes; the board is a picture named by where the tokens are."""
+    write_notebook(lab, "read.ipynb", SHORT_GAME)
+    open_notebook(page, lab, "read.ipynb")
+    run_all_cells(page)
+    page.keyboard.press("Escape")
+    key_to(page, "To the end")
+    page.keyboard.press("Enter")
+    page.wait_for_function(ON_FIRST_ANSWER, timeout=30_000)
+    read = page.locator(".game-stepper").first.aria_snapshot()
+    assert not PRIVATE_USE.search(read), read
+    assert re.search(r'- status: "★ P1 you, question 1: buy\? Buy ', read), read
+    assert re.search(r'- status: "Round 1: P1 you is asked whether to buy', read), read
+    assert '- button "Buy"' in read and '- button "To the end" [disabled]' in read
+    for choice in ("Propose a trade", "Plan building", "Lift a mortgage"):
+        assert f'- checkbox "{choice}"' in read
+    assert re.search(r'img "The Monopoly board: P1 you on [^"]+; P2 always on Go \(1\)"', read)
+    assert focused(page)["name"] == "Buy"

@@ -14,6 +14,7 @@ import ipywidgets as widgets
 import nbformat
 import pytest
 
+from monopoly_lesson import take_turn
 from monopoly_lesson.game.person import PLANS
 from monopoly_lesson.game.plugins import make_strategy
 from monopoly_lesson.game.stepper import GameStepperState
@@ -21,6 +22,7 @@ from monopoly_lesson.game.strategies import DECISIONS
 from monopoly_lesson.game.trade import Trade
 from monopoly_lesson.game.widget import SETTLE_SECONDS, TURN_END_TOGGLES, GameStepper
 from monopoly_lesson.starter import space_name
+from monopoly_lesson.widgets import ICON_CHARACTERS, TurnStepper
 
 
 def test_a_turn_a_round_and_the_end():
@@ -872,3 +874,15 @@ def test_the_board_is_named_for_a_screen_reader_by_where_the_tokens_are():
     )
     assert f'role="img" aria-label="The Monopoly board: {where}"' in stepper.board_view.value
     assert 'aria-label="Monopoly board"' in stepper.snapshot_svg()  # as stored, as printed
+
+
+def test_every_icon_a_button_shows_is_drawn_without_words():
+    """An icon missing from ICON_CHARACTERS would be read out in its button's name."""
+    stepper, turns = trade_question(), TurnStepper(take_turn)
+    icons = {part.icon for part in parts(stepper) if getattr(part, "icon", "")}
+    stepper.more_button.value = stepper.own_trade.value = True  # their carets turn up
+    icons |= {part.icon for part in parts(stepper) if getattr(part, "icon", "")}
+    icons |= {button.icon for button in (turns.one_turn, turns.ten_turns, turns.reset_button)}
+    assert {"caret-down", "caret-up", "play"} <= icons <= set(ICON_CHARACTERS)
+    style = stepper.children[0].value
+    assert all(f'.game-stepper .fa-{icon}::before{{content:"\\' in style for icon in icons)

@@ -44,6 +44,7 @@ from ..widgets import (
     log_html,
     reopened_html,
     static_html,
+    unspoken_icons_css,
     widget_button,
 )
 from .deed import deed, trade_effect
@@ -182,7 +183,11 @@ class GameStepper(widgets.VBox):
         self._drawn_game: object = None  # the game drawn last (a new one: a new table)
         self._name_controls()
         super().__init__(
-            children=[widgets.HTML(reopened_html(PREFIX) + _STYLE), stepping, self._columns()]
+            children=[
+                widgets.HTML(reopened_html(PREFIX) + _STYLE + unspoken_icons_css(PREFIX)),
+                stepping,
+                self._columns(),
+            ]
         )
         self.add_class("game-stepper")
         self.redraw()
