@@ -109,16 +109,25 @@ ICON_CHARACTERS = {
 """The icons the widgets' buttons show: each one's character in Font Awesome 4's font."""
 
 
-def unspoken_icons_css(prefix: str) -> str:
-    """CSS that draws each button's icon with no words of its own, so that a screen reader
-    names the button by its label alone (``One turn``, not a private-use character and
-    ``One turn``). A browser without alternative text for generated content draws the
-    icon as before."""
-    rules = "".join(
+FOCUS_RING = "#1a5fb4"
+"""The colour of the ring around what has the keyboard's focus (6:1 against white)."""
+
+
+def access_css(prefix: str) -> str:
+    """CSS for the widget of class ``prefix``: each button's icon drawn with no words of its
+    own, so that a screen reader names the button by its label alone (``One turn``, not a
+    private-use character and ``One turn``; a browser without alternative text for
+    generated content draws the icon as before), and a ring that shows plainly what has
+    the keyboard's focus (JupyterLab's is a pale blue line)."""
+    icons = "".join(
         f'.{prefix} .fa-{icon}::before{{content:"\\{code}" / ""}}'
         for icon, code in ICON_CHARACTERS.items()
     )
-    return f"<style>{rules}</style>"
+    focus = ", ".join(  # :enabled: above JupyterLab's own ring for an enabled button
+        f".{prefix} {part}:focus-visible"
+        for part in ("button:enabled", "input:enabled", "select:enabled", "[tabindex]")
+    )
+    return f"<style>{icons}{focus}{{outline:2px solid {FOCUS_RING};outline-offset:1px}}</style>"
 
 
 def widget_button(prefix: str, label: str, tooltip: str, icon: str) -> widgets.Button:
@@ -184,7 +193,7 @@ class TurnStepper(widgets.VBox):
         self._add_controls(self.state.setup.players, self.state.setup.seed, preset)
         self.status_view = widgets.HTML()
         self.reopened_view = widgets.HTML(
-            reopened_html("turn-stepper") + unspoken_icons_css("turn-stepper")
+            reopened_html("turn-stepper") + access_css("turn-stepper")
         )
         self.board_view = widgets.HTML(layout=widgets.Layout(margin="0 6px 8px 0"))
         self.chart_view, self.log_view = widgets.HTML(), widgets.HTML()

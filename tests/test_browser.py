@@ -1170,7 +1170,7 @@ FOCUSED = """() => {
   if (!part || !part.closest('.game-stepper')) return null;
   const label = (part.id && document.querySelector(`label[for="${part.id}"]`))
     || part.closest('label');
-  const name = label ? label.innerText : (part.innerText || part.getAttribute('aria-label'));
+  const name = label ? label.innerText : (part.getAttribute('aria-label') || part.innerText);
   return {tag: part.tagName.toLowerCase(), name: (name || '').trim(), disabled: part.disabled};
 }"""
 """What has the keyboard's focus in the game widget: its tag, its name (a button's words, a

@@ -22,7 +22,7 @@ from monopoly_lesson.game.strategies import DECISIONS
 from monopoly_lesson.game.trade import Trade
 from monopoly_lesson.game.widget import SETTLE_SECONDS, TURN_END_TOGGLES, GameStepper
 from monopoly_lesson.starter import space_name
-from monopoly_lesson.widgets import ICON_CHARACTERS, TurnStepper
+from monopoly_lesson.widgets import FOCUS_RING, ICON_CHARACTERS, TurnStepper
 
 
 def test_a_turn_a_round_and_the_end():
@@ -876,7 +876,7 @@ def test_the_board_is_named_for_a_screen_reader_by_where_the_tokens_are():
     assert 'aria-label="Monopoly board"' in stepper.snapshot_svg()  # as stored, as printed
 
 
-def test_every_icon_a_button_shows_is_drawn_without_words():
+def test_every_icon_a_button_shows_is_drawn_without_words_and_the_focus_shows_plainly():
     """An icon missing from ICON_CHARACTERS would be read out in its button's name."""
     stepper, turns = trade_question(), TurnStepper(take_turn)
     icons = {part.icon for part in parts(stepper) if getattr(part, "icon", "")}
@@ -886,3 +886,4 @@ def test_every_icon_a_button_shows_is_drawn_without_words():
     assert {"caret-down", "caret-up", "play"} <= icons <= set(ICON_CHARACTERS)
     style = stepper.children[0].value
     assert all(f'.game-stepper .fa-{icon}::before{{content:"\\' in style for icon in icons)
+    assert ".game-stepper button:enabled:focus-visible" in style and FOCUS_RING in style

@@ -40,11 +40,11 @@ from ..starter import space_name
 from ..widgets import (
     LOG_LABEL,
     STATIC_NOTE,
+    access_css,
     live_html,
     log_html,
     reopened_html,
     static_html,
-    unspoken_icons_css,
     widget_button,
 )
 from .deed import deed, trade_effect
@@ -184,7 +184,7 @@ class GameStepper(widgets.VBox):
         self._name_controls()
         super().__init__(
             children=[
-                widgets.HTML(reopened_html(PREFIX) + _STYLE + unspoken_icons_css(PREFIX)),
+                widgets.HTML(reopened_html(PREFIX) + _STYLE + access_css(PREFIX)),
                 stepping,
                 self._columns(),
             ]
