@@ -29,7 +29,7 @@ import nbformat
 import pytest
 from axe import axe_violations, violations_words
 
-from monopoly_lesson.widgets import REOPENED_NOTE, STATIC_NOTE
+from monopoly_lesson.widgets import LOG_LABEL, REOPENED_NOTE, STATIC_NOTE
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -1167,14 +1167,14 @@ bid and bid nothing, stay in jail and leave it, propose a trade from the form an
 one, raise cash, plan building and lift a mortgage."""
 FOCUSED = """() => {
   const part = document.activeElement;
-  if (!part || !part.closest('.game-stepper')) return null;
+  if (!part || !part.closest('.game-stepper, .turn-stepper')) return null;
   const label = (part.id && document.querySelector(`label[for="${part.id}"]`))
     || part.closest('label');
   const name = label ? label.innerText : (part.getAttribute('aria-label') || part.innerText);
   return {tag: part.tagName.toLowerCase(), name: (name || '').trim(), disabled: part.disabled};
 }"""
-"""What has the keyboard's focus in the game widget: its tag, its name (a button's words, a
-box's label) and whether it is greyed; null when the focus is outside the widget."""
+"""What has the keyboard's focus in a widget: its tag, its name (a button's words, a box's
+label) and whether it is greyed; null when the focus is outside the widgets."""
 ON_FIRST_ANSWER = """(() => {
   const first = document.querySelector('.game-stepper .game-stepper-asking button');
   return first !== null && !first.disabled && document.activeElement === first;
@@ -1187,6 +1187,7 @@ ON_STEPPING = """(() => {
     && document.querySelector('.game-stepper .game-stepper-question') === null;
 })()"""
 """Whether no question is open and the focus is on To the end (or New game), released."""
+MORE_BUTTON = "More: save, load, go back, any lot's deed, what the others accept"
 ASKED_OR_OVER = """() => document.querySelector('.game-stepper .game-stepper-question') !== null
   || document.querySelector('.game-stepper .game-stepper-status').innerText
     .startsWith('Over after')"""
@@ -1197,8 +1198,8 @@ def focused(page) -> dict | None:
 
 
 def key_to(page, name: str, back: bool = False, presses: int = 40) -> None:
-    """Press Tab (Shift+Tab with ``back``) until the focus is on the game widget's control
-    named ``name`` (a button's words, a box's label)."""
+    """Press Tab (Shift+Tab with ``back``) until the focus is on a widget's control named
+    ``name`` (a button's words, a box's label)."""
     for _ in range(presses):
         part = focused(page)
         if part is not None and part["name"] == name and not part["disabled"]:
@@ -1300,9 +1301,10 @@ def answer_by_keys(page, decision: str, done: collections.Counter) -> str:
 
 def test_a_person_plays_a_whole_game_by_keyboard_alone(page, lab, record_property):
     """After the cells have run, no click: Tab and Shift+Tab move, Enter and Space press,
-    numbers are typed into boxes and the arrow keys pick in lists. At every question the
-    focus comes to its first answer, and between questions to the stepping button used,
-    without a key pressed to find it."""
+    numbers are typed into boxes and the arrow keys pick in lists; the first answer is
+    taken back once, and at the end a lot's deed is shown and the game saved. At every
+    question the focus comes to its first answer, and between questions to the stepping
+    button used, without a key pressed to find it."""
     write_notebook(lab, "keyboard.ipynb", KEYBOARD_GAME)
     open_notebook(page, lab, "keyboard.ipynb")
     run_all_cells(page)
@@ -1310,33 +1312,87 @@ def test_a_person_plays_a_whole_game_by_keyboard_alone(page, lab, record_propert
     key_to(page, "Propose a trade")
     page.keyboard.press("Space")  # asked for a trade at the first turn's end
     key_to(page, "To the end", back=True)
-    start, done, said, answers = time.perf_counter(), collections.Counter(), [], 0
+    start, done, pressed, answers = time.perf_counter(), collections.Counter(), [], 0
     while True:
         if not page.locator(QUESTION).count():  # the focus on the stepping button used
-            said.append(focused(page)["name"])
+            pressed.append(focused(page)["name"])
             page.keyboard.press("Enter")
             page.wait_for_function(ASKED_OR_OVER, polling="raf", timeout=30_000)
+        elif question_now(page)[0] == "2" and "Take back" not in pressed:  # the first answer
+            key_to(page, "Take back", back=True)
+            pressed.append("Take back")
+            page.keyboard.press("Enter")
+            reopened(page, "1")  # asked again: answered again as the first time
+            done["buy"], answers = done["buy"] - 1, answers - 1
         else:
             number, decision, _ = question_now(page)
-            said.append(answer_by_keys(page, decision, done))
+            pressed.append(answer_by_keys(page, decision, done))
             done[decision], answers = done[decision] + 1, answers + 1
             page.wait_for_function(NEXT_QUESTION, arg=number, polling="raf", timeout=30_000)
         page.wait_for_function(SETTLED, polling="raf", timeout=30_000)
-        focus_came_back(page, said[-1])
+        focus_came_back(page, pressed[-1])
         if game_status(page).startswith("Over after"):
             break
     seconds = time.perf_counter() - start
     record_property("game_by_keyboard_seconds", round(seconds, 1))
-    print(f"\nA whole game by keyboard: {answers} answers in {seconds:.0f} s: {said}")
+    print(f"\nA whole game by keyboard: {answers} answers in {seconds:.0f} s: {pressed}")
     assert focused(page)["name"] == "New game"
+    key_to(page, MORE_BUTTON)  # under the board: a lot's deed, and saving the game
+    page.keyboard.press("Space")
+    key_to(page, "A lot's deed:")
+    page.keyboard.press("ArrowDown")  # Mediterranean Avenue (2), then Baltic Avenue (4)
+    view_with(page, "game-stepper-more", "Baltic Avenue (4), brown: price $60", "game-stepper")
+    type_into(page, "File:", "by-keys.json")
+    key_to(page, "Save")
+    page.keyboard.press("Enter")
+    assert f"Saved to by-keys.json: {answers} answers" in said(page, "Saved to")
     asked = {"buy", "bid", "leave_jail", "propose_trade", "accept_trade", "raise_cash"}
     assert asked | {"build_plan", "lift_plan"} <= set(done)
     assert done["form"] and done["buy"] > 1 and done["bid"] > 1 and done["leave_jail"] > 1
-    assert {"Do not buy", "Bid $1", "No bid", "Stay", "Propose", "Accept"} <= set(said)
-    assert {"a plan typed", "a mortgage lifted"} <= set(said)
+    assert {"Do not buy", "Bid $1", "No bid", "Stay", "Propose", "Accept"} <= set(pressed)
+    assert {"Take back", "a plan typed", "a mortgage lifted"} <= set(pressed)
     log = game_view(page, "game-stepper-log")
     for words in ("declines to buy", "offers", "accepts the trade", "builds", "lifts the"):
         assert f"P1 you {words}" in log
+
+
+TO_THE_STEPPER = """() => {
+  const cells = [...document.querySelectorAll('.jp-Notebook .jp-Cell')];
+  const active = cells.findIndex(cell => cell.classList.contains('jp-mod-active'));
+  const stepper = cells.findIndex(cell => cell.querySelector('.turn-stepper') !== null);
+  return stepper - active;
+}"""
+"""How many cells below the active cell the turn stepper's is (above: negative)."""
+
+
+def test_the_turn_stepper_by_keyboard_alone(chapter_5):
+    """The arrow keys select the stepper's cell, Tab reaches its buttons and Enter or Space
+    presses them, the arrow keys choose in its lists, and the focus stays where it was."""
+    page = chapter_5
+    for _ in range(200):  # in command mode, from the cell the test before left active
+        if not (cells := page.evaluate(TO_THE_STEPPER)):
+            break
+        page.keyboard.press("ArrowDown" if cells > 0 else "ArrowUp")
+    key_to(page, "One turn")
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "() => /^1 turn/.test(document.querySelector('.turn-stepper-status').innerText)"
+    )
+    key_to(page, "Ten turns")
+    page.keyboard.press("Space")
+    page.wait_for_function(
+        "() => /^11 turn/.test(document.querySelector('.turn-stepper-status').innerText)"
+    )
+    assert focused(page)["name"] == "Ten turns"
+    key_to(page, "Players:")
+    page.keyboard.press("ArrowUp")  # one player: the stepper starts again
+    page.wait_for_function(
+        "() => /^0 turn/.test(document.querySelector('.turn-stepper-status').innerText)"
+    )
+    page.keyboard.press("ArrowDown")  # two again, as the chapter has them
+    assert focused(page)["name"] == "Players:"
+    key_to(page, LOG_LABEL)
+    assert focused(page)["tag"] == "div"
 
 
 # -- the widgets' own output, by axe-core's WCAG 2.0/2.1 A and AA rules ----------------
