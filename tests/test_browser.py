@@ -371,6 +371,66 @@ def saved_widget_state(lab, name: str, seconds: float = 60) -> dict:
     return {}
 
 
+# Chapter 5's stepper by keyboard alone, as a screen reader reads it, and by axe-core (the
+# helpers are with the game widget's, below). They stand here, before the next test, which
+# closes chapter 5's kernel.
+
+TO_THE_STEPPER = """() => {
+  const cells = [...document.querySelectorAll('.jp-Notebook .jp-Cell')];
+  const active = cells.findIndex(cell => cell.classList.contains('jp-mod-active'));
+  const stepper = cells.findIndex(cell => cell.querySelector('.turn-stepper') !== null);
+  return stepper - active;
+}"""
+"""How many cells below the active cell the turn stepper's is (above: negative)."""
+
+
+def test_the_turn_stepper_by_keyboard_alone(chapter_5):
+    """The arrow keys select the stepper's cell, Tab reaches its buttons and Enter or Space
+    presses them, the arrow keys choose in its lists, and the focus stays where it was."""
+    page = chapter_5
+    for _ in range(200):  # in command mode, from the cell the test before left active
+        if not (cells := page.evaluate(TO_THE_STEPPER)):
+            break
+        page.keyboard.press("ArrowDown" if cells > 0 else "ArrowUp")
+    key_to(page, "One turn")
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "() => /^1 turn/.test(document.querySelector('.turn-stepper-status').innerText)"
+    )
+    key_to(page, "Ten turns")
+    page.keyboard.press("Space")
+    page.wait_for_function(
+        "() => /^11 turn/.test(document.querySelector('.turn-stepper-status').innerText)"
+    )
+    assert focused(page)["name"] == "Ten turns"
+    key_to(page, "Players:")
+    page.keyboard.press("ArrowUp")  # one player: the stepper starts again
+    page.wait_for_function(
+        "() => /^0 turn/.test(document.querySelector('.turn-stepper-status').innerText)"
+    )
+    page.keyboard.press("ArrowDown")  # two again, as the chapter has them
+    assert focused(page)["name"] == "Players:"
+    key_to(page, LOG_LABEL)
+    assert focused(page)["tag"] == "div"
+
+
+def test_a_screen_reader_reads_the_turn_stepper_by_its_words(chapter_5):
+    read = chapter_5.locator(".turn-stepper").first.aria_snapshot()
+    assert not PRIVATE_USE.search(read), read
+    for line in ('button "One turn"', 'button "Ten turns"', 'combobox "Players:"', "- status:"):
+        assert line in read, read
+    assert re.search(r'img "The Monopoly board: Player 1 on [^"]+; Player 2 on ', read), read
+    assert 'region "The log, newest lines last"' in read
+
+
+def test_the_turn_stepper_meets_wcag_a_and_aa_in_jupyterlab(chapter_5):
+    """Chapter 5's stepper, after ten turns (tallies, tokens, a log that scrolls): no
+    violation of axe-core's WCAG 2.0/2.1 A and AA rules in the widget's own element."""
+    click_and_wait(chapter_5, "Ten turns")
+    found = widget_violations(chapter_5, ".turn-stepper")
+    assert found == [], violations_words(found)
+
+
 def test_a_reopened_notebook_shows_the_saved_stepper_and_says_to_run_the_cell(page, lab):
     name = "05_jail.ipynb"
     open_notebook(page, lab, name)
@@ -1356,45 +1416,6 @@ def test_a_person_plays_a_whole_game_by_keyboard_alone(page, lab, record_propert
         assert f"P1 you {words}" in log
 
 
-TO_THE_STEPPER = """() => {
-  const cells = [...document.querySelectorAll('.jp-Notebook .jp-Cell')];
-  const active = cells.findIndex(cell => cell.classList.contains('jp-mod-active'));
-  const stepper = cells.findIndex(cell => cell.querySelector('.turn-stepper') !== null);
-  return stepper - active;
-}"""
-"""How many cells below the active cell the turn stepper's is (above: negative)."""
-
-
-def test_the_turn_stepper_by_keyboard_alone(chapter_5):
-    """The arrow keys select the stepper's cell, Tab reaches its buttons and Enter or Space
-    presses them, the arrow keys choose in its lists, and the focus stays where it was."""
-    page = chapter_5
-    for _ in range(200):  # in command mode, from the cell the test before left active
-        if not (cells := page.evaluate(TO_THE_STEPPER)):
-            break
-        page.keyboard.press("ArrowDown" if cells > 0 else "ArrowUp")
-    key_to(page, "One turn")
-    page.keyboard.press("Enter")
-    page.wait_for_function(
-        "() => /^1 turn/.test(document.querySelector('.turn-stepper-status').innerText)"
-    )
-    key_to(page, "Ten turns")
-    page.keyboard.press("Space")
-    page.wait_for_function(
-        "() => /^11 turn/.test(document.querySelector('.turn-stepper-status').innerText)"
-    )
-    assert focused(page)["name"] == "Ten turns"
-    key_to(page, "Players:")
-    page.keyboard.press("ArrowUp")  # one player: the stepper starts again
-    page.wait_for_function(
-        "() => /^0 turn/.test(document.querySelector('.turn-stepper-status').innerText)"
-    )
-    page.keyboard.press("ArrowDown")  # two again, as the chapter has them
-    assert focused(page)["name"] == "Players:"
-    key_to(page, LOG_LABEL)
-    assert focused(page)["tag"] == "div"
-
-
 # -- the widgets' own output, by axe-core's WCAG 2.0/2.1 A and AA rules ----------------
 
 UNCLIPPED = """() => document.querySelectorAll('.jp-ThemedContainer')
@@ -1420,14 +1441,6 @@ def widget_violations(page, where: str) -> list[dict]:
     found = axe_violations(page, where)
     assert page.evaluate(STATUS_CHECKED, where)  # axe reads the widget's words
     return found
-
-
-def test_the_turn_stepper_meets_wcag_a_and_aa_in_jupyterlab(chapter_5):
-    """Chapter 5's stepper, after ten turns (tallies, tokens, a log that scrolls): no
-    violation of axe-core's WCAG 2.0/2.1 A and AA rules in the widget's own element."""
-    click_and_wait(chapter_5, "Ten turns")
-    found = widget_violations(chapter_5, ".turn-stepper")
-    assert found == [], violations_words(found)
 
 
 AT_EACH_QUESTION = """from monopoly_lesson import GameStepper
@@ -1482,15 +1495,6 @@ def test_the_game_widget_at_each_question_meets_wcag_a_and_aa_in_jupyterlab(page
 
 PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
 """An icon font's characters, which a screen reader would read out in a button's name."""
-
-
-def test_a_screen_reader_reads_the_turn_stepper_by_its_words(chapter_5):
-    read = chapter_5.locator(".turn-stepper").first.aria_snapshot()
-    assert not PRIVATE_USE.search(read), read
-    for line in ('button "One turn"', 'button "Ten turns"', 'combobox "Players:"', "- status:"):
-        assert line in read, read
-    assert re.search(r'img "The Monopoly board: Player 1 on [^"]+; Player 2 on ', read), read
-    assert 'region "The log, newest lines last"' in read
 
 
 def test_a_screen_reader_reads_the_game_widget_question_answers_and_board(page, lab):
