@@ -172,8 +172,8 @@ def bar_chart(
 ) -> go.Figure:
     """Bars of relative frequency (percent) in board order, with the uniform 2.5% line.
 
-    ``compare`` adds a second series (for example the distribution before a new rule);
-    ``labels`` names the two series in the legend.
+    ``compare`` adds a second series (for example the distribution before a new rule), in
+    hatched grey bars; ``labels`` names the two series in the legend.
     """
     with at_the_call():  # a mistake in an argument is shown from here, not from the checks
         _check_counts(counts)
@@ -193,7 +193,7 @@ def bar_chart(
             x=pct.index.tolist(),
             y=_percentages(compare).round(4).tolist(),
             name=labels[1],
-            marker_color="#bbbbbb",
+            marker=dict(color="#bbbbbb", pattern_shape="/", pattern_fgcolor="#595959"),
             customdata=_TITLES,
             hovertemplate=hover,
         )
@@ -486,7 +486,8 @@ def _draw_squares(fig: go.Figure, pct: pd.Series, colours: list[str], scaled: li
 
 
 def _draw_tokens(fig: go.Figure, tokens: Mapping[str, int]) -> None:
-    """Each player's token on its space, side by side when two share one."""
+    """Each player's token on its space, side by side when two share one, each in a shape
+    of its own (:data:`TOKEN_SYMBOLS`)."""
     for i, (name, space) in enumerate(tokens.items()):
         col, row = board_position(space)
         fig.add_scatter(
@@ -496,12 +497,19 @@ def _draw_tokens(fig: go.Figure, tokens: Mapping[str, int]) -> None:
             name=name,
             marker=dict(
                 size=14,
-                symbol="circle",
-                color=("#d62728", "#ff7f0e")[i % 2],
+                symbol=TOKEN_SYMBOLS[i % len(TOKEN_SYMBOLS)],
+                color=TOKEN_MARKS[i % len(TOKEN_MARKS)],
                 line=dict(color="black", width=1),
             ),
             hovertemplate=f"{name} on {_TITLES[space - 1]} ({space})<extra></extra>",
         )
+
+
+TOKEN_MARKS = ("#d62728", "#ff7f0e")
+"""The board map's token colours, in turn (the board view's first two): told apart under
+each of the three colour-vision deficiencies (tests/test_figure_colours.py)."""
+TOKEN_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "star", "hexagon")
+"""The board map's token shapes, one per player in order: tokens differ by more than colour."""
 
 
 def _colour_range(pct: pd.Series) -> tuple[float, float, str]:

@@ -239,22 +239,50 @@ STAGE_LABELS = {
 """How the stages of development read on an axis."""
 
 
+GROUP_LINES = {
+    "brown": "#925643",
+    "light blue": "#aae0fa",
+    "purple": "#d8348d",
+    "orange": "#f7941d",
+    "red": "#ed1817",
+    "yellow": "#fef200",
+    "green": "#18b362",
+    "dark blue": "#0174c1",
+    "railroad": "#000000",
+    "utility": "#9e9e9e",
+}
+"""The groups' colours as lines: the board's (:data:`~monopoly_lesson.game.lots.GROUPS`),
+brown, purple, red, green and dark blue a shade off, so that every two street groups stay
+told apart under each of the three colour-vision deficiencies (tests/test_figure_colours.py)."""
+GROUP_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "triangle-down", "cross", "x")
+GROUP_SYMBOLS += ("star",)
+"""Marker shapes, one per group in order: lines differ by more than colour."""
+LINE_DASHES = ("solid", "dash", "dot", "dashdot")
+"""Line styles, in turn: with :data:`GROUP_SYMBOLS`, no two lines look alike but for colour."""
+
+
 def payback_chart(payback: pd.DataFrame, title: str = "Payback of buildings") -> go.Figure:
     """Opponent turns for each group's buildings to pay for themselves, stage by stage, on a
-    log scale labelled 1, 2, 5, 10, 20, 50... in plain numbers."""
+    log scale labelled 1, 2, 5, 10, 20, 50... in plain numbers; each group's line in its
+    colour, shape and dash."""
     with at_the_call():  # a mistake in an argument is shown from here, not from the checks
         _check_payback(payback)
         check_title(title)
     fig = go.Figure()
     stages = [STAGE_LABELS.get(str(stage), str(stage)) for stage in payback.columns]
-    for group, row in payback.iterrows():
+    for k, (group, row) in enumerate(payback.iterrows()):
         fig.add_trace(
             go.Scatter(
                 x=stages,
                 y=row.to_numpy(),
                 mode="lines+markers",
                 name=str(group),
-                line=dict(color=GROUPS[group][0]),
+                line=dict(color=GROUP_LINES[group], dash=LINE_DASHES[k % len(LINE_DASHES)]),
+                marker=dict(
+                    symbol=GROUP_SYMBOLS[k % len(GROUP_SYMBOLS)],
+                    size=9,
+                    line=dict(color="#333333", width=1),
+                ),
             )
         )
     ticks = log_ticks(payback.to_numpy())
@@ -300,7 +328,8 @@ def log_ticks(values: np.ndarray) -> list[float]:
 
 
 def fitness_fan(history: pd.DataFrame, title: str = "Fitness by generation") -> go.Figure:
-    """The fitness's range (min to max), middle half (q1 to q3) and median per generation."""
+    """The fitness's range (min to max, dotted), middle half (q1 to q3) and median per
+    generation."""
     with at_the_call():  # a mistake in an argument is shown from here, not from the checks
         check_table(
             history,
@@ -312,22 +341,30 @@ def fitness_fan(history: pd.DataFrame, title: str = "Fitness by generation") -> 
         check_title(title)
     x = history["generation"]
     fig = go.Figure()
-    for low, high, shade, name in (
-        ("min", "max", 0.15, "min to max"),
-        ("q1", "q3", 0.35, "middle half"),
+    for low, high, shade, pattern, name in (
+        ("min", "max", 0.15, ".", "min to max"),
+        ("q1", "q3", 0.35, "", "middle half"),
     ):
-        fig.add_trace(go.Scatter(x=x, y=history[high], line=dict(width=0), showlegend=False))
+        fig.add_trace(
+            go.Scatter(x=x, y=history[high], mode="lines", line=dict(width=0), showlegend=False)
+        )
         fig.add_trace(
             go.Scatter(
                 x=x,
                 y=history[low],
                 fill="tonexty",
+                mode="lines",
                 line=dict(width=0),
                 fillcolor=f"rgba(31,78,121,{shade})",
+                fillpattern=dict(shape=pattern, fgcolor="rgba(31,78,121,0.5)", solidity=0.1),
                 name=name,
             )
         )
-    fig.add_trace(go.Scatter(x=x, y=history["median"], line=dict(color="#1f4e79"), name="median"))
+    fig.add_trace(
+        go.Scatter(
+            x=x, y=history["median"], mode="lines", line=dict(color="#1f4e79"), name="median"
+        )
+    )
     fig.update_layout(title=title, xaxis_title="generation", yaxis_title="fitness", **_STYLE)
     alt = (
         f"{titled('Fan chart', title)}: the players' fitness in each of {len(history)} "
@@ -561,11 +598,18 @@ def win_rate_history(
     x = benchmark["generation"]
     fig = go.Figure(
         [
-            go.Scatter(x=x, y=100 * benchmark["ci_high"], line=dict(width=0), showlegend=False),
+            go.Scatter(
+                x=x,
+                y=100 * benchmark["ci_high"],
+                mode="lines",
+                line=dict(width=0),
+                showlegend=False,
+            ),
             go.Scatter(
                 x=x,
                 y=100 * benchmark["ci_low"],
                 fill="tonexty",
+                mode="lines",
                 line=dict(width=0),
                 fillcolor="rgba(31,78,121,0.25)",
                 name="95% interval",
@@ -575,7 +619,9 @@ def win_rate_history(
             ),
         ]
     )
-    fig.add_hline(y=25, line_dash="dot", annotation_text="an equal player: 25%")
+    fig.add_hline(
+        y=25, line_dash="dot", line_color="#444444", annotation_text="an equal player: 25%"
+    )
     fig.update_layout(title=title, xaxis_title="generation", yaxis_title="games won (%)", **_STYLE)
     alt = (
         f"{titled('Line chart', title)}: the share of games won, in percent, in each of "
