@@ -4,6 +4,7 @@ under it in a notebook and on a web page, and kept by every stored figure in not
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -169,3 +170,26 @@ def test_words_are_escaped_in_html():
     output = plots.words_bundle({"alt": 'a < b & "c"', "description": "<script>1</script>"})
     assert "a &lt; b &amp; &quot;c&quot;" in output["text/html"]
     assert "<script>" not in output["text/html"]
+
+
+def stored_figures(path: Path) -> list[tuple[dict, list[dict]]]:
+    """Each stored figure of a notebook, with the outputs of its cell after it."""
+    found = []
+    for cell in json.loads(path.read_text())["cells"]:
+        outputs = cell.get("outputs", [])
+        for k, output in enumerate(outputs):
+            if PLOTLY in output.get("data", {}):
+                found.append((output["data"], outputs[k + 1 :]))
+    return found
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_every_stored_figure_has_its_words_and_shows_them(path):
+    for data, after in stored_figures(path):
+        words = figure_words(data[PLOTLY])
+        title = data[PLOTLY]["layout"].get("title", {}).get("text")
+        assert words, f"{path.name}: the figure {title!r} has no words"
+        assert NUMBER.search(words["description"]), f"{path.name}: {title!r}: no numbers"
+        assert 'role="figure" aria-label="' in "".join(data["text/html"])
+        shown = "".join(after[0]["data"]["text/html"]) if after else ""
+        assert plots.WORDS_CLASS in shown, f"{path.name}: {title!r}: no words shown under it"
