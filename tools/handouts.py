@@ -482,12 +482,15 @@ def typst_string(text: str) -> str:
 
 def typst_image(output: nbformat.NotebookNode, kind: str) -> str:
     """An output's picture as a Typst image in the Markdown, with its alternative text (the
-    output's ``metadata["alt"]``): pandoc's Typst writer drops an image's alt text. A
-    picture (SVG: the stepper's board) is printed :data:`PICTURE_WIDTH` wide."""
+    output's ``metadata["alt"]``): pandoc's Typst writer drops an image's alt text. A block
+    of its own, so that the text after it starts a paragraph below it; a picture (SVG: the
+    stepper's board) is printed :data:`PICTURE_WIDTH` wide."""
     path = output.metadata["filenames"][kind]
     sized = f", width: {PICTURE_WIDTH}" if kind == SVG else ""
     alt = output.metadata.get("alt") or "A picture"
-    return f"```{{=typst}}\n#box(image({typst_string(path)}{sized}, alt: {typst_string(alt)}))\n```"
+    return (
+        f"```{{=typst}}\n#block(image({typst_string(path)}{sized}, alt: {typst_string(alt)}))\n```"
+    )
 
 
 @functools.cache
