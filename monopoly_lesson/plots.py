@@ -3,6 +3,8 @@
 Both take counts in the one shape every engine returns (a Series indexed 1..40).
 :func:`setup_figures` chooses how notebooks show them: interactive in JupyterLab, plus a
 static PNG for print only where notebooks are executed to be stored (:data:`PNG_ENV`).
+Every figure carries its words, written from its data (:mod:`monopoly_lesson.figure_words`),
+and is shown with them under it.
 
 The whole game's figures (:mod:`monopoly_lesson.game.plots`) are re-exported here, so
 every figure a chapter draws is imported from this one module.
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import html
 import json
 import math
 import numbers
@@ -26,10 +29,11 @@ import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
 from plotly.colors import sample_colorscale
-from plotly.io.base_renderers import MimetypeRenderer
+from plotly.io.base_renderers import ExternalRenderer, MimetypeRenderer
 from plotly.offline import get_plotlyjs_version
 
 from .checks import at_the_call, check_whole, is_list
+from .figure_words import figure_words, listing, number, plain, sentence, titled, with_words
 from .game.lots import GROUPS, lots
 from .game.plots import (
     check_title,
@@ -53,12 +57,15 @@ __all__ = [
     "SHORT_TITLES",
     "SIGNIFICANT_DIGITS",
     "STREET_GROUPS",
+    "WORDS_CLASS",
     "LessonRenderer",
+    "WordsRenderer",
     "bar_chart",
     "board_map",
     "board_position",
     "diversity_history",
     "error_chart",
+    "figure_words",
     "fitness_fan",
     "fitness_histograms",
     "genes_by_group",
@@ -71,6 +78,7 @@ __all__ = [
     "setup_figures",
     "win_rate_chart",
     "win_rate_history",
+    "words_bundle",
 ]
 
 COLORSCALE = "Cividis"
@@ -164,8 +172,8 @@ def bar_chart(
 ) -> go.Figure:
     """Bars of relative frequency (percent) in board order, with the uniform 2.5% line.
 
-    ``compare`` adds a second series (for example the distribution before a new rule);
-    ``labels`` names the two series in the legend.
+    ``compare`` adds a second series (for example the distribution before a new rule), in
+    hatched grey bars; ``labels`` names the two series in the legend.
     """
     with at_the_call():  # a mistake in an argument is shown from here, not from the checks
         _check_counts(counts)
@@ -185,7 +193,7 @@ def bar_chart(
             x=pct.index.tolist(),
             y=_percentages(compare).round(4).tolist(),
             name=labels[1],
-            marker_color="#bbbbbb",
+            marker=dict(color="#bbbbbb", pattern_shape="/", pattern_fgcolor="#595959"),
             customdata=_TITLES,
             hovertemplate=hover,
         )
@@ -205,7 +213,47 @@ def bar_chart(
         annotation_position="top right",
     )
     _bar_layout(fig, title, legend=compare is not None)
-    return fig
+    before = None if compare is None else _percentages(compare)
+    return with_words(fig, *_bar_words(pct, before, labels, title))
+
+
+def _space(space: int) -> str:
+    return f"{_TITLES[space - 1]} ({space})"
+
+
+def _extremes(pct: pd.Series, decimals: int, count: int = 3) -> str:
+    """The spaces landed on most and least, with their percentages."""
+    ordered = pct.sort_values(ascending=False, kind="stable")
+
+    def named(spaces: pd.Series) -> str:
+        return listing(f"{_space(int(s))} {p:.{decimals}f}%" for s, p in spaces.items())
+
+    return f"most landed on: {named(ordered[:count])}; least: {named(ordered[::-1][:count])}"
+
+
+def _bar_words(
+    pct: pd.Series, before: pd.Series | None, labels: Sequence[str], title: str | None
+) -> tuple[str, str]:
+    """A bar chart's words: what it shows, then every bar's percentage."""
+    beside = f", beside {plain(labels[1])}" if before is not None else ""
+    alt = (
+        f"{titled('Bar chart', title)}: how often each of the 40 spaces is landed on, in "
+        f"percent ({plain(labels[0])}{beside}), with a line at the uniform 2.5%."
+    )
+    above = int((pct.round(2) > _UNIFORM).sum())
+    parts = [
+        f"{sentence(plain(labels[0]))}: {_extremes(pct, 2)}; {above} of 40 spaces "
+        "are above the uniform 2.5%."
+    ]
+    if before is not None:
+        parts.append(f"{sentence(plain(labels[1]))}: {_extremes(before, 2)}.")
+    each = [
+        f"{_space(space)} {p:.2f}%" + ("" if before is None else f" ({before[space]:.2f}%)")
+        for space, p in pct.items()
+    ]
+    then = "" if before is None else f", {plain(labels[1])} in brackets"
+    parts.append(f"Every space in board order{then}: {'; '.join(each)}.")
+    return alt, " ".join(parts)
 
 
 def _bar_layout(fig: go.Figure, title: str, *, legend: bool) -> None:
@@ -277,7 +325,19 @@ def error_chart(
         yaxis=dict(title=error_label, type="log"),
         legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="left", x=0),
     )
-    return fig
+    label = plain(error_label)
+    alt = (
+        f"{titled('Line chart on log axes', title)}: the simulation's {label} against the "
+        "number of games simulated, beside a line falling like 1 / sqrt(games)."
+    )
+    points = listing(
+        f"{number(g)} games {number(e, 2)}" for g, e in zip(games, errors, strict=True)
+    )
+    description = (
+        f"The simulation's {label}: {points}. The 1 / sqrt(games) line falls from "
+        f"{number(reference[0], 2)} to {number(reference[-1], 2)}."
+    )
+    return with_words(fig, alt, description)
 
 
 def _check_positive(values: object, what: str) -> None:
@@ -375,7 +435,30 @@ def board_map(
         legend=dict(orientation="h", y=-0.02),
         margin=dict(l=10, r=10, t=60, b=10),
     )
-    return fig
+    return with_words(fig, *_board_words(pct, low, high, note, tokens or {}, title))
+
+
+def _board_words(
+    pct: pd.Series,
+    low: float,
+    high: float,
+    note: str,
+    tokens: Mapping[str, int],
+    title: str | None,
+) -> tuple[str, str]:
+    """A board map's words: what it shows, then every square's percentage."""
+    alt = (
+        f"{titled('Map of the board', title)}: its 40 squares coloured by how often each is "
+        f"landed on, from {low:.1f}% (dark blue) to {high:.1f}% (yellow)."
+    )
+    parts = [f"{sentence(_extremes(pct, 1))}."]
+    if note:
+        parts.append(f"{plain(note).strip('()')}: it has the top colour.")
+    if tokens:
+        parts.append(f"Tokens: {listing(f'{plain(n)} on {_space(s)}' for n, s in tokens.items())}.")
+    each = "; ".join(f"{_space(space)} {p:.1f}%" for space, p in pct.items())
+    parts.append(f"Every square, around the board from Go: {each}.")
+    return alt, " ".join(parts)
 
 
 def _draw_squares(fig: go.Figure, pct: pd.Series, colours: list[str], scaled: list[float]) -> None:
@@ -403,7 +486,8 @@ def _draw_squares(fig: go.Figure, pct: pd.Series, colours: list[str], scaled: li
 
 
 def _draw_tokens(fig: go.Figure, tokens: Mapping[str, int]) -> None:
-    """Each player's token on its space, side by side when two share one."""
+    """Each player's token on its space, side by side when two share one, each in a shape
+    of its own (:data:`TOKEN_SYMBOLS`)."""
     for i, (name, space) in enumerate(tokens.items()):
         col, row = board_position(space)
         fig.add_scatter(
@@ -413,12 +497,19 @@ def _draw_tokens(fig: go.Figure, tokens: Mapping[str, int]) -> None:
             name=name,
             marker=dict(
                 size=14,
-                symbol="circle",
-                color=("#d62728", "#ff7f0e")[i % 2],
+                symbol=TOKEN_SYMBOLS[i % len(TOKEN_SYMBOLS)],
+                color=TOKEN_MARKS[i % len(TOKEN_MARKS)],
                 line=dict(color="black", width=1),
             ),
             hovertemplate=f"{name} on {_TITLES[space - 1]} ({space})<extra></extra>",
         )
+
+
+TOKEN_MARKS = ("#d62728", "#ff7f0e")
+"""The board map's token colours, in turn (the board view's first two): told apart under
+each of the three colour-vision deficiencies (tests/test_figure_colours.py)."""
+TOKEN_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "star", "hexagon")
+"""The board map's token shapes, one per player in order: tokens differ by more than colour."""
 
 
 def _colour_range(pct: pd.Series) -> tuple[float, float, str]:
@@ -438,7 +529,7 @@ def _chrome_available() -> bool:
     return any(shutil.which(name) for name in names)
 
 
-_FIGURE_HTML = """<div id="{id}" class="plotly-graph-div monopoly-figure" \
+_FIGURE_HTML = """<div id="{id}" class="plotly-graph-div monopoly-figure"{named} \
 style="height:{height}px; width:100%;"></div>
 <script type="text/javascript">
 (function () {{
@@ -541,10 +632,13 @@ class LessonRenderer(MimetypeRenderer):
         figure = rounded(json.loads(pio.to_json(fig_dict, validate=False)))
         text = json.dumps(figure, sort_keys=True, separators=(",", ":"))
         digest = hashlib.sha1(text.encode()).hexdigest()[:12]
+        words = figure_words(figure)
+        named = f' role="figure" aria-label="{html.escape(words["alt"])}"' if words else ""
         bundle = {
             "application/vnd.plotly.v1+json": figure,
             "text/html": _FIGURE_HTML.format(
                 id=f"monopoly-figure-{digest}",
+                named=named,
                 height=figure.get("layout", {}).get("height", 450),
                 figure=text.replace("</", "<\\/"),
                 cdn=f"https://cdn.plot.ly/plotly-{get_plotlyjs_version()}.min.js",
@@ -557,6 +651,40 @@ class LessonRenderer(MimetypeRenderer):
             else:
                 bundle["image/png"] = base64.b64encode(image).decode()
         return bundle
+
+
+WORDS_CLASS = "monopoly-figure-words"
+"""The class of the output that shows a figure's words under it (:class:`WordsRenderer`)."""
+WORDS_HTML = (
+    '<details class="{cls}"><summary>In words: {alt}</summary><p>{description}</p></details>'
+)
+
+
+def words_bundle(words: Mapping[str, str]) -> dict[str, str]:
+    """A figure's words (:func:`~monopoly_lesson.figure_words.figure_words`) as an output:
+    in HTML, the alternative text always shown and the description a click (or Enter)
+    away; in plain text, both."""
+    return {
+        "text/html": WORDS_HTML.format(
+            cls=WORDS_CLASS,
+            alt=html.escape(words["alt"]),
+            description=html.escape(words["description"]),
+        ),
+        "text/plain": f"In words: {words['alt']}\n{words['description']}",
+    }
+
+
+class WordsRenderer(ExternalRenderer):
+    """Shows a figure's words under it, as an output of their own: JupyterLab draws the
+    figure from its JSON, so words in the figure's own HTML would never reach its reader."""
+
+    def render(self, fig_dict: dict) -> None:
+        """Display the figure's words, if it has any."""
+        from IPython.display import display
+
+        words = figure_words(fig_dict)
+        if words:
+            display(words_bundle(words), raw=True)
 
 
 PNG_SECONDS = 60.0
@@ -612,7 +740,8 @@ def png_requested() -> bool:
 
 
 def setup_figures(png: bool | None = None) -> str:
-    """Show figures interactively, as HTML for books, and as a PNG for print where asked.
+    """Show figures interactively, as HTML for books, and as a PNG for print where asked;
+    each followed by its words (its alternative text and description, :class:`WordsRenderer`).
 
     ``png=None`` adds the PNG only where notebooks are executed to be stored
     (:data:`PNG_ENV` set to ``"1"``, as ``make notebooks`` does) and a Chromium browser is
@@ -638,8 +767,13 @@ def setup_figures(png: bool | None = None) -> str:
         png = _start_exporter()
     name = "monopoly_png" if png else "monopoly"
     pio.renderers[name] = LessonRenderer(png=png)
-    pio.renderers.default = name
+    pio.renderers[WORDS_RENDERER] = WordsRenderer()
+    pio.renderers.default = f"{name}+{WORDS_RENDERER}"
     return name
+
+
+WORDS_RENDERER = "monopoly_words"
+"""The name of the renderer that shows a figure's words under it (:class:`WordsRenderer`)."""
 
 
 def _start_exporter() -> bool:

@@ -30,10 +30,12 @@ import pytest
 from axe import axe_violations, violations_words
 
 from monopoly_lesson import take_turn
+from monopoly_lesson.plots import LessonRenderer, bar_chart, figure_words, words_bundle
 from monopoly_lesson.widgets import STATIC_NOTE, TurnStepper
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+PLOTLY = "application/vnd.plotly.v1+json"
 PLACEHOLDERS = ["application/vnd", "model_id", "Unable to display", "Error displaying widget"]
 
 pytestmark = pytest.mark.handouts
@@ -306,6 +308,105 @@ def test_stored_steppers_carry_a_picture_of_the_board_for_print():
         for data in steppers(path):
             assert "image/svg+xml" in data, f"{path.name}: a stepper without its board picture"
             assert 'aria-label="Monopoly board"' in "".join(data["image/svg+xml"])
+
+
+def pdf_pictures(pdf: Path) -> list[str]:
+    """The alternative text of each picture in a tagged PDF (its structure's Figures)."""
+    found = []
+
+    def walk(node: object) -> None:
+        node = node.get_object() if isinstance(node, pypdf.generic.IndirectObject) else node
+        if isinstance(node, pypdf.generic.ArrayObject):
+            for kid in node:
+                walk(kid)
+        elif isinstance(node, pypdf.generic.DictionaryObject):
+            if node.get("/S") == "/Figure":
+                found.append(str(node.get("/Alt", "")))
+            if "/K" in node:
+                walk(node["/K"])
+
+    walk(pypdf.PdfReader(pdf).trailer["/Root"]["/StructTreeRoot"])
+    return found
+
+
+def stored_words(path: Path) -> list[str]:
+    """Each stored figure's words as the PDF gives them: its sentence, then its description."""
+    return [
+        f"{words['alt']} {words['description']}"
+        for output in outputs(path)
+        if (words := figure_words(output.get("data", {}).get(PLOTLY, {})))
+    ]
+
+
+def figure_notebook() -> nbformat.NotebookNode:
+    """A figure as a lesson kernel shows it (the figure, then its words), and a picture."""
+    counts = pd.Series(range(1, 41), index=range(1, 41))
+    fig = bar_chart(counts, title='A "quoted" \\ title')
+    figure = LessonRenderer().to_mimebundle(fig.to_dict())
+    words = words_bundle(figure_words(fig))
+    return nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_code_cell(
+                "bar_chart(counts)",
+                outputs=[
+                    nbformat.v4.new_output("display_data", data=figure),
+                    nbformat.v4.new_output("display_data", data=words),
+                ],
+            ),
+            nbformat.v4.new_code_cell("stepper", outputs=[stepper_output()]),
+        ]
+    )
+
+
+def test_a_figure_prints_with_its_words_as_its_alt_text_not_under_it():
+    notebook = figure_notebook()
+    tool.prepare_for_print(notebook)
+    figure, *rest = notebook.cells[0].outputs
+    assert rest == [], "the words are printed under the figure"
+    words = figure_words(json.loads(json.dumps(figure_notebook().cells[0].outputs[0].data[PLOTLY])))
+    assert figure.metadata["alt"] == f"{words['alt']} {words['description']}"
+    picture, _ = notebook.cells[1].outputs
+    assert picture.metadata["alt"].startswith("The Monopoly board: Player 1 on ")
+
+
+def test_alt_text_reaches_typst_whatever_it_holds(tmp_path):
+    assert tool.typst_string('a "b" \\ c\nd') == '"a \\"b\\" \\\\ c d"'
+    nbformat.write(figure_notebook(), tmp_path / "figure.ipynb")
+    pdf = tool.build_pdf(tmp_path / "figure.ipynb", tmp_path)
+    chart, board = pdf_pictures(pdf)
+    assert board.startswith("The Monopoly board") and '\u201cA "quoted" \\ title\u201d' in chart
+    assert "Every space in board order: Go (1) 0.12%" in chart
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_pdf_handout_is_pdf_ua_with_every_picture_described(handouts, path):
+    """PDF/UA-1 (Typst refuses to write one with an image without alt text): titled with
+    the chapter's title, in English, each figure's alt text its words."""
+    pdf = handouts / "pdf" / f"{path.stem}.pdf"
+    reader = pypdf.PdfReader(pdf)
+    assert reader.xmp_metadata and "pdfuaid:part" in reader.xmp_metadata.rdf_root.toxml()
+    assert reader.metadata.title == tool.title_of(nbformat.read(path, as_version=4), path.stem)
+    assert str(reader.trailer["/Root"]["/Lang"]).startswith("en")
+    pictures = pdf_pictures(pdf)
+    assert len(pictures) == figures(path) + len(steppers(path)) and all(pictures)
+    assert [alt for alt in pictures if not alt.startswith("The Monopoly board")] == (
+        stored_words(path)
+    )
+    assert "In words:" not in pdf_text(pdf)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_html_page_names_each_figure_and_shows_its_words(handouts, path):
+    page = (handouts / "html" / f"{path.stem}.html").read_text()
+    named = re.findall(
+        r'<div aria-label="([^"]*)" class="plotly-graph-div[^>]* role="figure"', page
+    )
+    shown = re.findall(
+        r'<details class="monopoly-figure-words"><summary>In words: (.*?)</summary>', page
+    )
+    alts = [words.split(" ", 1)[0] for words in stored_words(path)]  # a start
+    assert len(named) == len(shown) == len(alts) == figures(path)
+    assert [html.unescape(n) for n in named] == [html.unescape(s) for s in shown]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)

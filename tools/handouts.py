@@ -35,7 +35,12 @@ tables a correct solution gives).
 Every HTML page is written to pass axe-core's WCAG 2.0 and 2.1 rules, levels A and AA (see
 :data:`PAGE_CSS` and :data:`SCROLLING`): it is in English (``lang="en"``) and titled with its
 chapter's title, code is coloured at 4.5:1 contrast or more, links are underlined, and a
-region that scrolls is reached with the keyboard.
+region that scrolls is reached with the keyboard. Each figure is named by its alternative
+text and followed by its words (:mod:`monopoly_lesson.figure_words`), as the notebook shows it.
+
+Every PDF is PDF/UA-1 (:data:`PDF_STANDARDS`): tagged, titled with its chapter's title, in
+English, and every picture carries its alternative text: a figure its words (which are then
+not printed under it), a widget's board the alternative text of its HTML snapshot.
 """
 
 from __future__ import annotations
@@ -61,7 +66,7 @@ from strip_solution_markers import strip_markers
 from student_edition import clear_solutions, name_the_functions
 from traitlets.config import Config
 
-from monopoly_lesson.plots import print_pngs
+from monopoly_lesson.plots import WORDS_CLASS, figure_words, print_pngs
 
 ROOT = Path(__file__).resolve().parents[1]
 PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
@@ -83,7 +88,8 @@ TYPST_RULES = """#show raw.where(block: true, lang: "keep"): it => block(breakab
 #show table: set par(justify: false)
 #set table(inset: (x: 3pt, y: 3pt))
 """
-# The Markdown template with outputs in fenced blocks (wrapped, and marked "keep" if short).
+# The Markdown template with outputs in fenced blocks (wrapped, and marked "keep" if short),
+# and pictures as Typst images with their alternative text (pandoc's Typst has none).
 MARKDOWN_TEMPLATE = """{%- extends 'index.md.j2' -%}
 {% block stream %}
 {{ output.text | fence_output }}
@@ -91,10 +97,17 @@ MARKDOWN_TEMPLATE = """{%- extends 'index.md.j2' -%}
 {% block data_text scoped %}
 {{ output.data['text/plain'] | fence_output }}
 {% endblock data_text %}
+{% block data_png %}
+{{ output | typst_image('image/png') }}
+{% endblock data_png %}
+{% block data_svg %}
+{{ output | typst_image('image/svg+xml') }}
+{% endblock data_svg %}
 """
 # A pandas DataFrame's HTML (printed as a table, not as pandas' wrapped text).
 DATAFRAME = re.compile(r'<table\b[^>]*class="dataframe"')
 PLOTLY = "application/vnd.plotly.v1+json"
+SVG, MARKDOWN = "image/svg+xml", "text/markdown"
 # Figures are printed from their stored data at PRINT_WIDTH pixels (twice the stored PNG's,
 # which is sized for a notebook's output area); the image exporter is started once.
 print_png = functools.cache(print_pngs)
@@ -103,6 +116,9 @@ print_png = functools.cache(print_pngs)
 TABLE_SOURCE_WIDTH = 1000
 # How wide a picture (the stepper's board) is printed.
 PICTURE_WIDTH = "75%"
+# The PDF standard every handout meets: PDF/UA-1 (universal accessibility): tagged, titled,
+# in a language, every image with its alternative text (Typst refuses one without).
+PDF_STANDARDS = ["ua-1"]
 # What the PDF prints in place of folded code.
 FOLDED_NOTE = "{summary} (folded: not printed here; it is in the notebook)"
 # The lab template, with folded code in a <details> block as Quarto's HTML has it.
@@ -405,7 +421,12 @@ def dataframe_table(html_text: str) -> str:
 def prepare_for_print(notebook: nbformat.NotebookNode) -> None:
     """Wrap code for paper, print each picture-with-text output as picture, then text, each
     DataFrame as a table (:func:`dataframe_table`), and each figure as a PNG made for paper
-    from its stored data (:func:`~monopoly_lesson.plots.print_pngs`), where it can be."""
+    from its stored data (:func:`~monopoly_lesson.plots.print_pngs`), where it can be.
+
+    Every picture carries its alternative text (``metadata["alt"]``): a figure its words
+    (:func:`~monopoly_lesson.plots.figure_words`), which are then not printed again under
+    it; a widget's board the alternative text of its HTML snapshot's picture.
+    """
     for cell in notebook.cells:
         if cell.cell_type != "code":
             continue
@@ -413,18 +434,63 @@ def prepare_for_print(notebook: nbformat.NotebookNode) -> None:
         outputs = []
         for output in cell.get("outputs", []):
             data = output.get("data", {})
+            html_text = "".join(data.get("text/html", ""))
             if "image/svg+xml" in data and "text/markdown" in data:
-                for key in ("image/svg+xml", "text/markdown"):
-                    outputs.append(nbformat.from_dict({**output, "data": {key: data[key]}}))
-            elif DATAFRAME.search(html_text := "".join(data.get("text/html", ""))):
+                picture = {**output, "metadata": {"alt": picture_alt(html_text, data)}}
+                outputs.append(nbformat.from_dict({**picture, "data": {SVG: data[SVG]}}))
+                outputs.append(nbformat.from_dict({**output, "data": {MARKDOWN: data[MARKDOWN]}}))
+            elif DATAFRAME.search(html_text):
                 table = {"text/markdown": dataframe_table(html_text)}
                 outputs.append(nbformat.from_dict({**output, "data": table}))
-            elif PLOTLY in data and (image := print_image(json.dumps(data[PLOTLY]))):
-                sharp = {"image/png": base64.b64encode(image).decode()}
-                outputs.append(nbformat.from_dict({**output, "data": sharp}))
-            else:
+            elif PLOTLY in data:
+                figure = data[PLOTLY]
+                image = print_image(json.dumps(figure))
+                png = base64.b64encode(image).decode() if image else data.get("image/png")
+                shown = {"image/png": png} if png else data
+                alt = {"alt": figure_alt(figure)}
+                outputs.append(nbformat.from_dict({**output, "data": shown, "metadata": alt}))
+            elif WORDS_CLASS not in html_text:  # a figure's words are its picture's alt text
                 outputs.append(output)
         cell.outputs = outputs
+
+
+def figure_alt(figure: dict) -> str:
+    """A figure's alternative text on paper: its words, the sentence and the description
+    (the plain title where a figure has none)."""
+    words = figure_words(figure)
+    if words:
+        return f"{words['alt']} {words['description']}"
+    title = figure.get("layout", {}).get("title", {})
+    return f"A figure: {title.get('text', 'untitled') if isinstance(title, dict) else title}"
+
+
+def picture_alt(html_text: str, data: dict) -> str:
+    """A widget's picture's alternative text: that of the picture in its HTML snapshot that
+    the SVG names (``aria-label="Monopoly board"``: "The Monopoly board: Player 1 on ..."),
+    else the SVG's name."""
+    named = re.search(r'<svg\b[^>]*?\baria-label="([^"]*)"', "".join(data.get(SVG, "")))
+    name = html.unescape(named.group(1)) if named else ""
+    alts = [html.unescape(alt) for alt in re.findall(r'<img\b[^>]*?\balt="([^"]*)"', html_text)]
+    return next((alt for alt in alts if name and name.lower() in alt.lower()), name or "A picture")
+
+
+def typst_string(text: str) -> str:
+    """``text`` as a Typst string literal (one line)."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    return '"' + " ".join(escaped.split()) + '"'
+
+
+def typst_image(output: nbformat.NotebookNode, kind: str) -> str:
+    """An output's picture as a Typst image in the Markdown, with its alternative text (the
+    output's ``metadata["alt"]``): pandoc's Typst writer drops an image's alt text. A block
+    of its own, so that the text after it starts a paragraph below it; a picture (SVG: the
+    stepper's board) is printed :data:`PICTURE_WIDTH` wide."""
+    path = output.metadata["filenames"][kind]
+    sized = f", width: {PICTURE_WIDTH}" if kind == SVG else ""
+    alt = output.metadata.get("alt") or "A picture"
+    return (
+        f"```{{=typst}}\n#block(image({typst_string(path)}{sized}, alt: {typst_string(alt)}))\n```"
+    )
 
 
 @functools.cache
@@ -444,7 +510,7 @@ def markdown_exporter() -> MarkdownExporter:
         config=config,
         template_file="handout.md.j2",
         extra_loaders=[jinja2.DictLoader({"handout.md.j2": MARKDOWN_TEMPLATE})],
-        filters={"fence_output": fence_output},
+        filters={"fence_output": fence_output, "typst_image": typst_image},
     )
 
 
@@ -455,19 +521,19 @@ def chapter_markdown(path: Path, edition: str = "instructor") -> tuple[str, dict
     markdown, resources = markdown_exporter().from_notebook_node(
         notebook, resources={"output_files_dir": "media"}
     )
-    markdown = re.sub(r"!\[svg\]\((media/[^)]+)\)", rf"![](\1){{width={PICTURE_WIDTH}}}", markdown)
-    markdown = re.sub(r"!\[[^\]]*\]\((media/[^)]+)\)", r"![](\1)", markdown)  # no "png" captions
     return markdown, resources
 
 
 def build_pdf(path: Path, out: Path, edition: str = "instructor") -> Path:
     """One chapter as a PDF handout: notebook -> Markdown -> Typst -> PDF."""
     markdown, resources = chapter_markdown(path, edition)
-    return typeset(markdown, resources, out / f"{path.stem}.pdf")
+    title = title_of(nbformat.read(path, as_version=4), path.stem)
+    return typeset(markdown, resources, out / f"{path.stem}.pdf", title)
 
 
-def typeset(markdown: str, resources: dict, target: Path) -> Path:
-    """Markdown (with the images it refers to) -> Typst -> the PDF ``target``."""
+def typeset(markdown: str, resources: dict, target: Path, title: str) -> Path:
+    """Markdown (with the images it refers to) -> Typst -> the PDF ``target``, a PDF/UA-1
+    document titled ``title`` (its first heading prints it; the title is the PDF's own)."""
     with tempfile.TemporaryDirectory() as work:
         work_dir = Path(work)
         (work_dir / "media").mkdir()
@@ -475,6 +541,11 @@ def typeset(markdown: str, resources: dict, target: Path) -> Path:
             (work_dir / name).write_bytes(data)
         (work_dir / "chapter.md").write_text(markdown, encoding="utf-8")
         (work_dir / "rules.typ").write_text(TYPST_RULES, encoding="utf-8")
+        # The document's title, set at the top of the body: pandoc's template sets its own
+        # (none) after the header, and printing one would repeat the chapter's heading.
+        (work_dir / "title.typ").write_text(
+            f"#set document(title: {typst_string(title)})\n", encoding="utf-8"
+        )
         pypandoc.convert_file(
             str(work_dir / "chapter.md"),
             "typst",
@@ -483,6 +554,7 @@ def typeset(markdown: str, resources: dict, target: Path) -> Path:
             extra_args=[
                 "--standalone",
                 f"--include-in-header={work_dir / 'rules.typ'}",
+                f"--include-before-body={work_dir / 'title.typ'}",
                 "--variable=papersize:a4",
                 "--variable=margin.x:2cm",
                 "--variable=margin.y:2cm",
@@ -492,7 +564,9 @@ def typeset(markdown: str, resources: dict, target: Path) -> Path:
                 f"--columns={TABLE_SOURCE_WIDTH}",
             ],
         )
-        typst.compile(str(work_dir / "chapter.typ"), output=str(target))
+        typst.compile(
+            str(work_dir / "chapter.typ"), output=str(target), pdf_standards=PDF_STANDARDS
+        )
     return target
 
 
@@ -521,7 +595,7 @@ def build_page(page: Path, root: Path) -> tuple[str, Path, Path]:
             f"--variable=header-includes:{SCROLLING}",  # its wide tables scroll
         ],
     )
-    return title, html_page, typeset(text, {}, root / "pdf" / f"{page.stem}.pdf")
+    return title, html_page, typeset(text, {}, root / "pdf" / f"{page.stem}.pdf", title)
 
 
 def pdf_pages(pdf: Path) -> int:

@@ -16,6 +16,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..checks import at_the_call, check_whole, is_list
+from ..figure_words import listing, number, plain, spread, titled, with_words
 from .chromosomes import OWNERSHIP_STATES
 from .lots import GROUPS, lots
 
@@ -79,10 +80,33 @@ def rounds_histogram(table: pd.DataFrame, title: str = "How long games last") ->
     with at_the_call():  # a mistake in an argument is shown from here, not from the checks
         check_table(table, "table", "play_games()'s table", ("game", "rounds"))
         check_title(title)
-    games = table.drop_duplicates("game")
-    fig = go.Figure(go.Histogram(x=games["rounds"], xbins=dict(size=5), marker_color="#1f4e79"))
+    rounds = table.drop_duplicates("game")["rounds"]
+    start = ROUNDS_BIN * (int(rounds.min()) // ROUNDS_BIN) if len(rounds) else 0
+    fig = go.Figure(
+        go.Histogram(x=rounds, xbins=dict(start=start, size=ROUNDS_BIN), marker_color="#1f4e79")
+    )
     fig.update_layout(title=title, xaxis_title="rounds played", yaxis_title="games", **_STYLE)
-    return fig
+    return with_words(fig, *_rounds_words(rounds, title))
+
+
+ROUNDS_BIN = 5
+"""The rounds one bar of :func:`rounds_histogram` holds: 0 to 4, 5 to 9, ..."""
+
+
+def _rounds_words(rounds: pd.Series, title: str | None) -> tuple[str, str]:
+    """A histogram of game lengths in words: its quartiles and its tallest bar."""
+    alt = f"{titled('Histogram', title)}: how many rounds each of {len(rounds):,} games lasted."
+    if not len(rounds):
+        return alt, "No games were played."
+    low, q1, median, q3, high = (number(q) for q in rounds.quantile([0, 0.25, 0.5, 0.75, 1]))
+    bars = (rounds // ROUNDS_BIN).value_counts().sort_index()
+    tallest = int(bars.idxmax()) * ROUNDS_BIN
+    return alt, (
+        f"{len(rounds):,} games. The shortest lasted {low} rounds, a quarter of them "
+        f"{q1} or fewer, half {median} or fewer, three quarters {q3} or fewer, and the "
+        f"longest {high}. The tallest bar, {tallest} to {tallest + ROUNDS_BIN - 1} rounds, "
+        f"holds {int(bars.max()):,} games."
+    )
 
 
 def win_rate_chart(rates: pd.DataFrame, title: str = "Win rates (95% intervals)") -> go.Figure:
@@ -109,7 +133,16 @@ def win_rate_chart(rates: pd.DataFrame, title: str = "Win rates (95% intervals)"
         )
     )
     fig.update_layout(title=title, yaxis_title="games won (%)", **_STYLE)
-    return fig
+    alt = (
+        f"{titled('Bar chart', title)}: the share of games each of {len(rates)} players "
+        "won, in percent, each with its interval."
+    )
+    each = "; ".join(
+        f"{plain(name)} {100 * row.win_rate:.1f}% ({100 * row.ci_low:.1f}% to "
+        f"{100 * row.ci_high:.1f}%)"
+        for name, row in rates.iterrows()
+    )
+    return with_words(fig, alt, f"Games won, with each interval in brackets: {each}.")
 
 
 def heat_map(frame: pd.DataFrame, title: str, value: str | None = "{:.2f}") -> go.Figure:
@@ -130,7 +163,45 @@ def heat_map(frame: pd.DataFrame, title: str, value: str | None = "{:.2f}") -> g
         )
     )
     fig.update_layout(title=title, yaxis_autorange="reversed", **_STYLE)
-    return fig
+    return with_words(fig, *_heat_map_words(frame, title, value))
+
+
+HEAT_MAP_CELLS = 120
+"""The most cells a heat map's description lists one by one (a bigger table: its extremes
+and its rows' means)."""
+
+
+def _heat_map_words(frame: pd.DataFrame, title: str | None, value: str | None) -> tuple[str, str]:
+    """A heat map's words: its rows and columns, then its cells (or, for a big table, where
+    it is highest and lowest, and each row's mean)."""
+    rows, columns = [plain(i) for i in frame.index], [plain(c) for c in frame.columns]
+    alt = (
+        f"{titled('Heat map', title)}: a table of {len(rows)} rows by {len(columns)} columns, "
+        "each cell shaded by its number, darker for larger."
+    )
+    shown = value or "{:.3g}"
+    table = frame.to_numpy(dtype=float)
+    if not table.size:
+        return alt, "The table is empty."
+    if table.size <= HEAT_MAP_CELLS:
+        lines = [
+            f"{row}: "
+            + ", ".join(f"{c} {shown.format(v)}" for c, v in zip(columns, values, strict=True))
+            for row, values in zip(rows, table, strict=True)
+        ]
+        return alt, f"Each row, its columns' numbers: {'; '.join(lines)}."
+    high, low = (
+        np.unravel_index(np.nanargmax(table), table.shape),
+        np.unravel_index(np.nanargmin(table), table.shape),
+    )
+    means = "; ".join(
+        f"{row} {number(m)}" for row, m in zip(rows, np.nanmean(table, axis=1), strict=True)
+    )
+    return alt, (
+        f"Highest: {shown.format(table[high])} ({rows[high[0]]}, {columns[high[1]]}); lowest: "
+        f"{shown.format(table[low])} ({rows[low[0]]}, {columns[low[1]]}). Each row's mean: "
+        f"{means}."
+    )
 
 
 def _check_heat_map(frame: object, title: object, value: object) -> None:
@@ -168,28 +239,65 @@ STAGE_LABELS = {
 """How the stages of development read on an axis."""
 
 
+GROUP_LINES = {
+    "brown": "#925643",
+    "light blue": "#aae0fa",
+    "purple": "#d8348d",
+    "orange": "#f7941d",
+    "red": "#ed1817",
+    "yellow": "#fef200",
+    "green": "#18b362",
+    "dark blue": "#0174c1",
+    "railroad": "#000000",
+    "utility": "#9e9e9e",
+}
+"""The groups' colours as lines: the board's (:data:`~monopoly_lesson.game.lots.GROUPS`),
+brown, purple, red, green and dark blue a shade off, so that every two street groups stay
+told apart under each of the three colour-vision deficiencies (tests/test_figure_colours.py)."""
+GROUP_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "triangle-down", "cross", "x")
+GROUP_SYMBOLS += ("star",)
+"""Marker shapes, one per group in order: lines differ by more than colour."""
+LINE_DASHES = ("solid", "dash", "dot", "dashdot")
+"""Line styles, in turn: with :data:`GROUP_SYMBOLS`, no two lines look alike but for colour."""
+
+
 def payback_chart(payback: pd.DataFrame, title: str = "Payback of buildings") -> go.Figure:
     """Opponent turns for each group's buildings to pay for themselves, stage by stage, on a
-    log scale labelled 1, 2, 5, 10, 20, 50... in plain numbers."""
+    log scale labelled 1, 2, 5, 10, 20, 50... in plain numbers; each group's line in its
+    colour, shape and dash."""
     with at_the_call():  # a mistake in an argument is shown from here, not from the checks
         _check_payback(payback)
         check_title(title)
     fig = go.Figure()
     stages = [STAGE_LABELS.get(str(stage), str(stage)) for stage in payback.columns]
-    for group, row in payback.iterrows():
+    for k, (group, row) in enumerate(payback.iterrows()):
         fig.add_trace(
             go.Scatter(
                 x=stages,
                 y=row.to_numpy(),
                 mode="lines+markers",
                 name=str(group),
-                line=dict(color=GROUPS[group][0]),
+                line=dict(color=GROUP_LINES[group], dash=LINE_DASHES[k % len(LINE_DASHES)]),
+                marker=dict(
+                    symbol=GROUP_SYMBOLS[k % len(GROUP_SYMBOLS)],
+                    size=9,
+                    line=dict(color="#333333", width=1),
+                ),
             )
         )
     ticks = log_ticks(payback.to_numpy())
     fig.update_layout(title=title, yaxis_title="opponent turns", **_STYLE)
     fig.update_yaxes(type="log", tickvals=ticks, ticktext=[f"{t:,g}" for t in ticks])
-    return fig
+    alt = (
+        f"{titled('Line chart on a log scale', title)}: for each street group, the opponent "
+        f"turns its buildings take to pay for themselves, stage by stage ({listing(stages)})."
+    )
+    each = "; ".join(
+        f"{plain(group)} " + ", ".join(number(v) for v in row.to_numpy(dtype=float))
+        for group, row in payback.iterrows()
+    )
+    description = f"Opponent turns at {listing(stages)}, group by group: {each}."
+    return with_words(fig, alt, description)
 
 
 def _check_payback(payback: object) -> None:
@@ -220,7 +328,8 @@ def log_ticks(values: np.ndarray) -> list[float]:
 
 
 def fitness_fan(history: pd.DataFrame, title: str = "Fitness by generation") -> go.Figure:
-    """The fitness's range (min to max), middle half (q1 to q3) and median per generation."""
+    """The fitness's range (min to max, dotted), middle half (q1 to q3) and median per
+    generation."""
     with at_the_call():  # a mistake in an argument is shown from here, not from the checks
         check_table(
             history,
@@ -232,24 +341,42 @@ def fitness_fan(history: pd.DataFrame, title: str = "Fitness by generation") -> 
         check_title(title)
     x = history["generation"]
     fig = go.Figure()
-    for low, high, shade, name in (
-        ("min", "max", 0.15, "min to max"),
-        ("q1", "q3", 0.35, "middle half"),
+    for low, high, shade, pattern, name in (
+        ("min", "max", 0.15, ".", "min to max"),
+        ("q1", "q3", 0.35, "", "middle half"),
     ):
-        fig.add_trace(go.Scatter(x=x, y=history[high], line=dict(width=0), showlegend=False))
+        fig.add_trace(
+            go.Scatter(x=x, y=history[high], mode="lines", line=dict(width=0), showlegend=False)
+        )
         fig.add_trace(
             go.Scatter(
                 x=x,
                 y=history[low],
                 fill="tonexty",
+                mode="lines",
                 line=dict(width=0),
                 fillcolor=f"rgba(31,78,121,{shade})",
+                fillpattern=dict(shape=pattern, fgcolor="rgba(31,78,121,0.5)", solidity=0.1),
                 name=name,
             )
         )
-    fig.add_trace(go.Scatter(x=x, y=history["median"], line=dict(color="#1f4e79"), name="median"))
+    fig.add_trace(
+        go.Scatter(
+            x=x, y=history["median"], mode="lines", line=dict(color="#1f4e79"), name="median"
+        )
+    )
     fig.update_layout(title=title, xaxis_title="generation", yaxis_title="fitness", **_STYLE)
-    return fig
+    alt = (
+        f"{titled('Fan chart', title)}: the players' fitness in each of {len(history)} "
+        "generations: its range, its middle half and its median."
+    )
+    rows = history.iloc[spread(len(history))]
+    each = "; ".join(
+        f"generation {int(r.generation)}: median {number(r['median'])}, middle half "
+        f"{number(r.q1)} to {number(r.q3)}, range {number(r['min'])} to {number(r['max'])}"
+        for _, r in rows.iterrows()
+    )
+    return with_words(fig, alt, f"Fitness by generation, {each}." if each else "No generations.")
 
 
 def fitness_histograms(
@@ -292,7 +419,26 @@ def fitness_histograms(
     fig.update_yaxes(title_text="players", row=1, col=1)
     fig.update_annotations(font_size=12)
     fig.update_layout(title=title, bargap=0, margin=dict(t=130), **{**_STYLE, "height": 400})
-    return fig
+    return with_words(fig, *_histograms_words(samples, fig, title))
+
+
+def _histograms_words(
+    samples: Mapping[str, np.ndarray], fig: go.Figure, title: str | None
+) -> tuple[str, str]:
+    """Histograms side by side in words: each population's spread and tallest bar."""
+    names = [plain(name) for name in samples]
+    alt = f"{titled('Histograms side by side', title)}: the fitness of {listing(names)}."
+    each = []
+    for name, values, bars in zip(names, samples.values(), fig.data, strict=True):
+        values = np.asarray(values, dtype=float)
+        tallest = int(np.argmax(bars.y))
+        each.append(
+            f"{name}: {len(values):,} players, fitness {number(values.min())} to "
+            f"{number(values.max())}, mean {np.mean(values):.1f}, skew "
+            f"{pd.Series(values).skew():+.2f}; the tallest bar, {int(bars.y[tallest]):,} "
+            f"players, at {number(bars.x[tallest])}"
+        )
+    return alt, f"{'. '.join(each)}."
 
 
 def _check_samples(samples: object) -> None:
@@ -379,7 +525,16 @@ def diversity_history(
         legend=dict(x=0.45, y=0.95),
         **_STYLE,
     )
-    return fig
+    alt = (
+        f"{titled('Line chart with two axes', title)}: genetic diversity (left axis) and "
+        f"luck's share of the fitness's spread (right axis), over {len(history)} generations."
+    )
+    each = "; ".join(
+        f"generation {int(x.iloc[i])}: diversity {diversity.iloc[i]:.3f}, luck's share "
+        + ("none" if pd.isna(luck.iloc[i]) else f"{luck.iloc[i]:.3f}")
+        for i in spread(len(history))
+    )
+    return with_words(fig, alt, f"By generation, {each}." if each else "No generations.")
 
 
 _ROUND_STEPS = (1.0, 2.0, 2.5, 5.0)  # round tick steps: these times a power of ten
@@ -443,11 +598,18 @@ def win_rate_history(
     x = benchmark["generation"]
     fig = go.Figure(
         [
-            go.Scatter(x=x, y=100 * benchmark["ci_high"], line=dict(width=0), showlegend=False),
+            go.Scatter(
+                x=x,
+                y=100 * benchmark["ci_high"],
+                mode="lines",
+                line=dict(width=0),
+                showlegend=False,
+            ),
             go.Scatter(
                 x=x,
                 y=100 * benchmark["ci_low"],
                 fill="tonexty",
+                mode="lines",
                 line=dict(width=0),
                 fillcolor="rgba(31,78,121,0.25)",
                 name="95% interval",
@@ -457,9 +619,28 @@ def win_rate_history(
             ),
         ]
     )
-    fig.add_hline(y=25, line_dash="dot", annotation_text="an equal player: 25%")
+    fig.add_hline(
+        y=25, line_dash="dot", line_color="#444444", annotation_text="an equal player: 25%"
+    )
     fig.update_layout(title=title, xaxis_title="generation", yaxis_title="games won (%)", **_STYLE)
-    return fig
+    alt = (
+        f"{titled('Line chart', title)}: the share of games won, in percent, in each of "
+        f"{len(benchmark)} generations, with its 95% interval, beside a line at an equal "
+        "player's 25%."
+    )
+    rows = benchmark.iloc[spread(len(benchmark))]
+    each = "; ".join(
+        f"generation {int(r.generation)}: {100 * r.win_rate:.1f}% ({100 * r.ci_low:.1f}% to "
+        f"{100 * r.ci_high:.1f}%)"
+        for _, r in rows.iterrows()
+    )
+    best = benchmark.loc[benchmark["win_rate"].idxmax()] if len(benchmark) else None
+    top = (
+        f" The highest, {100 * best.win_rate:.1f}%, at generation {int(best.generation)}."
+        if best is not None
+        else ""
+    )
+    return with_words(fig, alt, f"Games won, with the interval in brackets: {each}.{top}")
 
 
 def genes_by_group(buy: np.ndarray) -> pd.DataFrame:
