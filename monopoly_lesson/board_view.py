@@ -26,8 +26,9 @@ __all__ = ["TOKEN_COLOURS", "SpaceExtras", "board_html", "board_svg", "svg_pictu
 
 BOARD_LABEL = "Monopoly board"
 """The board's name for a screen reader, unless a view names it in more words."""
-TOKEN_COLOURS = ("#d62728", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#17becf")
-"""Token colours, one per player in order (the same first two as the plotly board map)."""
+TOKEN_COLOURS = ("#d62728", "#009E73", "#332288", "#CC79A7", "#9467bd", "#000000")
+"""Token colours, one per player in order (the same first two as the plotly board map): any
+two stay apart with deuteranopia, protanopia or tritanopia, and each stands 3:1 on white."""
 
 _TITLES = gameboard["title"].tolist()
 _GROUP_OF = {space: group for group, (_, spaces) in STREET_GROUPS.items() for space in spaces}

@@ -505,7 +505,7 @@ def _draw_tokens(fig: go.Figure, tokens: Mapping[str, int]) -> None:
         )
 
 
-TOKEN_MARKS = ("#d62728", "#ff7f0e")
+TOKEN_MARKS = ("#d62728", "#009E73")
 """The board map's token colours, in turn (the board view's first two): told apart under
 each of the three colour-vision deficiencies (tests/test_figure_colours.py)."""
 TOKEN_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "star", "hexagon")
