@@ -48,7 +48,7 @@ def _started_as_the_command() -> bool:
 if _started_as_the_command():
     _signal.signal(_signal.SIGINT, _stop_while_starting)
 
-from .chapter_checks import CHAPTER_CHECKS, check_chapter
+from .checker.chapter_checks import CHAPTER_CHECKS, check_chapter
 from .evolution.experiment import dashboard_link, experiment
 from .evolution.operators import crossover, mutate, roulette
 from .evolution.run import EvolutionResult, evolve, load_evolution, win_rates_against

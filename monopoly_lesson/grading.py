@@ -6,7 +6,7 @@ and decks, turn by turn, and what the rules define is compared: tallies, positio
 jail state, and the dice and cards used. How the code is organised does not matter.
 
 A take_turn chapter (1 to 4) is graded for the rules chapters 1 to N teach
-(:data:`~monopoly_lesson.chapter_checks.CHAPTER_RULES`): its own checks and the random games
+(:data:`~monopoly_lesson.checker.chapter_checks.CHAPTER_RULES`): its own checks and the random games
 are played by the reference engine with the later chapters' rules switched off, and its
 results are held to the trends those rules make true. A take_turn that also follows later
 chapters' rules (written early) passes if it follows them exactly. Chapters 5 and 6, and a
@@ -23,8 +23,8 @@ from typing import Any
 
 import pandas as pd
 
-from .chapter_checks import CHAPTER_RULES, chapter_games, rules_taught
 from .checker.answers import MalformedAnswer, read_game
+from .checker.chapter_checks import CHAPTER_RULES, chapter_games, rules_taught
 from .checker.probe import game_seat, observe, play_game
 from .rules import LESSON_RULES, Rules
 from .scenarios import SCENARIOS, Difference, explain_difference, turn_state

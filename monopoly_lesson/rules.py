@@ -103,7 +103,7 @@ class Rules:
     - ``replacement``: draw cards with replacement instead of dealing a shuffled deck.
     - ``go_to_jail``, ``cards``, ``doubles``: the rules a chapter may not have taught yet
       (False: Go to Jail (31) is a space like any other; no card is drawn; doubles are an
-      ordinary roll). Chapter 1 plays without all three (``chapter_checks.CHAPTER_RULES``).
+      ordinary roll). Chapter 1 plays without all three (``checker.chapter_checks.CHAPTER_RULES``).
     """
 
     dice_sides: int = 6

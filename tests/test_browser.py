@@ -384,6 +384,11 @@ TO_THE_STEPPER = """() => {
 """How many cells below the active cell the turn stepper's is (above: negative)."""
 
 
+TWO_TOKENS = """() => [...document.querySelectorAll('.turn-stepper [role=img][aria-label]')]
+    .some(board => /Player 2 on/.test(board.getAttribute('aria-label')))"""
+"""True once the turn stepper's board has both players' tokens."""
+
+
 def test_the_turn_stepper_by_keyboard_alone(chapter_5):
     """The arrow keys select the stepper's cell, Tab reaches its buttons and Enter or Space
     presses them, the arrow keys choose in its lists, and the focus stays where it was."""
@@ -409,6 +414,7 @@ def test_the_turn_stepper_by_keyboard_alone(chapter_5):
         "() => /^0 turn/.test(document.querySelector('.turn-stepper-status').innerText)"
     )
     page.keyboard.press("ArrowDown")  # two again, as the chapter has them
+    page.wait_for_function(TWO_TOKENS)  # the kernel has started again with both
     assert focused(page)["name"] == "Players:"
     key_to(page, LOG_LABEL)
     assert focused(page)["tag"] == "div"

@@ -17,7 +17,7 @@ import nbformat
 import pytest
 
 from monopoly_lesson import CHAPTER_CHECKS, SCENARIOS, Rules, check_chapter, take_turn
-from monopoly_lesson.chapter_checks import CHAPTER_RULES, ChapterCheck
+from monopoly_lesson.checker.chapter_checks import CHAPTER_RULES, ChapterCheck
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = {

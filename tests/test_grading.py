@@ -269,7 +269,7 @@ def test_chapters_5_6_and_no_chapter_are_graded_against_every_rule():
 def test_results_are_held_to_the_trends_of_the_chapters_rules():
     """Jail is the most landed on only once players are held there (chapter 5): a correct
     chapter-2 simulation passes chapter 2's trends and misses the lesson's."""
-    from monopoly_lesson.chapter_checks import CHAPTER_RULES
+    from monopoly_lesson.checker.chapter_checks import CHAPTER_RULES
 
     counts = simulate(seed=2, rules=CHAPTER_RULES[2], engine="fast", progress=False).counts
     own = check_results(counts, chapter=2)

@@ -623,6 +623,12 @@ def win_rate_history(
         y=25, line_dash="dot", line_color="#444444", annotation_text="an equal player: 25%"
     )
     fig.update_layout(title=title, xaxis_title="generation", yaxis_title="games won (%)", **_STYLE)
+    return _win_rate_words(fig, benchmark, title)
+
+
+def _win_rate_words(fig: go.Figure, benchmark: pd.DataFrame, title: str) -> go.Figure:
+    """:func:`win_rate_history`'s words: each sampled generation's rate and interval, and
+    the highest."""
     alt = (
         f"{titled('Line chart', title)}: the share of games won, in percent, in each of "
         f"{len(benchmark)} generations, with its 95% interval, beside a line at an equal "

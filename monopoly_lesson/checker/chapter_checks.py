@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .rules import LESSON_RULES, Rules
-from .scenarios import SCENARIOS, Difference, play_side_by_side
+from ..rules import LESSON_RULES, Rules
+from ..scenarios import SCENARIOS, Difference, play_side_by_side
 
 __all__ = [
     "CHAPTER_CHECKS",
