@@ -18,6 +18,7 @@ import importlib
 import inspect
 import weakref
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from .chromosomes import CHROMOSOME_PLAYERS
@@ -35,6 +36,7 @@ from .strategies import (
 
 __all__ = [
     "BUILT_IN",
+    "SHIPPED_DATA",
     "SHIPPED_PLAYERS",
     "as_strategy",
     "check_strategies",
@@ -79,6 +81,9 @@ BUILT_IN: dict[str, type[Strategy]] = {
 SHIPPED_PLAYERS = ("league", "ega_trading", "ega_always", "rga_level", "rga_finish_order")
 """The shipped evolved players, by the names of their shipped runs
 (:data:`monopoly_lesson.evolution.shipped.SHIPPED_RUNS`): each run's final best genome."""
+SHIPPED_DATA = Path(__file__).resolve().parent.parent / "data" / "players"
+"""The shipped evolved players' data files, ``NAME.json``: each player's chromosome and
+genes, written from its shipped run by ``tools/shipped_players.py``."""
 
 
 ARGUMENTS = {
