@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numbers
 import os
+from pathlib import Path
 from types import TracebackType
 
 import numpy as np
@@ -33,6 +34,7 @@ __all__ = [
     "check_seed",
     "check_space_counts",
     "check_whole",
+    "damaged_data",
     "describe_bytes",
     "is_list",
     "seed_or_fresh",
@@ -44,6 +46,11 @@ at 100), and a bound on the time and memory one game can take."""
 SEED_LIMIT = 2**32
 """Seeds are whole numbers from 0 to 2**32 - 1 (the fast engine's generator takes 32
 bits; a larger seed would silently wrap)."""
+DAMAGED_DATA = (
+    "the package's data is damaged: install monopoly-lesson again (or restore "
+    "the folder from the package's repository)"
+)
+"""What to do about a file of the package's data that is missing or damaged."""
 
 
 class at_the_call:  # lower case: it reads as a statement, with at_the_call(): ...
@@ -99,6 +106,12 @@ def check_whole(value: object, what: str, low: int | None = None, high: int | No
     if high is not None and value > high:
         raise ValueError(f"{what} must be at most {high:,}, got {value}.")
     return int(value)
+
+
+def damaged_data(path: Path, what: str) -> ValueError:
+    """The error for a file of the package's data (``monopoly_lesson/data/``) that is missing
+    or damaged: the file, what is wrong with it, and how to restore it."""
+    return ValueError(f"{path.name} in {path.parent} {what}; {DAMAGED_DATA}.")
 
 
 def check_flag(value: object, what: str) -> bool:

@@ -1,11 +1,12 @@
 """Damaged files get one plain error that names the file, what is wrong and what to do: a
 run's history.csv, benchmark.csv and parameters.json (read back or resumed, from Python and
-from the command line), and the package's shipped runs and experiment."""
+from the command line), and the package's shipped runs, experiment and evolved players."""
 
 from __future__ import annotations
 
 import gzip
 import json
+import re
 import shutil
 
 import pytest
@@ -13,6 +14,7 @@ import pytest
 from monopoly_lesson.cli import main
 from monopoly_lesson.evolution import shipped
 from monopoly_lesson.evolution.run import evolve, load_evolution
+from monopoly_lesson.game import plugins
 
 TINY = dict(
     population=8,
@@ -234,6 +236,52 @@ def test_a_damaged_shipped_run_is_refused_naming_the_file(
     where = f"{file} in {folder}".replace(".", r"\.")
     with pytest.raises(ValueError, match=f"^{where} {message}.*{RESTORE}"):
         shipped.load_shipped_run("rga_finish_order")
+
+
+def a_gene_of_2(path):
+    """A shipped player's file with its first buy gene 1 more (above 1)."""
+    text = path.read_text()
+    assert '"buy": [\n   [0.' in text
+    path.write_text(text.replace('"buy": [\n   [0.', '"buy": [\n   [1.', 1))
+
+
+def a_jail_row_dropped(path):
+    """A shipped player's file without the first row of its jail genes."""
+    path.write_text(re.sub(r'("jail": \[\n)   \[.*\],\n', r"\1", path.read_text(), count=1))
+
+
+def another_players(path):
+    """A shipped player's file holding another shipped player's genes."""
+    path.write_text((path.parent / "ega_always.json").read_text())
+
+
+NOT_ITS_GENES = "is not what it should be: not rga_level's chromosome and genes"
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (lambda p: p.unlink(), "is missing"),
+        (cut_short, r"cannot be read as JSON \(Expecting"),
+        (as_list, NOT_ITS_GENES),
+        (lambda p: p.write_text(p.read_text().replace('"rga"', '"xga"')), NOT_ITS_GENES),
+        (another_players, NOT_ITS_GENES),
+        (a_gene_of_2, r"is not .*: RGA buy genes are .* from 0 to 1, got .*1\.\d+.* at \(0, 0\)"),
+        (
+            a_jail_row_dropped,
+            r"is not .*: RGA jail genes must have shape \(64, 64\), got shape \(63, 64\)",
+        ),
+    ],
+)
+def test_a_damaged_shipped_player_is_refused_naming_the_file(
+    tmp_path, monkeypatch, damage, message
+):
+    shutil.copytree(plugins.SHIPPED_DATA, tmp_path / "players")
+    damage(tmp_path / "players" / "rga_level.json")
+    monkeypatch.setattr(plugins, "SHIPPED_DATA", tmp_path / "players")
+    where = f"rga_level.json in {tmp_path / 'players'}".replace(".", r"\.")
+    with pytest.raises(ValueError, match=f"^{where} {message}.*{RESTORE}"):
+        plugins.strategy_named("rga_level")
 
 
 def drop_genes(path):

@@ -7,6 +7,9 @@ engine), ``run.json`` (its parameters and the exact command that makes it), and
 ``genes.npz``: each generation's best buy genes (float32), the final best genome, and the
 final population's mean buy and jail genes.
 The run's own population and best genomes (tens of MB) stay out of the package.
+A run shipped as an evolved player too (``SHIPPED_PLAYERS`` in monopoly_lesson/game/plugins.py)
+has its final best player in ``data/players/NAME.json`` as well: run
+``tools/shipped_players.py`` after this.
 """
 
 from __future__ import annotations

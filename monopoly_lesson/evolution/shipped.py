@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..checks import at_the_call, check_name
+from ..checks import at_the_call, check_name, damaged_data
 from ..game.chromosomes import CHROMOSOME_PLAYERS, RGA
 from .files import BENCHMARK_COLUMNS, HISTORY_COLUMNS
 from .operators import genome_genes
@@ -55,10 +55,6 @@ SHIPPED_EXPERIMENTS = ("paper",)
 five fitness functions, 1,000 players, 100 games each, seed 1)."""
 GENE_STEPS = 255
 """A shipped experiment keeps each 10th generation's best genes as whole numbers 0..255."""
-_RESTORE = (
-    "the package's data is damaged: install monopoly-lesson again (or restore "
-    "the folder from the package's repository)"
-)
 _RUN_GENES = ("best_buy", "final_best", "population_buy", "population_jail")
 
 
@@ -175,25 +171,19 @@ def load_shipped_experiment(name: str = "paper") -> dict[str, ShippedExperimentR
 # ---------------------------------------------------------------------------
 
 
-def _damaged(path: Path, what: str) -> ValueError:
-    """The error for a data file that is missing or damaged: the file, what is wrong, and
-    how to restore it."""
-    return ValueError(f"{path.name} in {path.parent} {what}; {_RESTORE}.")
-
-
 def _read_text(path: Path) -> str:
     """A data file's text (a ``.gz`` file decompressed)."""
     if not path.is_file():
-        raise _damaged(path, "is missing")
+        raise damaged_data(path, "is missing")
     try:
         data = path.read_bytes()
         if path.suffix == ".gz":
             data = gzip.decompress(data)
         return data.decode()
     except (OSError, EOFError, zlib.error) as error:
-        raise _damaged(path, f"cannot be read ({error})") from None
+        raise damaged_data(path, f"cannot be read ({error})") from None
     except UnicodeDecodeError:
-        raise _damaged(path, "is not text") from None
+        raise damaged_data(path, "is not text") from None
 
 
 def _read_json(path: Path) -> dict:
@@ -202,9 +192,9 @@ def _read_json(path: Path) -> dict:
     try:
         data = json.loads(text)
     except ValueError as error:
-        raise _damaged(path, f"is not valid JSON ({error})") from None
+        raise damaged_data(path, f"is not valid JSON ({error})") from None
     if not isinstance(data, dict):
-        raise _damaged(path, f"holds a JSON {type(data).__name__}, not an object of parameters")
+        raise damaged_data(path, f"holds a JSON {type(data).__name__}, not an object of parameters")
     return data
 
 
@@ -217,20 +207,20 @@ def _check_parameters(path: Path, parameters: object, what: str) -> dict:
     """A run's parameters read from ``path``: an object with a chromosome, a fitness, a
     seed and a number of generations."""
     if not isinstance(parameters, dict):
-        raise _damaged(path, f"is not what it should be: {what} is not an object of parameters")
+        raise damaged_data(path, f"is not what it should be: {what} is not an object of parameters")
     if parameters.get("chromosome") not in CHROMOSOME_PLAYERS:
-        raise _damaged(
+        raise damaged_data(
             path,
             f"is not what it should be: {what} has the chromosome {parameters.get('chromosome')!r}",
         )
     for key in ("generations", "seed"):
         value = parameters.get(key)
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise _damaged(
+            raise damaged_data(
                 path, f"is not what it should be: {what} has {key} {value!r}, not a whole number"
             )
     if not isinstance(parameters.get("fitness"), str):
-        raise _damaged(path, f"is not what it should be: {what} has no fitness")
+        raise damaged_data(path, f"is not what it should be: {what} has no fitness")
     return parameters
 
 
@@ -239,34 +229,34 @@ def _read_table(path: Path, columns: tuple[str, ...]) -> pd.DataFrame:
     text = _read_text(path)
     lines = list(csv.reader(io.StringIO(text, newline="")))
     if not lines:
-        raise _damaged(path, "is empty")
+        raise damaged_data(path, "is empty")
     if not text.endswith("\n"):
-        raise _damaged(path, f"is cut short (its last line, line {len(lines)}, is incomplete)")
+        raise damaged_data(path, f"is cut short (its last line, line {len(lines)}, is incomplete)")
     if lines[0] != list(columns):
-        raise _damaged(path, f"has the columns {lines[0]}, not {list(columns)}")
+        raise damaged_data(path, f"has the columns {lines[0]}, not {list(columns)}")
     if len(lines) == 1:
-        raise _damaged(path, "holds no rows (only its header line)")
+        raise damaged_data(path, "holds no rows (only its header line)")
     for number, line in enumerate(lines[1:], start=2):
         if len(line) != len(columns):
-            raise _damaged(path, f"has {len(line)} values on line {number}, not {len(columns)}")
+            raise damaged_data(path, f"has {len(line)} values on line {number}, not {len(columns)}")
     table = pd.read_csv(io.StringIO(text))
     for column in columns:
         if column != "run" and table[column].dtype.kind not in "iuf":
-            raise _damaged(path, f"has a value that is not a number in its column {column}")
+            raise damaged_data(path, f"has a value that is not a number in its column {column}")
     return table
 
 
 def _check_generations(path: Path, history: pd.DataFrame, generations: int, run: str = "") -> None:
     """A run's history holds its generations 1, 2, ... to the last, in order."""
     if history["generation"].tolist() != list(range(1, generations + 1)):
-        raise _damaged(path, f"does not hold generations 1 to {generations} in order{run}")
+        raise damaged_data(path, f"does not hold generations 1 to {generations} in order{run}")
 
 
 def _read_genes(path: Path, names: Iterable[str], fitness: bool = False) -> dict[str, np.ndarray]:
     """The arrays ``names`` of an .npz data file (and, with ``fitness``, the fitness arrays
     it holds too), read whole."""
     if not path.is_file():
-        raise _damaged(path, "is missing")
+        raise damaged_data(path, "is missing")
     try:
         if not zipfile.is_zipfile(path):
             raise ValueError("not a complete .npz file")
@@ -278,7 +268,7 @@ def _read_genes(path: Path, names: Iterable[str], fitness: bool = False) -> dict
             return {name: data[name] for name in names}
     except (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile, zlib.error) as error:
         detail = str(error).split(". ")[0].strip(" .'\"")  # not numpy's advice on pickles
-        raise _damaged(path, f"is damaged ({detail})") from None
+        raise damaged_data(path, f"is damaged ({detail})") from None
 
 
 def experiment_summary(runs: Mapping[str, ShippedExperimentRun]) -> pd.DataFrame:

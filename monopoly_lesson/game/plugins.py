@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import contextlib
 import difflib
-import importlib
 import inspect
+import json
 import weakref
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
-from .chromosomes import CHROMOSOME_PLAYERS
+from ..checks import damaged_data
+from .chromosomes import CHROMOSOME_PLAYERS, RGA
 from .dealer import Dealer
 from .person import NOBODY_ANSWERS, PERSON, You
 from .state import MAX_PLAYERS, MIN_PLAYERS
@@ -35,6 +37,7 @@ from .strategies import (
 
 __all__ = [
     "BUILT_IN",
+    "SHIPPED_DATA",
     "SHIPPED_PLAYERS",
     "as_strategy",
     "check_strategies",
@@ -79,6 +82,9 @@ BUILT_IN: dict[str, type[Strategy]] = {
 SHIPPED_PLAYERS = ("league", "ega_trading", "ega_always", "rga_level", "rga_finish_order")
 """The shipped evolved players, by the names of their shipped runs
 (:data:`monopoly_lesson.evolution.shipped.SHIPPED_RUNS`): each run's final best genome."""
+SHIPPED_DATA = Path(__file__).resolve().parent.parent / "data" / "players"
+"""The shipped evolved players' data files, ``NAME.json``: each player's chromosome and
+genes, written from its shipped run by ``tools/shipped_players.py``."""
 
 
 ARGUMENTS = {
@@ -295,14 +301,37 @@ def strategy_named(name: str) -> Strategy:
 
 
 def shipped_player(name: str) -> Strategy:
-    """The shipped run ``name``'s final best genome as a player named ``name``, read by
-    :func:`monopoly_lesson.evolution.shipped.load_shipped_run` when first asked for."""
-    # The game sits below the genetic algorithm, which plays games: it names the module
-    # when called rather than importing it, so that neither package imports the other back.
-    shipped = importlib.import_module("monopoly_lesson.evolution.shipped")
-    player = shipped.load_shipped_run(name).best_player()
+    """The shipped run ``name``'s final best genome as a player named ``name``, read from its
+    data file in :data:`SHIPPED_DATA` when asked for. (The game sits below the genetic
+    algorithm, which plays games: it reads the player as data, not through the run.)"""
+    path = SHIPPED_DATA / f"{name}.json"
+    if not path.is_file():
+        raise damaged_data(path, "is missing")
+    try:
+        stored = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise damaged_data(path, f"cannot be read as JSON ({error})") from None
+    kind, genes = _chromosome_and_genes(stored, name)
+    if kind is None:
+        raise damaged_data(path, f"is not what it should be: not {name}'s chromosome and genes")
+    try:
+        player = kind.from_genes(*genes)
+    except (TypeError, ValueError) as error:
+        raise damaged_data(path, f"is not what it should be: {str(error).rstrip('.')}") from None
     player.name = name
     return player
+
+
+def _chromosome_and_genes(stored: object, name: str) -> tuple[type[RGA] | None, list]:
+    """The chromosome player's class and its tables of genes, in order, that a shipped
+    player's file holds; ``(None, [])`` if it does not hold them for the player ``name``."""
+    if not isinstance(stored, dict) or stored.get("name") != name:
+        return None, []
+    chromosome, genes = stored.get("chromosome"), stored.get("genes")
+    kind = CHROMOSOME_PLAYERS.get(chromosome) if isinstance(chromosome, str) else None
+    if kind is None or not isinstance(genes, dict) or list(genes) != list(kind.gene_tables()):
+        return None, []
+    return kind, list(genes.values())
 
 
 _OWN_STRATEGIES = frozenset(
