@@ -92,6 +92,7 @@ lint: $(VENV)/.dev-installed
 	$(BIN)/ruff format .
 
 bench: $(VENV)/.lesson-installed
+	$(BIN)/python benchmarks/bench_import.py
 	$(BIN)/python benchmarks/bench_simulation.py
 	$(BIN)/python benchmarks/bench_engines.py
 	$(BIN)/python benchmarks/bench_game.py

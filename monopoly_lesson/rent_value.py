@@ -17,7 +17,6 @@ import pandas as pd
 from .exact import _chain, _exact_rules, _roll_chain, _stationary_vector
 from .game.engine import GAME_MOVEMENT
 from .game.lots import lots
-from .game.money_tables import RENT, rent_stage
 from .game.roll_table import CARD_RENT, OPS, GameRollTable, game_roll_table
 from .game.state import GROUP, GROUP_SPACES, HOTEL, PRICE
 from .roll_table import STATES, dice_classes, state_label
@@ -120,6 +119,8 @@ def rent_per_turn(rules: Rules = GAME_MOVEMENT) -> pd.DataFrame:
     of the roll that brought the mover there (the expected total given that landing), or,
     reached by the "nearest Utility" card, 10 times a fresh roll (expected total: sides + 1).
     """
+    from .game.money_tables import RENT, rent_stage  # stored tables, read when first needed
+
     seen = expected_landings(rules)
     sides = _exact_rules(rules).dice_sides
     table = pd.DataFrame(np.nan, index=seen.index, columns=list(LEVELS))

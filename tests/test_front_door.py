@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+import importlib
 import inspect
 import subprocess
 import sys
@@ -109,14 +110,70 @@ def test_the_widgets_are_the_packages_own():
         _ = monopoly_lesson.TurnSteper
 
 
-def test_importing_the_package_loads_no_figures_widgets_or_cluster():
-    """``import monopoly_lesson`` stays quick: plotly, ipywidgets and Dask load when used."""
-    heavy = ("dask", "distributed", "plotly", "ipywidgets", "kaleido")
-    code = (
-        "import sys, monopoly_lesson\n"
-        f"print(sorted(name for name in {heavy!r} if name in sys.modules))"
+LOADED_WHEN_USED = (
+    "dask",
+    "distributed",
+    "plotly",
+    "ipywidgets",
+    "kaleido",
+    "numba",
+    "scipy",
+    "tqdm",
+    "monopoly_lesson.game",
+    "monopoly_lesson.evolution",
+    "monopoly_lesson.rent_value",
+    "monopoly_lesson.grading",
+    "monopoly_lesson.widgets",
+    "monopoly_lesson.plots",
+)
+"""What ``import monopoly_lesson`` leaves to load when used: figures, widgets, the cluster,
+the compiler, and the package's whole game, rent values, genetic algorithm (whose money
+tables are read from a file, and whose games are compiled) and grader's checks."""
+
+
+def loaded_by(code: str) -> list[str]:
+    """The modules of :data:`LOADED_WHEN_USED` (or inside them) that ``code`` loads, run in
+    a fresh Python."""
+    code += (
+        "\nimport sys\n"
+        f"print(sorted({{n for n in sys.modules for h in {LOADED_WHEN_USED!r} "
+        "if n == h or n.startswith(h + '.')}))"
     )
-    loaded = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout
-    assert loaded.strip() == "[]"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return ast.literal_eval(done.stdout)
+
+
+def test_importing_the_package_loads_only_the_movement_lesson():
+    """``import monopoly_lesson`` stays quick (every kernel start, command and test worker
+    pays it): what a chapter on the movement rules does not need loads when first used."""
+    assert loaded_by("import monopoly_lesson") == []
+
+
+def test_a_name_imported_when_used_is_its_modules_own():
+    """Each name of ``_WHEN_USED`` is imported from its module when first used, once, and
+    the editors' imports under ``TYPE_CHECKING`` name the same module."""
+    lazy = monopoly_lesson._WHEN_USED
+    assert set(monopoly_lesson._MODULE_OF) <= set(monopoly_lesson.__all__)
+    for module, names in lazy.items():
+        for name in names:
+            own = getattr(importlib.import_module(module, "monopoly_lesson"), name)
+            assert getattr(monopoly_lesson, name) is own, name
+    source = ast.parse(Path(monopoly_lesson.__file__).read_text())
+    (checking,) = [
+        node
+        for node in source.body
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING"
+    ]
+    named = {
+        f".{node.module}": tuple(alias.name for alias in node.names)
+        for node in checking.body
+        if isinstance(node, ast.ImportFrom)
+    }
+    assert named == lazy
+
+
+def test_a_name_used_loads_only_what_it_needs():
+    """The whole game loads its own modules, not the genetic algorithm's or the figures'."""
+    loaded = loaded_by("from monopoly_lesson import play_monopoly")
+    assert "monopoly_lesson.game.engine" in loaded
+    assert not [n for n in loaded if n.startswith(("monopoly_lesson.evolution", "plotly"))]

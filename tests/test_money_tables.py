@@ -1,14 +1,16 @@
-"""The money rules' tables: asked of the reference engine, read by the fast engine."""
+"""The money rules' tables: asked of the reference engine, stored, read by the fast engine."""
 
 from __future__ import annotations
 
+import importlib.util
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from monopoly_lesson.game import fast_loop as loop
-from monopoly_lesson.game import money_tables
+from monopoly_lesson.game import money_probes, money_tables
 from monopoly_lesson.game.buildings import interest, lift_cost, sale_price
 from monopoly_lesson.game.chromosomes import ownership_state
 from monopoly_lesson.game.lots import lots
@@ -20,6 +22,8 @@ from monopoly_lesson.game.money_tables import (
 )
 from monopoly_lesson.game.state import GROUP_SPACES, PRICE
 from monopoly_lesson.game.strategies import Heuristic
+
+TOOL = Path(__file__).resolve().parents[1] / "tools" / "money_tables.py"
 
 
 @pytest.mark.parametrize("space", sorted(PRICE))
@@ -46,10 +50,58 @@ def test_the_other_money_tables_are_the_reference_functions():
 
 def test_one_edit_to_the_reference_rent_changes_the_table(monkeypatch):
     """The table is the reference's answers: change the rule there and it follows."""
-    monkeypatch.setattr(money_tables, "rent_due", lambda game, space, dice: 7 * dice)
-    table = money_tables._rent_table()
+    monkeypatch.setattr(money_probes, "rent_due", lambda game, space, dice: 7 * dice)
+    table = money_probes._rent_table()
     assert (table[sorted(PRICE)][:, :2] == 7).all()
     assert not (table == RENT).all()
+
+
+def test_the_stored_tables_are_the_reference_engines_answers():
+    """The package reads the tables from a file; they must be what the reference engine
+    answers now. A rule changed in the reference engine fails here until they are written
+    again."""
+    asked = money_probes.asked_tables()
+    found = money_probes.differences(money_tables.stored_tables(), asked)
+    assert not found, (
+        f"{Path(*money_tables.STORED.parts[-4:])} is out of date ({'; '.join(found)}): "
+        f"run {money_tables.WRITE_THEM}"
+    )
+    for name in asked:
+        assert getattr(money_tables, name) is money_tables._TABLES[name]
+
+
+def test_the_stored_file_is_the_tools_own(tmp_path):
+    """The file is written by tools/money_tables.py, byte for byte, never by hand: the
+    same tables write the same bytes, and they read back the same."""
+    spec = importlib.util.spec_from_file_location("money_tables_tool", TOOL)
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    stored = money_tables.stored_tables()
+    assert tool.npz_bytes(stored) == money_tables.STORED.read_bytes()
+    copy = tmp_path / "tables.npz"
+    copy.write_bytes(tool.npz_bytes(stored))
+    assert not money_probes.differences(money_tables.stored_tables(copy), stored)
+
+
+def test_a_changed_rule_is_named_with_its_first_changed_entry():
+    stored = {"RENT": RENT, "LEFT_OVER": np.zeros(2)}
+    changed = {"RENT": RENT.copy(), "NEW": np.zeros(2)}
+    changed["RENT"][1, 0] += 1
+    assert money_probes.differences(stored, changed) == [
+        "NEW: not stored",
+        "LEFT_OVER: stored, but no longer asked for",
+        f"RENT: 1 entry differs, the first at [1, 0]: stored {RENT[1, 0]}, "
+        f"the reference engine now answers {RENT[1, 0] + 1}",
+    ]
+    wider = {"RENT": np.zeros((41, 8), np.int64)}
+    assert money_probes.differences({"RENT": RENT}, wider) == [
+        "RENT: stored as int64 (41, 7), now int64 (41, 8)"
+    ]
+
+
+def test_a_missing_file_says_how_to_write_it(tmp_path):
+    with pytest.raises(FileNotFoundError, match=r"run python tools/money_tables\.py"):
+        money_tables.stored_tables(tmp_path / "tables.npz")
 
 
 def canonical(owners: list[int], seat: int) -> list[int]:
@@ -83,7 +135,7 @@ def test_the_compiled_pattern_and_both_rules_agree_with_the_reference(seed):
     for space, owner in board.items():
         s[loop.OWNER + space] = owner
     owners = {space: None if owner == loop.BANK else owner + 1 for space, owner in board.items()}
-    game = money_tables._owned(owners, seats=max(players, money_tables.BASE))
+    game = money_probes._owned(owners, seats=max(players, money_tables.BASE))
     for space in PRICE:
         seat = rng.randrange(players)
         owners = [board[lot] for lot in GROUP_SPACES[lots.at[space, "group"]]]
