@@ -538,7 +538,8 @@ def test_a_changed_and_a_deleted_handed_out_cell_are_named(tmp_path):
 def test_a_renamed_notebook_with_another_chapter_in_its_metadata_is_graded_as_handed_out(
     tmp_path, chapter, name, claimed, first
 ):
-    made = {3: [NO_ROLL_AGAIN], 11: [""]}  # chapter 1's take_turn; chapter 11's answer emptied
+    made = {3: [NO_ROLL_AGAIN], 11: ["print('done')"]}  # chapter 1's take_turn; ch. 11's answer
+    # deleted (a way of not answering that test_check_chapters.py counts on this run to check)
     book = answered(chapter, *made[chapter])[0] if chapter in made else edition(chapter)
     book.metadata["monopoly_lesson"] = {"chapter": claimed}
     heading = book.cells[0].source.splitlines()[0]
@@ -549,6 +550,12 @@ def test_a_renamed_notebook_with_another_chapter_in_its_metadata_is_graded_as_ha
     assert heading.startswith(f"# {chapter}.")
     if chapter == 3:
         assert "graded for the rules of chapters 1 to 3 (" in done.stdout
+    if chapter == 11:
+        assert done.stdout.startswith(
+            "Not answered: num_wins_mean (write your answer in the variable num_wins_mean)\n"
+        )
+        assert "All checks pass" not in done.stdout
+        assert "not answered  num_wins_mean: write your answer in the variable" in done.stdout
 
 
 @pytest.mark.parametrize("how", ["written from scratch", "ids stripped"])
