@@ -936,20 +936,37 @@ TAKEN = (
 
 
 def taken_answers(page) -> list:
-    """Run the cell :data:`TAKEN` and read the answers the game took from its output."""
+    """Run the cell :data:`TAKEN` and read the answers the game took from its output.
+
+    The cell is made active first and run again if a loaded machine lost the key press
+    (running it twice prints the same list)."""
+    from playwright.sync_api import TimeoutError as NotInTime
+
     cell = page.locator(".jp-CodeCell", has=page.locator(".cm-content", has_text=TAKEN[:30]))
     prompt = cell.first.locator(".jp-InputPrompt")
+    page.keyboard.press("Escape")  # leave the widget before touching cells
+    wait_idle(page)
     before = prompt.inner_text()
-    prompt.click()
-    page.keyboard.press("Shift+Enter")
-    page.wait_for_function(  # run again: a new execution count, its output printed
-        "before => { const cells = [...document.querySelectorAll('.jp-CodeCell')]"
-        ".filter(c => c.querySelector('.cm-content').textContent.startsWith('print(['));"
-        " const prompt = cells[0].querySelector('.jp-InputPrompt').textContent;"
-        " return /\\[\\d+\\]/.test(prompt) && prompt !== before; }",
-        arg=before,
-        timeout=30_000,
-    )
+    for attempt in range(3):
+        prompt.click()  # selected, in command mode
+        page.wait_for_function(
+            "cell => cell.classList.contains('jp-mod-active')",
+            arg=cell.first.element_handle(),
+            timeout=10_000,
+        )
+        page.keyboard.press("Shift+Enter")
+        try:
+            page.wait_for_function(  # run again: a new execution count, its output printed
+                "([prompt, before]) => /\\[\\d+\\]/.test(prompt.textContent)"
+                " && prompt.textContent !== before",
+                arg=[prompt.element_handle(), before],
+                timeout=30_000,
+            )
+            break
+        except NotInTime:
+            if attempt == 2:
+                raise
+    wait_idle(page)
     printed = cell.first.locator(".jp-OutputArea-output").last.inner_text()
     return ast.literal_eval(printed.strip())
 
