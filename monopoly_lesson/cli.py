@@ -186,7 +186,8 @@ def build_parser() -> argparse.ArgumentParser:
 def _add_compile(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "compile",
-        help="compile the fast engines now (make lesson does it at install)",
+        help="compile the fast engines now (make lesson: the movement engine at install, the "
+        "whole game in the background)",
         description="Compile the fast engines into numba's cache, so that their first use "
         "later does not wait for it: the movement engine (chapters 1 to 8, seconds) and the "
         "whole-game engine (chapter 9 on, under a minute); each is timed. An engine numba's "

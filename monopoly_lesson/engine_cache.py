@@ -236,6 +236,8 @@ def _compile_lock(engine: str, progress: bool) -> Iterator[IO[str] | None]:
     try:  # (closed below, after the yield)
         handle = open(_cache_file(engine, ".lock"), "a+")  # noqa: SIM115
     except (AttributeError, OSError):  # no cache folder, or one this process cannot write
+        handle = None
+    if handle is None:
         yield None
         return
     with handle:  # closing the file lets go of the lock, even if this process is killed
