@@ -317,7 +317,7 @@ def seed_generator(s, seed):
     start_generator(s, words, 0)
 
 
-@njit(cache=True, forceinline=False)  # (said: see the module's docstring)
+@njit(cache=True, forceinline=False)  # said, else an auction's draws inline it
 def twist(s):
     """MT19937's next 624 state words, all at once (in three runs without a branch)."""
     mt = s[SIZE : SIZE + MT_WORDS]
