@@ -33,12 +33,16 @@ JUPYTER_LAB = $(if $(AS_ROOT),echo "$(ROOT_NOTE)" && )$(BIN)/jupyter lab \
 	--ip=127.0.0.1 --port=$(PORT) --ServerApp.terminals_enabled=False \
 	--LabApp.app_settings_dir=$(CURDIR)/jupyter/settings $(if $(AS_ROOT),--allow-root)
 
-# The fast engines are compiled at install (about a minute), not at a student's first
-# evolve; numba keeps them in its cache, and recompiles by itself when their code changes.
+# The fast movement engine (chapters 1 to 8) is compiled at install, in seconds; the whole
+# game (chapter 9 on, under a minute) in the background as JupyterLab opens, unless numba's
+# cache holds it (a kernel that needs it sooner waits for it, saying so). numba keeps them
+# in its cache, and recompiles by itself when their code changes.
+COMPILE_WHOLE_GAME = $(BIN)/python -m monopoly_lesson compile game --background
+
 $(VENV)/.lesson-installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[lesson,student]"
 	$(NBGRADER_OFF)
-	$(BIN)/python -m monopoly_lesson compile
+	$(BIN)/python -m monopoly_lesson compile movement
 	touch $@
 
 $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
@@ -51,10 +55,12 @@ $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
 # The student's command: the student edition, written to _student/ the first time only, so
 # that a student's own work there is never overwritten (make student rewrites it).
 lesson: $(VENV)/.lesson-installed | $(STUDENT)
+	$(COMPILE_WHOLE_GAME)
 	$(JUPYTER_LAB) --ServerApp.root_dir=$(STUDENT)
 
 # The instructor's command: the notebooks with their solutions and stored outputs.
 solutions: $(VENV)/.lesson-installed
+	$(COMPILE_WHOLE_GAME)
 	$(JUPYTER_LAB) --ServerApp.root_dir=notebooks
 
 # What an instructor hands out: the student edition, the package without its answer key (a

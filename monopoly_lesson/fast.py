@@ -141,29 +141,31 @@ def _play_chunk(
     games: int, turns: int, players: int, rules: Rules, seed: np.random.SeedSequence, per_game: bool
 ) -> np.ndarray:
     """Play a chunk of games with the compiled loop: tallies per game (games x 40) or summed."""
+    from .engine_cache import first_call
     from .fast_loop import play_games  # numba is imported only when the fast engine runs
 
     t = tables(rules)
     bits = np.random.PCG64DXSM(seed)  # numpy's recommended 64-bit generator for heavy use
     outcomes = np.zeros(len(t.next_state), dtype=np.int64)
     counts = np.zeros((games if per_game else 0, NUM_SPACES + 1), dtype=np.int64)
-    play_games(
-        games,
-        turns,
-        players,
-        t.dice_codes,
-        t.situation,
-        t.next_state,
-        np.zeros(t.chance_cards, dtype=np.int64),
-        np.zeros(t.chest_cards, dtype=np.int64),
-        rules.replacement,
-        outcomes,
-        t.tallies,
-        counts,
-        np.array(FORMAT, dtype=np.int64),
-        bits.ctypes.next_uint64,
-        bits.ctypes.state_address,
-    )
+    with first_call("movement"):  # compiled, or waited for, and said so
+        play_games(
+            games,
+            turns,
+            players,
+            t.dice_codes,
+            t.situation,
+            t.next_state,
+            np.zeros(t.chance_cards, dtype=np.int64),
+            np.zeros(t.chest_cards, dtype=np.int64),
+            rules.replacement,
+            outcomes,
+            t.tallies,
+            counts,
+            np.array(FORMAT, dtype=np.int64),
+            bits.ctypes.next_uint64,
+            bits.ctypes.state_address,
+        )
     if per_game:
         return counts[:, :NUM_SPACES]
     summed = np.zeros(NUM_SPACES + 1, dtype=np.int64)

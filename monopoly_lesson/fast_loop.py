@@ -20,7 +20,7 @@ from numba import njit
 from .fast_format import (
     AGAIN,
     CARD_MASK,
-    CARD_SLOTS,
+    CHEST_BITS,
     DREW_CHANCE,
     DREW_CHEST,
     FORMAT,
@@ -69,7 +69,7 @@ def shuffle(order, pool, used):
 
 
 @njit(cache=True)
-def deal(order, cursor, scale, replace, pool, used):
+def deal(order, cursor, replace, pool, used):
     """The face-up card ``order[cursor]`` was drawn: the cursor of the next one, and ``used``.
 
     A used-up deck is shuffled afresh. With replacement the deck keeps one random card
@@ -77,7 +77,7 @@ def deal(order, cursor, scale, replace, pool, used):
     """
     if replace:
         card, used = below(order.size, 8, 256 % order.size, pool, used)
-        order[0] = card * scale
+        order[0] = card
         return 0, used
     if cursor + 1 < order.size:
         return cursor + 1, used
@@ -85,21 +85,19 @@ def deal(order, cursor, scale, replace, pool, used):
 
 
 @njit(cache=True)
-def new_deck(order, scale, replace, pool, used):
+def new_deck(order, replace, pool, used):
     """A game's fresh deck, shuffled (or one random card face up): cursor 0, and ``used``."""
     for card in range(order.size):
-        order[card] = card * scale
-    if replace:
-        return deal(order, 0, scale, True, pool, used)
-    return 0, shuffle(order, pool, used)
+        order[card] = card
+    return deal(order, order.size - 1, replace, pool, used)  # as after a deck's last card
 
 
 @njit(cache=True)
-def new_game(state, chance, chest, chance_scale, replace, pool, used):
+def new_game(state, chance, chest, replace, pool, used):
     """Tokens back on Go and fresh decks: both decks' cursors, and ``used``."""
     state[:] = 0
-    at_chance, used = new_deck(chance, chance_scale, replace, pool, used)
-    at_chest, used = new_deck(chest, 1, replace, pool, used)
+    at_chance, used = new_deck(chance, replace, pool, used)
+    at_chest, used = new_deck(chest, replace, pool, used)
     return at_chance, at_chest, used
 
 
@@ -138,12 +136,14 @@ def play_games(
     """
     words = np.zeros(POOL_BYTES // 8, dtype=np.uint64)
     pool = words.view(np.uint8)
-    used = filled = 0  # bytes of the ring used and filled so far
+    # np.int64(0), not 0, here and for the decks' cursors: numba compiles a function once
+    # more for each literal number it is passed.
+    used = filled = np.int64(0)  # bytes of the ring used and filled so far
     bits = 8 if dice_codes <= 256 and 16 * (256 % dice_codes) <= 256 else 16
     threshold = (1 << bits) % dice_codes
     state = np.zeros(players, np.int64)
     counting_games = per_game.shape[0] > 0
-    at_chance = at_chest = 0
+    at_chance = at_chest = np.int64(0)
     for i in range(len(FORMAT)):  # numba's disk cache does not see fast_format.py change
         if fmt[i] != FORMAT[i]:
             raise RuntimeError("the compiled fast loop is out of date: delete its __pycache__")
@@ -155,15 +155,13 @@ def play_games(
                         words[(filled >> 3) % words.size] = next_word(bit_state)
                         filled += 8
                 if turn == 0 and player == 0:
-                    at_chance, at_chest, used = new_game(
-                        state, chance, chest, CARD_SLOTS, replace, pool, used
-                    )
+                    at_chance, at_chest, used = new_game(state, chance, chest, replace, pool, used)
                 at = state[player]
                 while True:
                     dice, used = below(dice_codes, bits, threshold, pool, used)
                     # Indices are made unsigned so that numba skips its negative-index checks.
                     entry = situation[np.uint64(at + dice)]
-                    cards = chance[np.uint64(at_chance)] + chest[np.uint64(at_chest)]
+                    cards = chance[np.uint64(at_chance)] << CHEST_BITS | chest[np.uint64(at_chest)]
                     outcome = np.uint64((entry & ~CARD_MASK) | (entry & cards))
                     if counting_games:  # (written out here: a helper function is 4x slower)
                         for slot in range(tallies.shape[1]):
@@ -172,9 +170,9 @@ def play_games(
                         outcomes[outcome] += 1
                     flagged = next_state[outcome]
                     if flagged & DREW_CHANCE:
-                        at_chance, used = deal(chance, at_chance, CARD_SLOTS, replace, pool, used)
+                        at_chance, used = deal(chance, at_chance, replace, pool, used)
                     if flagged & DREW_CHEST:
-                        at_chest, used = deal(chest, at_chest, 1, replace, pool, used)
+                        at_chest, used = deal(chest, at_chest, replace, pool, used)
                     at = flagged & STATE_MASK
                     if not flagged & AGAIN:
                         break

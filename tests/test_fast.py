@@ -144,11 +144,11 @@ def test_each_game_deals_whole_shuffled_decks():
     chance = np.zeros(15, dtype=np.int64)
     first_cards = []
     for _ in range(300):  # 300 games, each dealing three whole Chance decks in a row
-        cursor, used = fast_loop.new_deck(chance, 16, False, pool, used)
+        cursor, used = fast_loop.new_deck(chance, False, pool, used)
         dealt = []
         for _ in range(3 * 15):
-            dealt.append(chance[cursor] // 16)
-            cursor, used = fast_loop.deal(chance, cursor, 16, False, pool, used)
+            dealt.append(chance[cursor])
+            cursor, used = fast_loop.deal(chance, cursor, False, pool, used)
         decks = np.array(dealt).reshape(3, 15)
         assert (np.sort(decks, axis=1) == np.arange(15)).all(), "each deck is all 15 cards"
         assert not (decks[0] == decks[1]).all(), "a used-up deck is shuffled afresh"
@@ -159,11 +159,11 @@ def test_each_game_deals_whole_shuffled_decks():
 def test_draws_with_replacement_are_independent_random_cards():
     pool, used = random_pool(5), 0
     chest = np.zeros(16, dtype=np.int64)
-    cursor, used = fast_loop.new_deck(chest, 1, True, pool, used)
+    cursor, used = fast_loop.new_deck(chest, True, pool, used)
     dealt = []
     for _ in range(3200):
         dealt.append(chest[cursor])
-        cursor, used = fast_loop.deal(chest, cursor, 1, True, pool, used)
+        cursor, used = fast_loop.deal(chest, cursor, True, pool, used)
     counts = np.bincount(dealt, minlength=16)
     assert cursor == 0 and ((counts - 200) ** 2 / 200).sum() < 40  # chi-square, 15 d.f.
     repeats = sum(a == b for a, b in itertools.pairwise(dealt))

@@ -63,3 +63,25 @@ def test_the_release_is_written_by_the_release_tool():
     commands = dry_run("release")
     assert "tools/release.py --out _release" in commands
     assert "root_dir" not in commands, "make release only writes the release"
+
+
+def test_the_lesson_opens_once_the_movement_engine_is_compiled_the_whole_game_in_the_background():
+    """Chapters 1 to 8 need only the movement engine (seconds to compile): JupyterLab opens
+    after it, while the whole game (chapter 9 on) compiles in a process of its own."""
+    install = subprocess.run(
+        ["make", "-n", "-B", ".venv/.lesson-installed"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    compiles = [line for line in install.splitlines() if "monopoly_lesson compile" in line]
+    assert [line.split("monopoly_lesson ", 1)[1] for line in compiles] == ["compile movement"]
+    for target in ("lesson", "solutions"):
+        commands = dry_run(target, "STUDENT=_student")
+        background = commands.index("monopoly_lesson compile game --background")
+        assert background < commands.index("jupyter lab"), target
+    kit = (ROOT / "tools" / "student_kit" / "Makefile").read_text()
+    assert kit.index("monopoly_lesson compile movement") < kit.index("touch $@")
+    lesson = kit[kit.index("\nlesson:") :]
+    assert lesson.index("compile game --background") < lesson.index("jupyter lab")

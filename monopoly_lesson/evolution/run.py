@@ -45,7 +45,7 @@ from ..checks import (
     check_seed,
     check_whole,
 )
-from ..engine_cache import COMPILING, LOADING, compile_engines, engines_cached, engines_ready
+from ..engine_cache import COMPILING, LOADING, engines_cached, engines_ready, expected_seconds
 from ..game.chromosomes import RGA
 from ..game.tournament import play_games, table_bytes, wilson_interval, win_rates
 from .files import (
@@ -774,8 +774,11 @@ def _run_generations(
 
         if run.generation < target and not engines_ready(movement=False):
             # the bar is on screen while the engine is compiled (or, a second, loaded)
-            bar.set_postfix_str(LOADING if engines_cached(movement=False) else COMPILING)
-            compile_engines(movement=False)
+            compiling = f"{COMPILING} ({expected_seconds('game')[1]})"
+            bar.set_postfix_str(LOADING if engines_cached(movement=False) else compiling)
+            from ..game.fast import play_one_tiny_game
+
+            play_one_tiny_game()
         saving: Future[None] | None = None
         while run.generation < target and not (stop is not None and stop()):
             began = time.perf_counter()

@@ -17,6 +17,7 @@ import numpy as np
 from numba import parallel_chunksize
 from tqdm.auto import tqdm
 
+from .. import engine_cache
 from ..checks import (
     SEED_LIMIT,
     at_the_call,
@@ -49,6 +50,7 @@ __all__ = [
     "fast_games",
     "genome_codes",
     "pack_movement",
+    "play_one_tiny_game",
     "state_vector",
     "strategy_codes",
 ]
@@ -469,20 +471,27 @@ def fast_games(
         for k in range(0, games, step):
             part = slice(k, min(k + step, games))
             draws = _stream_arrays(streams[part], players) if streams else _NO_STREAMS
-            _play(
-                codes,
-                at,
-                who[part],
-                seed_array[part],
-                start_rows[part] if starts is not None else _NO_STARTS,
-                draws,
-                (max_rounds, trading),
-                out["trace"][part] if trace else _NO_TRACE,
-                out,
-                part,
-            )
+            with engine_cache.first_call("game"):  # compiled, or waited for, and said so
+                _play(
+                    codes,
+                    at,
+                    who[part],
+                    seed_array[part],
+                    start_rows[part] if starts is not None else _NO_STARTS,
+                    draws,
+                    (max_rounds, trading),
+                    out["trace"][part] if trace else _NO_TRACE,
+                    out,
+                    part,
+                )
             bar.update(part.stop - part.start)
     return out
+
+
+def play_one_tiny_game() -> None:
+    """Two always-buy players for one round: numba compiles the fast whole game (or loads
+    it from its cache, or waits for the process compiling it), as little as it plays."""
+    fast_games(strategy_codes(["always", "always"]), np.array([[0, 1]]), seeds=[0], max_rounds=1)
 
 
 def _chunk(players: int, max_rounds: int, streams: bool) -> int:

@@ -12,12 +12,21 @@ with their genes); they decide as :mod:`monopoly_lesson.game.strategies` and
 :mod:`monopoly_lesson.game.chromosomes` do, drawing uniform numbers in the same order. Random
 draws come from pre-drawn streams (to be compared with the reference engine), or from
 the game's own generator, seeded per game (for speed: numba's ``np.random`` draws, kept in
-the state). The rules played every turn are inlined
-by numba (``inline="always"``): a call between compiled functions costs more than most of
-them do. For the same reason each player's lots and complete groups, the mortgaged lots
-and the groups with buildings are kept as bits too (OWNED, COMPLETE, MORTGAGED, BUILT:
-:func:`set_owner`, :func:`set_mortgaged`, :func:`build`, :func:`sell_building`), and a
-game's arrays are passed on uncounted (:func:`uncounted`).
+the state).
+
+The rules played every turn are inlined: a call between compiled functions costs more than
+most of them do. The short ones are inlined by numba (``inline="always"``), which copies
+them into each caller before compiling it; the long ones (an auction, the end of a turn,
+trading, the next building) are compiled once and inlined by LLVM (``forceinline=True``):
+numba's copying grows with the square of a function's length, and made compiling the game
+take minutes. (A function first compiled for a ``forceinline`` one would be inlined too,
+everywhere, unless it says ``forceinline=False``: :func:`twist`.) Debts that a player's
+cash does not cover are rare, and called. Each function is compiled once: numba compiles
+one more version for every literal number a function is passed, so such calls pass
+``np.int64(...)``. For the same reason as the inlining, each player's lots and complete
+groups, the mortgaged lots and the groups with buildings are kept as bits too (OWNED,
+COMPLETE, MORTGAGED, BUILT: :func:`set_owner`, :func:`set_mortgaged`, :func:`build`,
+:func:`sell_building`), and a game's arrays are passed on uncounted (:func:`uncounted`).
 """
 
 from __future__ import annotations
@@ -308,7 +317,7 @@ def seed_generator(s, seed):
     start_generator(s, words, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)  # said, else an auction's draws inline it
 def twist(s):
     """MT19937's next 624 state words, all at once (in three runs without a branch)."""
     mt = s[SIZE : SIZE + MT_WORDS]
@@ -616,7 +625,7 @@ def default_build(s, p, reserve):
     return 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def next_building(s, p, kind, reserve, level):
     """The next building ``p`` puts up (0: none): the dealer's, BGA's, or the default's."""
     if kind == DEALER:
@@ -699,27 +708,29 @@ def default_lift(s, p):
     return 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def end_of_turn(s, f, p):
     """Build, then lift mortgages, as the defaults say (a passive player does neither; EGA
     builds keeping its own reserve, BGA evenly across its groups first, the dealer as it
     builds)."""
     if s[KIND + p] == PASSIVE:
         return
-    kind, reserve, level = s[KIND + p], RESERVE, 0
+    kind, reserve, level = s[KIND + p], np.int64(RESERVE), np.int64(0)  # (one compiled version)
     if kind == EGA or kind == BGA:  # round(gene * RESERVE_SCALE), as EGA.reserve
         reserve = np.int64(np.rint(f[s[GENE_AT + p] + EGA_RESERVE_AT] * RESERVE_SCALE))
     if kind == BGA:  # round(gene * HOTEL), as BGA.build_to
         level = np.int64(np.rint(f[s[GENE_AT + p] + BGA_BUILD_AT] * HOTEL))
-    space = next_building(s, p, kind, reserve, level)
-    while space:
-        build(s, p, space)
+    while True:
         space = next_building(s, p, kind, reserve, level)
-    space = default_lift(s, p)
-    while space:
+        if not space:
+            break
+        build(s, p, space)
+    while True:
+        space = default_lift(s, p)
+        if not space:
+            break
         transfer(s, p, BANK, lift_cost(space))
         set_mortgaged(s, space, 0)
-        space = default_lift(s, p)
 
 
 @njit(cache=True, inline="always")
@@ -859,9 +870,10 @@ def decide_buy(s, f, p, space):
         return f[at] == 1
     if kind == HEURISTIC:
         return heuristic_buy(s, p, space)
+    draw = uniform(s, f, p)  # (one call for both: each call is compiled in again)
     if kind == RANDOM:
-        return uniform(s, f, p) < f[at]
-    return uniform(s, f, p) < f[at + ownership_state(s, p, space) * NUM_SPACES + space - 1]
+        return draw < f[at]
+    return draw < f[at + ownership_state(s, p, space) * NUM_SPACES + space - 1]
 
 
 @njit(cache=True, inline="always")
@@ -935,29 +947,41 @@ def decide_leave(s, f, p):
 
 @njit(cache=True, inline="always")
 def pay(s, f, payer, payee, amount):
-    """``payer`` pays, raising the cash first; False if it went bankrupt instead."""
-    if payee == BANK:
-        return pay_bank(s, f, payer, amount)
-    if s[CASH + payer] < amount:
-        raise_cash(s, payer, amount)
-    if s[CASH + payer] < amount:
-        leave_game(s, payer)
-        bankrupt_to_player(s, f, payer, payee)
+    """``payer`` pays ``payee`` (-1 the bank), raising the cash first; False if it went
+    bankrupt instead."""
+    if s[CASH + payer] >= amount:  # most debts: paid from the cash in hand
+        transfer(s, payer, payee, amount)
+        return True
+    if payee == BANK:  # (np.int64: one compiled version, whatever the caller passes)
+        return settle_with_bank(s, f, payer, np.int64(amount))
+    return settle_with_player(s, f, payer, np.int64(payee), np.int64(amount))
+
+
+@njit(cache=True)
+def settle_with_bank(s, f, debtor, amount):
+    """A debt to the bank that ``debtor``'s cash does not cover: it raises cash, then pays,
+    or goes bankrupt to the bank (called rather than inlined: rare, and long)."""
+    raise_cash(s, debtor, amount)
+    if s[CASH + debtor] < amount:
+        leave_game(s, debtor)
+        bankrupt_to_bank(s, f, debtor)
         return False
-    transfer(s, payer, payee, amount)
+    transfer(s, debtor, BANK, amount)
     return True
 
 
-@njit(cache=True, inline="always")
-def pay_bank(s, f, payer, amount):
-    """``payer`` pays the bank, raising the cash first; False if it went bankrupt."""
-    if s[CASH + payer] < amount:
-        raise_cash(s, payer, amount)
-    if s[CASH + payer] < amount:
-        leave_game(s, payer)
-        bankrupt_to_bank(s, f, payer)
+@njit(cache=True)
+def settle_with_player(s, f, debtor, creditor, amount):
+    """A debt to ``creditor`` that ``debtor``'s cash does not cover: it raises cash, then
+    pays, or goes bankrupt to the creditor (called rather than inlined: rare, and long; not
+    one function with :func:`settle_with_bank`, which the creditor may need in turn: numba
+    cannot keep mutually recursive functions in its cache)."""
+    raise_cash(s, debtor, amount)
+    if s[CASH + debtor] < amount:
+        leave_game(s, debtor)
+        bankrupt_to_player(s, f, debtor, creditor)
         return False
-    transfer(s, payer, BANK, amount)
+    transfer(s, debtor, creditor, amount)
     return True
 
 
@@ -985,7 +1009,7 @@ def bankrupt_to_player(s, f, debtor, creditor):
             taken[space] = True
     for space in LOTS:
         if taken[space] and s[MORT + space]:
-            if not pay_bank(s, f, creditor, INTEREST[space]):
+            if not pay(s, f, creditor, BANK, INTEREST[space]):
                 return
 
 
@@ -1008,7 +1032,7 @@ def bankrupt_to_bank(s, f, debtor):
             auction(s, f, space, (debtor + 1) % s[NPLAYERS])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def auction(s, f, space, first):
     """Every player in the game bids from seat ``first`` on; the highest pays the second + 1."""
     n = s[NPLAYERS]
@@ -1193,7 +1217,7 @@ def play_turn(s, f, m, p):
 # ---------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def trading_step(s, f, p):
     """At most MAX_PROPOSALS completion swaps, one to each partner in seat order after
     ``p``; each partner answers as the default does (EGA within its trade limits)."""
@@ -1321,7 +1345,8 @@ def new_game(players, mode, streams, lengths):
     """The state vector of a game about to start, its streams (mode 1) after the slots."""
     s = np.zeros(SIZE + (streams.size if mode == 1 else MT_WORDS + 1 + DECK_CARDS), np.int64)
     if mode == 1:
-        s[SIZE:] = streams
+        for k in range(streams.size):  # (a loop: a slice assigned compiles its error message)
+            s[SIZE + k] = streams[k]
         s[FACES_AT], s[NFACES] = SIZE, lengths[0]
         s[SHUF_AT], s[NSHUF], s[NUNI] = SIZE + lengths[0], lengths[1], lengths[2]
     s[OWNER : OWNER + SPACES] = BANK
@@ -1338,8 +1363,10 @@ def start_from(s, start):
     :func:`monopoly_lesson.game.fast.state_vector`, between two turns): the players' cash,
     places, cards and bankruptcies, the lots, the bank, the decks, the round and the seat to
     move; its streams and strategies stay as :func:`new_game` and the caller set them."""
-    s[:FACE_PTR] = start[:FACE_PTR]  # cash, places, lots, bank, cards and decks
-    s[GONE:LAST_ROLL] = start[GONE:LAST_ROLL]  # who went bankrupt, in order, and when
+    for k in range(FACE_PTR):  # cash, places, lots, bank, cards and decks
+        s[k] = start[k]
+    for k in range(GONE, LAST_ROLL):  # who went bankrupt, in order, and when
+        s[k] = start[k]
     s[ROUND], s[FIRST] = start[ROUND], start[FIRST]
     recount_bits(s)
 
@@ -1374,7 +1401,8 @@ def play_game(s, f, m, max_rounds, trace):
 def snapshot(s, trace, rnd):
     """Keep the state after round ``rnd`` (when tracing)."""
     if trace.shape[0] >= rnd:
-        trace[rnd - 1, :] = s[:SIZE]
+        for k in range(SIZE):
+            trace[rnd - 1, k] = s[k]
 
 
 @njit(cache=True)
@@ -1383,8 +1411,9 @@ def finish(s, out):
     the bankrupt, the last to go first."""
     n = s[NPLAYERS]
     keys = np.zeros((n, 4), np.int64)
-    for p in range(n):
-        keys[p] = (-net_worth(s, p), -count_monopolies(s, p), -count_lots(s, p), p)
+    for p in range(n):  # (slot by slot: a row assigned at once compiles its error message)
+        keys[p, 0], keys[p, 1] = -net_worth(s, p), -count_monopolies(s, p)
+        keys[p, 2], keys[p, 3] = -count_lots(s, p), p
     place = 1
     for _ in range(n - s[NGONE]):
         best = -1
