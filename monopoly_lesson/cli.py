@@ -41,7 +41,6 @@ from .evolution.operators import (
 from .evolution.run import BENCHMARK_OPPONENTS, EvolutionResult, evolve, fitness_summary
 from .exact import MAX_SIDES, euler84, expected_tallies
 from .game.chromosomes import CHROMOSOME_PLAYERS
-from .game.coach import coach_text
 from .game.engine import MonopolyGame, play_monopoly
 from .game.person import PERSON, PLANS, You
 from .game.plugins import SHIPPED_PLAYERS, strategy_named
@@ -57,7 +56,6 @@ from .game.terminal import (
     split_answers,
 )
 from .game.tournament import play_games, win_rates
-from .rent_value import rent_per_turn
 from .rules import Rules
 from .scenarios import play_preset
 from .simulation import ENGINES, results_table, simulate, space_table
@@ -568,6 +566,8 @@ def run_exact(args: argparse.Namespace) -> None:
 def run_rent(args: argparse.Namespace) -> None:
     """``rent``: print the exact expected rent per opponent turn of every lot."""
     rules = Rules(dice_sides=args.sides, jail=args.jail, chance=args.chance)
+    from .rent_value import rent_per_turn  # here: only this command needs it
+
     table = rent_per_turn(rules)
     print(f"Expected rent per opponent turn ($), {rules.describe()} (cards drawn uniformly):")
     print(table.to_string(float_format="{:.2f}".format, na_rep="-"))
@@ -887,6 +887,8 @@ def _game_with_you(
     args: argparse.Namespace, names: list[str], seats: list[object], terminal: Terminal
 ) -> MonopolyGame:
     """The game of ``play --you``, its person's seat asked by ``terminal`` (with the coach)."""
+    from .game.coach import coach_text  # here: the coach loads the compiled engine
+
     seats = list(seats)
     seat = SeatPlan(terminal, plans=not args.every_question)
     seats[names.index(PERSON)] = You(answer=seat)
