@@ -27,6 +27,7 @@ CHAPTERS = ("01_moving_around", "05_jail", "09_whole_game")
 sys.path.insert(0, str(ROOT / "tools"))
 
 import check_submissions  # noqa: E402
+from machine import machine_line  # noqa: E402
 
 
 def write_class(folder: Path, students: int) -> int:
@@ -56,6 +57,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="checks at once")
     parser.add_argument("--peer", type=int, default=0, help="alternating runs with --jobs 1")
     args = parser.parse_args(argv)
+    print(machine_line())
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch) / "class"
         count = write_class(folder, args.students)

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
-import platform
 import statistics
 import time
+
+from machine import machine_line
 
 from monopoly_lesson.game.coach import coach
 from monopoly_lesson.game.engine import MonopolyGame
@@ -77,7 +77,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5, help="timed calls of each (5)")
     parser.add_argument("--playouts", type=int, default=200, help="per choice (200)")
     args = parser.parse_args()
-    print(f"{platform.machine()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
+    print(machine_line())
     found = decisions(args.seed)
     first = timed(1, next(iter(found.values())), playouts=args.playouts)[0]
     print(f"first call (loads the compiled engine and the league player): {first:.2f} s")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import subprocess
 import sys
 import time
@@ -18,6 +17,8 @@ from collections.abc import Callable
 
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")  # one core: no threaded numpy (also in child processes)
+
+from machine import machine_line  # noqa: E402
 
 from monopoly_lesson import expected_tallies, fast_tallies, simulate  # noqa: E402
 
@@ -110,7 +111,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5, help="timed runs, best kept")
     parser.add_argument("--memory-games", type=int, default=1_000_000)
     args = parser.parse_args()
-    print(f"Python {platform.python_version()} on {platform.machine()}, one core")
+    print(f"{machine_line()}; one core")
     bench_exact()
     bench_fast(args.games, args.reference_games, args.repeat)
     bench_memory(args.memory_games)

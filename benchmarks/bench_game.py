@@ -9,9 +9,10 @@ left) and the mean number of rounds, with a note of two reference speeds.
 from __future__ import annotations
 
 import argparse
-import platform
 import statistics
 import time
+
+from machine import machine_line
 
 from monopoly_lesson.game.engine import play_monopoly
 
@@ -45,7 +46,7 @@ def main() -> None:
     early = sum(r.ended_by == "last player" for r in results) / len(results)
     rounds = statistics.fmean(r.rounds for r in results)
     median = statistics.median(rates)
-    print(f"Python {platform.python_version()} on {platform.machine()}")
+    print(machine_line())
     print(f"whole game, 4 always-buy players, max_rounds=100: {args.games} games x {args.repeat}")
     print(f"  {median:,.0f} games per second (median), best {max(rates):,.0f}")
     print(f"  {median / PYTHON_PEER_GAMES_PER_SECOND:.1f}x a Python peer engine (~150 games/s),")

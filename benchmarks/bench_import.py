@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import resource
 import statistics
 import subprocess
@@ -25,6 +24,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from machine import machine_line
 
 ROOT = Path(__file__).resolve().parents[1]
 GOAL_SECONDS = 0.4
@@ -80,7 +81,7 @@ def main(argv: list[str] | None = None) -> None:
         for _ in range(args.repeat):
             for name, (module, folder, python) in sides.items():
                 times[name].append(run_once(module, folder, caches[name], python))
-    print(f"Python {platform.python_version()} on {platform.machine()}, {args.repeat} runs each")
+    print(f"{machine_line()}; {args.repeat} runs each")
     medians = {}
     for name, kept in times.items():
         whole, own, cpu = (statistics.median(t) for t in zip(*kept, strict=True))
