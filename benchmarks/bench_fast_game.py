@@ -14,9 +14,13 @@ a run measures while the games are set up, and saving the whole population, whic
 does every 10 generations, beside the next generation's games), and its time in whole
 processes (21 generations minus one, over twenty, ``python -m monopoly_lesson evolve``;
 the best of ``--repeat``) on every core and on one (``NUMBA_NUM_THREADS=1``): games and
-player-turns per second, per core. Last, the two speed goals, each with its ratio: trading
-games' speed over the trade-free speed (side by side), and a whole ``evolve`` generation of
-RGA, TGA, SGA and EGA, and of RGA with trading, against the paper's Java engine (34.9 s).
+player-turns per second, per core. Last, the two speed goals, each ratio the median of
+``--repeat`` runs that alternate with what they are compared to: trading games' speed over
+the trade-free speed, and a whole ``evolve`` generation of RGA, TGA, SGA and EGA, and of RGA
+with trading, against a generation of the paper's Java program, timed beside them when
+``GAMONOPOLY_DIR`` names a built checkout of it (``benchmarks/java_peer.py`` says how),
+else its stored figure. The machine and its load are printed first and last;
+``--goals-only`` prints the goals alone.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -32,15 +37,18 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+from java_peer import STORED_FROM, STORED_GENERATION_SECONDS, java_classes, java_generation_seconds
+from machine import machine_line
 
 from monopoly_lesson.game.engine import play_monopoly
 from monopoly_lesson.game.fast import fast_games, genome_codes, strategy_codes
 
 JAVA_GAMES_PER_SECOND = 790
-JAVA_GENERATION_SECONDS = 34.9
-"""The paper's Java engine: one generation (1,000 players x 100 games) on one core."""
-TRADING_GOAL, GENERATION_GOAL = 0.85, 0.3
-"""The speed goals: trading games at 85% of the trade-free speed; a generation in 0.3 s."""
+JAVA_GENERATION_SECONDS = STORED_GENERATION_SECONDS
+"""The paper's Java engine: one generation (1,000 players x 100 games) on one core, stored."""
+TRADING_GOAL, GENERATION_GOAL = 0.85, 100
+"""The speed goals: trading games at 0.85 of the trade-free speed; a paper generation of
+``evolve`` 100 times as fast as the Java program's."""
 GENERATION_RUNS = {
     "rga": ["--chromosome", "rga"],
     "tga": ["--chromosome", "tga"],
@@ -79,16 +87,22 @@ def best_of(repeat: int, run) -> float:  # type: ignore[no-untyped-def]
     return min(times)
 
 
-def best_of_each(repeat: int, *runs) -> list[float]:  # type: ignore[no-untyped-def]
-    """The best wall time of each of ``runs``, run in turn ``repeat`` times: side by side,
-    so that what else runs on the machine weighs on each alike."""
+def alternating(repeat: int, *runs) -> list[list[float]]:  # type: ignore[no-untyped-def]
+    """The wall times of each of ``runs``, run in turn ``repeat`` times: side by side, so
+    that what else runs on the machine weighs on each alike."""
     times: list[list[float]] = [[] for _ in runs]
     for _ in range(repeat):
         for run, kept in zip(runs, times, strict=True):
             start = time.perf_counter()
             run()
             kept.append(time.perf_counter() - start)
-    return [min(kept) for kept in times]
+    return times
+
+
+def ratios_line(ratios: Sequence[float]) -> str:
+    """``ratios`` as printed beside a goal: their median, then each run's."""
+    each = ", ".join(f"{ratio:.3g}" for ratio in ratios)
+    return f"median {statistics.median(ratios):.3g} (runs {each})"
 
 
 def peak_megabytes(code: str) -> float:
@@ -190,17 +204,41 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=25_000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--java-generations",
+        type=int,
+        default=2,
+        help="the Java program's generations timed, beyond its first (default 2)",
+    )
+    parser.add_argument("--goals-only", action="store_true", help="print the two goals alone")
     args = parser.parse_args()
+    print(f"machine before: {machine_line()}")
     codes = strategy_codes(["always"] * 4)
     who = np.zeros((args.games, 4), np.int64)
     fast_games(codes, who[:10], seeds=np.arange(10))  # compile (or load the cache)
-    out = fast_games(codes, who, seeds=np.arange(args.games))
-    traded = fast_games(codes, who, seeds=np.arange(args.games), trading=True)
-    seconds, trading_seconds = best_of_each(
+    fast_games(codes, who[:10], seeds=np.arange(10), trading=True)
+    trade_free_times, trading_times = alternating(
         args.repeat,
         lambda: fast_games(codes, who, seeds=np.arange(args.games)),
         lambda: fast_games(codes, who, seeds=np.arange(args.games), trading=True),
     )
+    trading_ratios = [
+        free / traded for free, traded in zip(trade_free_times, trading_times, strict=True)
+    ]
+    seconds, trading_seconds = (statistics.median(t) for t in (trade_free_times, trading_times))
+    if not args.goals_only:
+        print_figures(args, codes, who, seconds, trading_seconds)
+    print_goals(args.games / seconds, args.games / trading_seconds, trading_ratios, args)
+    print(f"machine after: {machine_line()}")
+
+
+def print_figures(  # type: ignore[no-untyped-def]
+    args, codes, who, seconds: float, trading_seconds: float
+) -> None:
+    """Every figure but the goals: the engines' speeds, memory and where a generation's
+    time goes (``seconds`` and ``trading_seconds``: the median time of ``who``'s games)."""
+    out = fast_games(codes, who, seeds=np.arange(args.games))
+    traded = fast_games(codes, who, seeds=np.arange(args.games), trading=True)
     turns, trading_turns = int(out["turns"].sum()), int(traded["turns"].sum())
     reference = best_of(1, lambda: [play_monopoly(["always"] * 4, seed=s) for s in range(200)])
     rng = np.random.default_rng(0)
@@ -227,7 +265,7 @@ def main() -> None:
     print(
         f"  with trading: {args.games / trading_seconds:,.0f} games per second, "
         f"{trading_turns / trading_seconds:,.0f} player-turns per second, "
-        f"{seconds / trading_seconds:.2f} of the trade-free speed (side by side)"
+        f"{seconds / trading_seconds:.2f} of the trade-free speed (medians, side by side)"
     )
     print(
         f"one GA generation (1,000 RGA players x 100 games = 25,000 games): {generation:.2f} s, "
@@ -251,33 +289,55 @@ def main() -> None:
         f"({25_000 / every:,.0f} games/s, about {generation_turns / every:,.0f} player-turns/s), "
         f"{one:.2f} s on one core ({25_000 / one:,.0f} games/s per core, "
         f"about {generation_turns / one:,.0f} player-turns/s); the paper's Java engine needs "
-        f"{JAVA_GENERATION_SECONDS} s on one core: "
+        f"{JAVA_GENERATION_SECONDS} s on one core ({STORED_FROM}): "
         f"{JAVA_GENERATION_SECONDS / every:.0f}x"
     )
-    print_goals(rate, args.games / trading_seconds, args.repeat)
 
 
-def print_goals(rate: float, trading_rate: float, repeat: int) -> None:
-    """The two speed goals, each figure with its ratio: trading games against trade-free
-    ones (``rate`` and ``trading_rate`` games/s, timed side by side), and a whole evolve
-    generation against the Java engine's."""
+def print_goals(  # type: ignore[no-untyped-def]
+    rate: float, trading_rate: float, trading_ratios: Sequence[float], args
+) -> None:
+    """The two speed goals, each ratio the median of runs that alternate with what they are
+    compared to: trading games against trade-free ones (``rate`` and ``trading_rate`` games/s,
+    the medians of the runs whose ``trading_ratios`` are given), and a whole evolve generation
+    against the Java program's, timed between them when a checkout is at hand."""
     print(
         f"goal 1, trading at full speed (goal {TRADING_GOAL:.2f} of the trade-free speed; "
-        f"4 always-buy players, side by side): {rate:,.0f} games/s without trading, "
-        f"{trading_rate:,.0f} with: {trading_rate / rate:.2f}"
+        f"4 always-buy players, {args.games:,} games, alternating): {rate:,.0f} games/s "
+        f"without trading, {trading_rate:,.0f} with: {ratios_line(trading_ratios)}"
     )
+    classes = java_classes()
+    java_times: list[float] = []
+    evolve_times: dict[str, list[float]] = {name: [] for name in GENERATION_RUNS}
+    for _ in range(args.repeat):
+        if classes is not None:
+            java_times.append(java_generation_seconds(classes, args.java_generations))
+        for name, options in GENERATION_RUNS.items():
+            evolve_times[name].append(whole_generation_seconds(None, 1, options))
     cores = os.cpu_count() or 1
     print(
         f"goal 2, a paper generation in whole evolve processes on {cores} cores "
-        f"(1,000 players x 100 games, breeding, saving; goal {GENERATION_GOAL} s, "
-        f"{JAVA_GENERATION_SECONDS / GENERATION_GOAL:.0f}x the Java engine's "
-        f"{JAVA_GENERATION_SECONDS} s):"
+        f"(1,000 players x 100 games, breeding, saving) at least {GENERATION_GOAL}x "
+        "as fast as the Java program's (1,000 RGA players x 100 games, one thread):"
     )
-    for name, options in GENERATION_RUNS.items():
-        every = whole_generation_seconds(None, repeat, options)
+    if classes is None:
+        java_times = [JAVA_GENERATION_SECONDS] * args.repeat
         print(
-            f"  {name:<18}{every:6.3f} s per generation, "
-            f"{JAVA_GENERATION_SECONDS / every:5.0f}x the Java engine"
+            "  the Java program is not present (GAMONOPOLY_DIR is unset; benchmarks/java_peer.py "
+            f"says how to build it): its generation is the stored figure, "
+            f"{JAVA_GENERATION_SECONDS} s, {STORED_FROM}"
+        )
+    else:
+        print(
+            f"  the Java program, timed here ({args.java_generations + 1} generations minus 1): "
+            + ", ".join(f"{seconds:.2f}" for seconds in java_times)
+            + f" s per generation, median {statistics.median(java_times):.2f} s"
+        )
+    for name, times in evolve_times.items():
+        ratios = [java / ours for java, ours in zip(java_times, times, strict=True)]
+        print(
+            f"  {name:<18}{statistics.median(times):6.3f} s per generation (median), "
+            f"the Java program's over it: {ratios_line(ratios)}"
         )
 
 

@@ -24,7 +24,7 @@ def processor() -> str:
 def machine_line() -> str:
     """Processor, architecture, cores, Python and the load averages (1, 5, 15 minutes)."""
     load = (
-        "load {:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
+        "load {:.2f} {:.2f} {:.2f} (1, 5, 15 min)".format(*os.getloadavg())
         if hasattr(os, "getloadavg")
         else "load unknown"
     )
