@@ -99,6 +99,7 @@ lint: $(VENV)/.dev-installed
 
 bench: $(VENV)/.lesson-installed
 	$(BIN)/python benchmarks/bench_import.py
+	$(BIN)/python benchmarks/bench_compile.py
 	$(BIN)/python benchmarks/bench_simulation.py
 	$(BIN)/python benchmarks/bench_engines.py
 	$(BIN)/python benchmarks/bench_game.py
