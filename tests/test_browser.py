@@ -1421,7 +1421,8 @@ def test_a_person_plays_a_whole_game_by_keyboard_alone(page, lab, record_propert
     print(f"\nA whole game by keyboard: {answers} answers in {seconds:.0f} s: {pressed}")
     assert focused(page)["name"] == "New game"
     key_to(page, MORE_BUTTON)  # under the board: a lot's deed, and saving the game
-    page.keyboard.press("Space")
+    page.keyboard.press("Space")  # the kernel unfolds the panel: Tab waits until it shows
+    page.locator(".game-stepper .game-stepper-more").first.wait_for(state="visible")
     key_to(page, "A lot's deed:")
     page.keyboard.press("ArrowDown")  # Mediterranean Avenue (2), then Baltic Avenue (4)
     view_with(page, "game-stepper-more", "Baltic Avenue (4), brown: price $60", "game-stepper")
