@@ -12,12 +12,10 @@ import argparse
 import os
 import resource
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 
-from machine import machine_line
+from machine import machine_line, timed_process
 
 GOAL_SECONDS = 90
 """The goal: both engines compiled in at most 90 s of one core."""
@@ -26,20 +24,12 @@ GOAL_SECONDS = 90
 def compile_once() -> tuple[float, float, float, str]:
     """One fresh compile of both engines: CPU seconds, wall seconds, peak MB, its output."""
     with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.perf_counter()
-        done = subprocess.run(
+        done, wall, cpu = timed_process(
             [sys.executable, "-m", "monopoly_lesson", "compile"],
-            env=env,
-            capture_output=True,
-            text=True,
-            check=True,
+            env={**os.environ, "NUMBA_CACHE_DIR": cache},
         )
-        wall = time.perf_counter() - start
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-    return cpu, wall, after.ru_maxrss / 1024, done.stdout
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return cpu, wall, peak, done.stdout
 
 
 def main() -> None:

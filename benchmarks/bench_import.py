@@ -17,15 +17,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from machine import machine_line
+from machine import machine_line, timed_process
 
 ROOT = Path(__file__).resolve().parents[1]
 GOAL_SECONDS = 0.4
@@ -42,19 +39,9 @@ def run_once(module: str, folder: Path, cache: Path, python: str) -> tuple[float
     the import's own and the process's CPU time, in seconds."""
     env = {**os.environ, "PYTHONPATH": str(folder), "PYTHONPYCACHEPREFIX": str(cache)}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
-    done = subprocess.run(
-        [python, "-c", TIMED.format(module=module)],
-        cwd=folder,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
+    done, wall, cpu = timed_process(
+        [python, "-c", TIMED.format(module=module)], cwd=folder, env=env
     )
-    wall = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
     return wall, float(done.stdout.strip()), cpu
 
 

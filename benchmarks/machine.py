@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import os
 import platform
+import resource
+import subprocess
+import time
 from pathlib import Path
 
 
@@ -32,3 +35,18 @@ def machine_line() -> str:
         f"{processor()} ({platform.machine()}), {os.cpu_count()} cores, "
         f"Python {platform.python_version()}, {load}"
     )
+
+
+def timed_process(
+    command: list[str], **options: object
+) -> tuple[subprocess.CompletedProcess, float, float]:
+    """Run ``command`` to its end (its output captured as text; ``options`` go to
+    :func:`subprocess.run`): the finished process, its wall time and its CPU time (user and
+    system, its children's too), in seconds."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, check=True, **options)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return done, wall, cpu
