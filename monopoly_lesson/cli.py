@@ -1491,9 +1491,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     # command line of the process (argv None), else from this call (main run in-process).
     began = process_began() if argv is None else time.monotonic()
     try:
-        _give_ctrl_c_back()
         parser = build_parser()
         args = parser.parse_args(argv)
+        _load_compiled_engines(args)
+        _give_ctrl_c_back()
         args.began = began
         command = f"{PROG} {args.command}"
         COMMANDS[args.command](args)
@@ -1522,6 +1523,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{PROG}: interrupted.", file=sys.stderr)
         return 130
     return 0
+
+
+PLAYS_COMPILED = frozenset({"play", "tournament", "evolve", "experiment", "compile"})
+"""The commands that play the compiled engines (``simulate`` and ``trace`` with ``--engine
+fast`` too)."""
+
+
+def _load_compiled_engines(args: argparse.Namespace) -> None:
+    """Load numba and the compiled engines' module now, for a command that plays them: their
+    import (tenths of a second, much of it in C) is no place for a KeyboardInterrupt, which
+    would end as an ImportError's traceback. Until :func:`_give_ctrl_c_back`, Ctrl-C gets the
+    package's one line instead."""
+    if args.command in PLAYS_COMPILED or getattr(args, "engine", None) == "fast":
+        from .game import fast  # noqa: F401  (imported for its import's sake)
 
 
 def _give_ctrl_c_back() -> None:
