@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -255,7 +254,6 @@ def print_figures(  # type: ignore[no-untyped-def]
     evolve_seconds = {name: generation_seconds(name, args.repeat) for name in ("rga", "tga")}
     peak, peak_population = peak_megabytes(PEAK_RUN), peak_megabytes(PEAK_POPULATION)
     rate = args.games / seconds
-    print(f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores")
     print(f"fast whole game, 4 always-buy players, max_rounds=100, {args.games:,} games:")
     print(f"  {rate:,.0f} games per second, {turns / seconds:,.0f} player-turns per second")
     print(

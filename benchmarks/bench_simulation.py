@@ -25,7 +25,7 @@ import sys
 import time
 from pathlib import Path
 
-from machine import machine_line
+from machine import machine_line, timed_process
 
 from monopoly_lesson import simulate
 from monopoly_lesson.exact import expected_tallies
@@ -42,9 +42,7 @@ def cli_seconds(seed: int) -> float:
     """One whole process of the command line's simulation, in seconds."""
     command = [sys.executable, "-m", "monopoly_lesson", "simulate", "--no-progress"]
     command += ["--games", str(GAMES), "--turns", str(TURNS), "--players", str(PLAYERS)]
-    start = time.perf_counter()
-    subprocess.run([*command, "--seed", str(seed)], check=True, capture_output=True)
-    return time.perf_counter() - start
+    return timed_process([*command, "--seed", str(seed)])[1]
 
 
 def r_unavailable() -> str | None:
@@ -61,14 +59,9 @@ def r_unavailable() -> str | None:
 
 def r_run(seed: int) -> tuple[float, list[float]]:
     """One whole process of the R solution: its wall time and its tallies per space."""
-    start = time.perf_counter()
-    done = subprocess.run(
-        ["Rscript", str(PEER), str(GAMES), str(TURNS), str(PLAYERS), str(seed)],
-        check=True,
-        capture_output=True,
-        text=True,
+    done, seconds, _ = timed_process(
+        ["Rscript", str(PEER), str(GAMES), str(TURNS), str(PLAYERS), str(seed)]
     )
-    seconds = time.perf_counter() - start
     return seconds, [float(count) for count in done.stdout.split("\n")[0].split()]
 
 
